@@ -1,0 +1,5 @@
+export { createApp, type AppDeps } from './app.js';
+export { loadConfig, ConfigError, withDevelopmentSecrets, variables, type Config } from './config.js';
+export { ApiError, statusByCode, type ErrorCode } from './errors.js';
+export { startServer } from './server.js';
+export { openDatabase, migrateDatabase, migrationsCurrent, type Database, type Dialect } from './db/index.js';

@@ -1,0 +1,15 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfig, type Config } from '@paygate/server';
+
+/** A complete test configuration; nothing is read from the developer's environment. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    PAYGATE_ENV: 'development',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    PAYGATE_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
+    PAYGATE_OPTION_SECRET: randomBytes(32).toString('base64'),
+    DATABASE_URL: 'sqlite::memory:',
+    ...overrides,
+  });
+}
