@@ -1,0 +1,63 @@
+import type * as NodeBuffer from 'node:buffer';
+import type * as NodeCrypto from 'node:crypto';
+
+interface MaybeNodeProcess {
+  process?: { getBuiltinModule?: (id: string) => unknown };
+}
+
+// getBuiltinModule (Node >= 20.16, Bun, Deno 2) keeps this module free of a static `node:` import, which would
+// make bundlers for edge runtimes fail or pull in polyfills.
+const runtime = (globalThis as MaybeNodeProcess).process;
+export const nodeCrypto = runtime?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
+export const nodeBuffer = (runtime?.getBuiltinModule?.('node:buffer') as typeof NodeBuffer | undefined)?.Buffer;
+
+export function requireNodeCrypto(): typeof NodeCrypto {
+  if (nodeCrypto === undefined || nodeBuffer === undefined) {
+    throw new Error(
+      'Synchronous webhook signing/verification needs node:crypto via process.getBuiltinModule (Node.js >= 20.16). ' +
+        'On this runtime use the async variants: `await webhook.verifyAsync(...)` / `await webhook.signAsync(...)`.',
+    );
+  }
+  return nodeCrypto;
+}
+
+export function requireSubtle(): SubtleCrypto {
+  const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
+  if (subtle === undefined) {
+    throw new Error('No WebCrypto (globalThis.crypto.subtle) on this runtime; cannot verify webhooks asynchronously.');
+  }
+  return subtle;
+}
+
+export const utf8Encoder = new TextEncoder();
+// ignoreBOM keeps a BOM in the text so that byte bodies and string bodies parse (or fail) the same way.
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Throws a TypeError on malformed UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string {
+  return utf8Decoder.decode(bytes);
+}
+
+export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+export function encodeBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
+  return btoa(binary);
+}
+
+/** Constant-time for equal lengths; a length mismatch reveals only the length, which is public (32 bytes). */
+export const timingSafeEqual: (a: Uint8Array, b: Uint8Array) => boolean =
+  nodeCrypto !== undefined
+    ? (a, b) => a.length === b.length && nodeCrypto.timingSafeEqual(a, b)
+    : (a, b) => {
+        if (a.length !== b.length) return false;
+        let diff = 0;
+        for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+        return diff === 0;
+      };
