@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import type { Database } from './connect.js';
+import { migrateJobsSchema } from '../jobs/postgres.js';
+import * as initial from './migrations/001_initial.js';
+import * as webhooks from './migrations/002_webhooks.js';
+
+/** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
+const migrations: Record<string, Knex.Migration> = {
+  '001_initial': initial,
+  '002_webhooks': webhooks,
+};
+
+const source: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name]!,
+};
+
+const config: Knex.MigratorConfig = { migrationSource: source, tableName: 'paygate_migrations' };
+
+/** Brings the schema up to date: our tables, and graphile-worker's on PostgreSQL. */
+export async function migrateDatabase(db: Database): Promise<string[]> {
+  const [, applied] = (await db.knex.migrate.latest(config)) as [number, string[]];
+  if (db.dialect === 'postgres') await migrateJobsSchema(db);
+  return applied;
+}
+
+/** True when every migration has run: /readyz refuses traffic on a database that is behind the code. */
+export async function migrationsCurrent(db: Database): Promise<boolean> {
+  const [, pending] = (await db.knex.migrate.list(config)) as [unknown[], unknown[]];
+  return pending.length === 0;
+}

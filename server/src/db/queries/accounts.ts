@@ -1,0 +1,123 @@
+import type { Knex } from 'knex';
+import type { KeyKind, Mode } from '../../accounts/keys.js';
+
+export interface PartnerRow {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface MerchantRow {
+  id: string;
+  partner_id: string;
+  name: string;
+  icon_url: string | null;
+  fee_config: Record<string, unknown> | null;
+  settlement_addresses: Record<string, string>;
+  collect_data: boolean;
+  created_at: number;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  kind: KeyKind;
+  mode: Mode;
+  prefix: string;
+  hash: string;
+  partner_id: string | null;
+  label: string | null;
+  pinned_version: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export async function insertPartner(db: Knex | Knex.Transaction, row: PartnerRow): Promise<void> {
+  await db('partners').insert(row);
+}
+
+export async function findPartner(db: Knex | Knex.Transaction, id: string): Promise<PartnerRow | null> {
+  const row = (await db('partners').where({ id }).first()) as PartnerRow | undefined;
+  return row ? { ...row, created_at: Number(row.created_at) } : null;
+}
+
+export async function insertMerchant(db: Knex | Knex.Transaction, row: MerchantRow): Promise<void> {
+  await db('merchants').insert({
+    ...row,
+    fee_config: row.fee_config === null ? null : JSON.stringify(row.fee_config),
+    settlement_addresses: JSON.stringify(row.settlement_addresses),
+  });
+}
+
+type RawMerchant = Omit<MerchantRow, 'fee_config' | 'settlement_addresses' | 'collect_data'> & {
+  fee_config: string | null;
+  settlement_addresses: string;
+  collect_data: boolean | number;
+};
+
+export async function findMerchant(db: Knex | Knex.Transaction, id: string): Promise<MerchantRow | null> {
+  const raw = (await db('merchants').where({ id }).first()) as RawMerchant | undefined;
+  if (!raw) return null;
+  return {
+    ...raw,
+    fee_config: raw.fee_config === null ? null : (JSON.parse(raw.fee_config) as Record<string, unknown>),
+    settlement_addresses: JSON.parse(raw.settlement_addresses) as Record<string, string>,
+    collect_data: raw.collect_data === true || raw.collect_data === 1,
+    created_at: Number(raw.created_at),
+  };
+}
+
+export async function insertApiKey(db: Knex | Knex.Transaction, row: ApiKeyRow): Promise<void> {
+  await db('api_keys').insert(row);
+}
+
+function fromRawKey(raw: ApiKeyRow): ApiKeyRow {
+  return {
+    ...raw,
+    created_at: Number(raw.created_at),
+    revoked_at: raw.revoked_at === null ? null : Number(raw.revoked_at),
+  };
+}
+
+/** The live (unrevoked) key with this hash. */
+export async function findActiveKeyByHash(db: Knex | Knex.Transaction, hash: string): Promise<ApiKeyRow | null> {
+  const raw = (await db('api_keys').where({ hash }).whereNull('revoked_at').first()) as ApiKeyRow | undefined;
+  return raw ? fromRawKey(raw) : null;
+}
+
+export interface KeyFilter {
+  /** Start of the display prefix, e.g. `sk_test_Ab`; matched case-sensitively. */
+  prefix?: string;
+  partnerId?: string;
+  kind?: KeyKind;
+}
+
+export async function listKeys(db: Knex | Knex.Transaction, filter: KeyFilter = {}): Promise<ApiKeyRow[]> {
+  const query = db('api_keys').orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  if (filter.partnerId) query.where('partner_id', filter.partnerId);
+  if (filter.kind) query.where('kind', filter.kind);
+  if (filter.prefix !== undefined) {
+    // LIKE with an escaped prefix: `_` is a wildcard in LIKE and every key contains it.
+    const escaped = filter.prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+    query.whereRaw("prefix LIKE ? ESCAPE '\\'", [`${escaped}%`]);
+  }
+  const rows = ((await query) as ApiKeyRow[]).map(fromRawKey);
+  // SQLite's LIKE ignores ASCII case and base62 does not, so the exact test is repeated here.
+  return filter.prefix === undefined ? rows : rows.filter((r) => r.prefix.startsWith(filter.prefix!));
+}
+
+export async function listKeysByPrefix(db: Knex | Knex.Transaction, prefix: string): Promise<ApiKeyRow[]> {
+  return listKeys(db, { prefix });
+}
+
+export async function findKeyById(db: Knex | Knex.Transaction, id: string): Promise<ApiKeyRow | null> {
+  const raw = (await db('api_keys').where({ id }).first()) as ApiKeyRow | undefined;
+  return raw ? fromRawKey(raw) : null;
+}
+
+export async function hasAnyPartner(db: Knex | Knex.Transaction): Promise<boolean> {
+  return (await db('partners').select('id').first()) !== undefined;
+}
+
+export async function revokeKey(db: Knex | Knex.Transaction, id: string, at: number): Promise<boolean> {
+  return (await db('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: at })) === 1;
+}

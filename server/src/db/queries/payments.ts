@@ -1,0 +1,137 @@
+import type { Knex } from 'knex';
+import type { PaymentStatus } from '../../payments/stateMachine.js';
+
+export const stageColumns = ['processing', 'success', 'failed', 'cancelled', 'expired', 'settled', 'refunded'] as const;
+export type StageColumn = (typeof stageColumns)[number];
+
+export interface PaymentRow {
+  id: string;
+  merchant_id: string;
+  live: boolean;
+  status: PaymentStatus;
+  state_version: number;
+  reference_id: string;
+  amount_unit: string;
+  amount_value: string;
+  success_url: string | null;
+  error_url: string | null;
+  created_at: number;
+  expires_at: number;
+  updated_at: number;
+  /** Each stage's sub-object, parsed; null when the stage does not apply. */
+  stages: Record<StageColumn, Record<string, unknown> | null>;
+}
+
+type RawRow = Omit<PaymentRow, 'live' | 'stages'> & { live: boolean | number } & Record<StageColumn, string | null>;
+
+function fromRaw(raw: RawRow): PaymentRow {
+  const stages = Object.fromEntries(
+    stageColumns.map((c) => [c, raw[c] === null ? null : (JSON.parse(raw[c]!) as Record<string, unknown>)]),
+  ) as PaymentRow['stages'];
+  return {
+    id: raw.id,
+    merchant_id: raw.merchant_id,
+    // SQLite has no boolean type and answers 0/1.
+    live: raw.live === true || raw.live === 1,
+    status: raw.status,
+    state_version: Number(raw.state_version),
+    reference_id: raw.reference_id,
+    amount_unit: raw.amount_unit,
+    amount_value: raw.amount_value,
+    success_url: raw.success_url,
+    error_url: raw.error_url,
+    created_at: Number(raw.created_at),
+    expires_at: Number(raw.expires_at),
+    updated_at: Number(raw.updated_at),
+    stages,
+  };
+}
+
+export async function insertPayment(db: Knex | Knex.Transaction, row: Omit<PaymentRow, 'stages'>): Promise<void> {
+  await db('payments').insert({ ...row, ...Object.fromEntries(stageColumns.map((c) => [c, null])) });
+}
+
+export async function findPayment(
+  db: Knex | Knex.Transaction,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<PaymentRow | null> {
+  let query = db('payments').where({ id }).first();
+  // Row locks exist only on PostgreSQL; SQLite serialises writers on its single connection.
+  if (options.forUpdate && db.client.config.client === 'pg') query = query.forUpdate();
+  const raw = (await query) as RawRow | undefined;
+  return raw ? fromRaw(raw) : null;
+}
+
+/**
+ * Applies a change only if the payment is still at `fromVersion`: a racing writer that got there first makes this
+ * update touch no row, and the caller re-reads instead of overwriting.
+ */
+export async function updatePaymentAtVersion(
+  db: Knex | Knex.Transaction,
+  id: string,
+  fromVersion: number,
+  change: {
+    status: PaymentStatus;
+    state_version: number;
+    updated_at: number;
+    stages: Partial<Record<StageColumn, Record<string, unknown> | null>>;
+  },
+): Promise<boolean> {
+  const stages = Object.fromEntries(
+    Object.entries(change.stages).map(([k, v]) => [k, v === null ? null : JSON.stringify(v)]),
+  );
+  const count = await db('payments')
+    .where({ id, state_version: fromVersion })
+    .update({ status: change.status, state_version: change.state_version, updated_at: change.updated_at, ...stages });
+  return count === 1;
+}
+
+export interface ListFilter {
+  merchantId: string;
+  live: boolean;
+  limit: number;
+  startingAfter?: { created_at: number; id: string };
+  status?: PaymentStatus;
+  createdGte?: number;
+  createdLt?: number;
+  settled?: boolean;
+}
+
+/** Newest first, keyset-paginated on (created_at, id) so pages stay stable while payments are created. */
+export async function listPayments(db: Knex, filter: ListFilter): Promise<PaymentRow[]> {
+  const query = db('payments').where({ merchant_id: filter.merchantId, live: filter.live });
+  if (filter.status) query.andWhere('status', filter.status);
+  if (filter.createdGte !== undefined) query.andWhere('created_at', '>=', filter.createdGte);
+  if (filter.createdLt !== undefined) query.andWhere('created_at', '<', filter.createdLt);
+  if (filter.settled === true) query.whereNotNull('settled');
+  if (filter.settled === false) query.whereNull('settled').andWhere('status', 'succeeded');
+  if (filter.startingAfter) {
+    const { created_at, id } = filter.startingAfter;
+    query.andWhere((q) =>
+      q
+        .where('created_at', '<', created_at)
+        .orWhere((q2) => q2.where('created_at', created_at).andWhere('id', '<', id)),
+    );
+  }
+  const rows = (await query
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(filter.limit)) as RawRow[];
+  return rows.map(fromRaw);
+}
+
+/** Payments still open after their deadline, for the expiry sweeper (or one merchant's mode, before a list). */
+export async function findOverduePayments(
+  db: Knex,
+  now: number,
+  limit: number,
+  scope?: { merchantId: string; live: boolean },
+): Promise<string[]> {
+  const query = db('payments').select('id').where('status', 'requires_action').andWhere('expires_at', '<=', now);
+  if (scope) query.andWhere({ merchant_id: scope.merchantId, live: scope.live });
+  const rows = (await query.orderBy('expires_at').limit(limit)) as { id: string }[];
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,129 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { AddJobOptions, JobQueue, TaskList } from './types.js';
+
+interface JobRow {
+  id: number;
+  task: string;
+  payload: string;
+  attempts: number;
+  max_attempts: number;
+}
+
+export interface SqliteQueueOptions {
+  knex: Knex;
+  tasks: TaskList;
+  logger: Logger;
+  now: () => number;
+  pollIntervalMs?: number;
+  /** How long a claimed job stays invisible to other claims; a crashed run is retried after it. */
+  leaseMs?: number;
+}
+
+/** graphile-worker's backoff: exp(min(attempts, 10)) seconds. */
+export function retryDelayMs(attempts: number): number {
+  return Math.round(Math.exp(Math.min(attempts, 10)) * 1000);
+}
+
+/**
+ * The embedded job runner: jobs live in the `jobs` table, so a restart loses none, and the same task functions
+ * run as on graphile-worker. One process owns an SQLite file, so claims need no cross-process locking beyond the
+ * lease that protects against a run that crashed.
+ */
+export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
+  const { knex, tasks, logger, now } = options;
+  const pollIntervalMs = options.pollIntervalMs ?? 250;
+  const leaseMs = options.leaseMs ?? 5 * 60_000;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = true;
+
+  async function claim(): Promise<JobRow | null> {
+    const t = now();
+    const rows = (await knex.raw(
+      `UPDATE jobs SET attempts = attempts + 1, locked_until = ?
+       WHERE id = (SELECT id FROM jobs WHERE run_at <= ? AND attempts < max_attempts
+                   AND (locked_until IS NULL OR locked_until < ?) ORDER BY run_at, id LIMIT 1)
+       RETURNING id, task, payload, attempts, max_attempts`,
+      [t + leaseMs, t, t],
+    )) as JobRow[];
+    return rows[0] ?? null;
+  }
+
+  async function runOne(): Promise<boolean> {
+    const job = await claim();
+    if (!job) return false;
+    const task = tasks[job.task];
+    const started = Date.now();
+    try {
+      if (!task) throw new Error(`no task named ${job.task}`);
+      await task(JSON.parse(job.payload), { logger, now, attempt: job.attempts });
+      await knex('jobs').where({ id: job.id }).delete();
+      logger.info({ job: job.id, task: job.task, attempt: job.attempts, ms: Date.now() - started }, 'job completed');
+    } catch (err) {
+      await knex('jobs')
+        .where({ id: job.id })
+        .update({
+          locked_until: null,
+          run_at: now() + retryDelayMs(job.attempts),
+          last_error: String((err as Error)?.message ?? err).slice(0, 2000),
+        });
+      logger.error({ job: job.id, task: job.task, attempt: job.attempts, err }, 'job failed');
+    }
+    return true;
+  }
+
+  async function drain(): Promise<number> {
+    let count = 0;
+    while (await runOne()) count++;
+    return count;
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = drain()
+        .catch((err: unknown) => logger.error({ err }, 'job runner poll failed'))
+        .finally(schedule);
+    }, pollIntervalMs);
+  }
+
+  return {
+    async add(trx, task, payload, opts: AddJobOptions = {}) {
+      const row = {
+        task,
+        payload: JSON.stringify(payload),
+        job_key: opts.jobKey ?? null,
+        run_at: opts.runAt ?? now(),
+        max_attempts: opts.maxAttempts ?? 25,
+        attempts: 0,
+        created_at: now(),
+      };
+      if (opts.jobKey) {
+        // graphile-worker's semantics: a running job keeps running but gives its key up, so the new one is not
+        // merged into a row that is about to be deleted on completion.
+        await trx('jobs')
+          .where({ job_key: opts.jobKey })
+          .andWhere('locked_until', '>=', now())
+          .update({ job_key: null });
+        await trx('jobs').insert(row).onConflict('job_key').merge(['payload', 'run_at', 'max_attempts', 'attempts']);
+      } else {
+        await trx('jobs').insert(row);
+      }
+    },
+    async start() {
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+    drain: () => {
+      const next = running.then(drain);
+      running = next.catch(() => undefined);
+      return next;
+    },
+  };
+}

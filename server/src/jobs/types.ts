@@ -1,0 +1,46 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+
+export interface TaskContext {
+  logger: Logger;
+  /** Milliseconds since the epoch, from the injected clock. */
+  now(): number;
+  attempt: number;
+}
+
+/** Tasks are idempotent: a job may run more than once (a crash after the work, before the completion). */
+export type Task = (payload: unknown, ctx: TaskContext) => Promise<void>;
+export type TaskList = Record<string, Task>;
+
+export interface AddJobOptions {
+  /** Jobs with the same key collapse into one (graphile-worker's job_key semantics). */
+  jobKey?: string;
+  runAt?: number;
+  maxAttempts?: number;
+}
+
+/** The one job interface both engines implement; callers add jobs inside the transaction of the state change. */
+export interface JobQueue {
+  add(
+    trx: Knex | Knex.Transaction,
+    task: string,
+    payload: Record<string, unknown>,
+    options?: AddJobOptions,
+  ): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Runs every job that is due until none is left (tests and the CLI use it). */
+  drain(): Promise<number>;
+}
+
+/** Checks a job payload's shape; tasks receive `unknown` because a queue row can hold anything. */
+export function assertPayload<T extends Record<string, unknown>>(
+  payload: unknown,
+  keys: (keyof T & string)[],
+  task: string,
+): asserts payload is T {
+  if (typeof payload !== 'object' || payload === null) throw new Error(`${task}: payload is not an object`);
+  for (const key of keys) {
+    if (!(key in payload)) throw new Error(`${task}: payload lacks ${key}`);
+  }
+}

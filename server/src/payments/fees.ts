@@ -1,0 +1,72 @@
+/**
+ * Fees are exact: bigint minor units and a rational percent, never floats.
+ *
+ * Rounding rule (docs/decisions.md §11): the percent part is rounded half up to the minor unit
+ * (0.5 minor units and above round up); the total never exceeds the amount it is taken from.
+ */
+
+export interface Money {
+  unit: string;
+  value: string;
+}
+
+export interface BasePlusPercentConfig {
+  kind: 'base_plus_percent';
+  /** Fixed part, in the minor units of the unit the fee is charged in. */
+  base: Money;
+  percent: { numerator: string; denominator: string };
+}
+
+export interface FeeBreakdown {
+  kind: 'base_plus_percent';
+  base_amount: Money;
+  percent: { numerator: string; denominator: string };
+  percent_amount: Money;
+  total_amount: Money;
+}
+
+const INTEGER = /^(0|[1-9][0-9]*)$/;
+
+export function parseFeeConfig(raw: unknown): BasePlusPercentConfig {
+  const c = raw as BasePlusPercentConfig;
+  if (
+    typeof c !== 'object' ||
+    c === null ||
+    c.kind !== 'base_plus_percent' ||
+    !INTEGER.test(c.base?.value ?? '') ||
+    typeof c.base?.unit !== 'string' ||
+    !INTEGER.test(c.percent?.numerator ?? '') ||
+    !INTEGER.test(c.percent?.denominator ?? '') ||
+    BigInt(c.percent.denominator) === 0n
+  ) {
+    throw new Error(
+      'fee configuration must be {kind:"base_plus_percent", base:{unit,value}, percent:{numerator,denominator>0}}',
+    );
+  }
+  return c;
+}
+
+/** Half-up division of non-negative integers: floor((2n + d) / 2d). */
+export function divRoundHalfUp(n: bigint, d: bigint): bigint {
+  if (n < 0n || d <= 0n) throw new RangeError('divRoundHalfUp takes n ≥ 0 and d > 0');
+  return (2n * n + d) / (2n * d);
+}
+
+/**
+ * The fee on `amount`, with the base already expressed in `amount`'s unit (the caller converts a fiat base at the
+ * option's quote). The fee is reported beside the settlement amount, not subtracted from it (docs/decisions.md §11).
+ */
+export function computeFee(config: BasePlusPercentConfig, amount: Money, baseInAmountUnit: bigint): FeeBreakdown {
+  const value = BigInt(amount.value);
+  const percentAmount = divRoundHalfUp(value * BigInt(config.percent.numerator), BigInt(config.percent.denominator));
+  let total = baseInAmountUnit + percentAmount;
+  if (total > value) total = value;
+  const money = (v: bigint): Money => ({ unit: amount.unit, value: v.toString() });
+  return {
+    kind: 'base_plus_percent',
+    base_amount: money(baseInAmountUnit),
+    percent: { numerator: config.percent.numerator, denominator: config.percent.denominator },
+    percent_amount: money(percentAmount),
+    total_amount: money(total),
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * The one place that changes a payment. Every change runs in one transaction that (1) checks the transition
+ * against the state machine, (2) bumps payment_state_version by exactly one, (3) writes the event with the full
+ * snapshot to the outbox, and (4) adds the jobs the change causes. Nothing else writes to `payments`.
+ */
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Database } from '../db/connect.js';
+import { insertEvent, type EventRow } from '../db/queries/events.js';
+import {
+  findPayment,
+  insertPayment,
+  updatePaymentAtVersion,
+  type PaymentRow,
+  type StageColumn,
+} from '../db/queries/payments.js';
+import { ApiError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { JobQueue } from '../jobs/types.js';
+import { iso, toSnapshot, WEBHOOK_API_VERSION, type WebhookEvent } from './snapshot.js';
+import { canTransition, eventTypeOf, type PaymentStatus, type WebhookEventType } from './stateMachine.js';
+
+/** Called inside the transaction of every event, e.g. to enqueue webhook deliveries. */
+export type EventHook = (trx: Knex.Transaction, event: EventRow, envelope: WebhookEvent) => Promise<void>;
+
+export interface LifecycleDeps {
+  db: Database;
+  jobs: JobQueue;
+  now: () => number;
+  logger: Logger;
+  eventHooks: EventHook[];
+}
+
+export const SETTLE_TEST_TASK = 'payments.settleTestPayment';
+
+async function writeEvent(
+  deps: LifecycleDeps,
+  trx: Knex.Transaction,
+  row: PaymentRow,
+  type: WebhookEventType,
+): Promise<void> {
+  const now = deps.now();
+  const envelope = {
+    id: newId.event(),
+    type,
+    api_version: WEBHOOK_API_VERSION,
+    created_at: iso(now),
+    data: toSnapshot(row),
+  } as WebhookEvent;
+  const event: EventRow = {
+    id: envelope.id,
+    payment_id: row.id,
+    merchant_id: row.merchant_id,
+    live: row.live,
+    type,
+    state_version: row.state_version,
+    created_at: now,
+    payload: JSON.stringify(envelope),
+  };
+  await insertEvent(trx, event);
+  for (const hook of deps.eventHooks) await hook(trx, event, envelope);
+}
+
+export interface NewPayment {
+  merchantId: string;
+  live: boolean;
+  referenceId: string;
+  amount: { unit: string; value: string };
+  expiresAt: number;
+  successUrl: string | null;
+  errorUrl: string | null;
+}
+
+export async function createPayment(
+  deps: LifecycleDeps,
+  input: NewPayment,
+  trx?: Knex.Transaction,
+): Promise<PaymentRow> {
+  const work = async (t: Knex.Transaction) => {
+    const now = deps.now();
+    const row: PaymentRow = {
+      id: newId.payment(),
+      merchant_id: input.merchantId,
+      live: input.live,
+      status: 'requires_action',
+      state_version: 0,
+      reference_id: input.referenceId,
+      amount_unit: input.amount.unit,
+      amount_value: input.amount.value,
+      success_url: input.successUrl,
+      error_url: input.errorUrl,
+      created_at: now,
+      expires_at: input.expiresAt,
+      updated_at: now,
+      stages: {
+        processing: null,
+        success: null,
+        failed: null,
+        cancelled: null,
+        expired: null,
+        settled: null,
+        refunded: null,
+      },
+    };
+    const { stages: _stages, ...columns } = row;
+    await insertPayment(t, columns);
+    await writeEvent(deps, t, row, 'payment.created');
+    return row;
+  };
+  return trx ? work(trx) : deps.db.knex.transaction(work);
+}
+
+export interface Change {
+  to: PaymentStatus;
+  /** Sub-objects this change sets (the stage of the new status, and any it fills in). */
+  stages: Partial<Record<StageColumn, Record<string, unknown>>>;
+  /** Statuses from which this caller may move; a payment already at `to` from a repeat is not an error. */
+  from?: readonly PaymentStatus[];
+}
+
+export interface ChangeResult {
+  payment: PaymentRow;
+  /** False when the payment was already at the target (an idempotent repeat). */
+  changed: boolean;
+}
+
+/** Moves a payment along the state machine, or answers `invalid_state`. */
+export async function transitionPayment(deps: LifecycleDeps, paymentId: string, change: Change): Promise<ChangeResult> {
+  return deps.db.knex.transaction(async (trx) => {
+    const current = await findPayment(trx, paymentId, { forUpdate: true });
+    if (!current) throw new ApiError('payment_not_found', `No payment with id ${paymentId}.`);
+    if (current.status === change.to) return { payment: current, changed: false };
+    const allowedFrom = change.from ?? null;
+    if (!canTransition(current.status, change.to) || (allowedFrom && !allowedFrom.includes(current.status))) {
+      throw new ApiError('invalid_state', `The payment is ${current.status}; it cannot become ${change.to}.`);
+    }
+    const now = deps.now();
+    const next: PaymentRow = {
+      ...current,
+      status: change.to,
+      state_version: current.state_version + 1,
+      updated_at: now,
+      stages: { ...current.stages, ...change.stages },
+    };
+    const applied = await updatePaymentAtVersion(trx, paymentId, current.state_version, {
+      status: next.status,
+      state_version: next.state_version,
+      updated_at: now,
+      stages: change.stages,
+    });
+    // Unreachable while the row lock (PostgreSQL) or the single writer (SQLite) holds; a loud failure beats a gap.
+    if (!applied) throw new Error(`payment ${paymentId} changed concurrently at version ${current.state_version}`);
+    await writeEvent(deps, trx, next, eventTypeOf[change.to as Exclude<PaymentStatus, 'requires_action'>]);
+    if (change.to === 'succeeded' && !next.live) {
+      // Test mode settles automatically (the spec); a job, so the settled event follows the succeeded one.
+      await deps.jobs.add(trx, SETTLE_TEST_TASK, { paymentId }, { jobKey: `settle:${paymentId}` });
+    }
+    return { payment: next, changed: true };
+  });
+}
+
+/** A stage of a succeeded payment that is not a status: settled (an event) or refunded (a record). */
+export async function recordStage(
+  deps: LifecycleDeps,
+  paymentId: string,
+  stage: 'settled' | 'refunded',
+  /** Builds the stage's sub-object from the locked row, or throws an ApiError when the stage is not allowed. */
+  build: (p: PaymentRow, now: number) => Record<string, unknown> | null,
+): Promise<ChangeResult> {
+  return deps.db.knex.transaction(async (trx) => {
+    const current = await findPayment(trx, paymentId, { forUpdate: true });
+    if (!current) throw new ApiError('payment_not_found', `No payment with id ${paymentId}.`);
+    const now = deps.now();
+    const value = build(current, now);
+    if (value === null) return { payment: current, changed: false };
+    // Settlement is a state change with an event; a refund is a record on the payment with neither
+    // (docs/decisions.md §1.2), so versions stay gap-free in the event stream.
+    const bump = stage === 'settled' ? 1 : 0;
+    const next: PaymentRow = {
+      ...current,
+      state_version: current.state_version + bump,
+      updated_at: now,
+      stages: { ...current.stages, [stage]: value },
+    };
+    const applied = await updatePaymentAtVersion(trx, paymentId, current.state_version, {
+      status: current.status,
+      state_version: next.state_version,
+      updated_at: now,
+      stages: { [stage]: value },
+    });
+    if (!applied) throw new Error(`payment ${paymentId} changed concurrently at version ${current.state_version}`);
+    if (stage === 'settled') await writeEvent(deps, trx, next, 'payment.settled');
+    return { payment: next, changed: true };
+  });
+}
+
+/** Expiry applies on every read: a payment past its deadline is moved to `expired` before anyone sees it. */
+export async function expireIfOverdue(deps: LifecycleDeps, payment: PaymentRow): Promise<PaymentRow> {
+  if (payment.status !== 'requires_action' || deps.now() < payment.expires_at) return payment;
+  try {
+    const { payment: next } = await transitionPayment(deps, payment.id, {
+      to: 'expired',
+      from: ['requires_action'],
+      stages: { expired: { expired_at: iso(Math.max(payment.expires_at, 0)) } },
+    });
+    return next;
+  } catch (err) {
+    // Someone moved it first (confirm, cancel): their state wins; read it again.
+    if (err instanceof ApiError && err.code === 'invalid_state')
+      return (await findPayment(deps.db.knex, payment.id)) ?? payment;
+    throw err;
+  }
+}
+
+/** Test mode's automatic settlement: the whole settlement amount, at once. Idempotent. */
+export async function settleTestPayment(deps: LifecycleDeps, paymentId: string): Promise<ChangeResult> {
+  return recordStage(deps, paymentId, 'settled', (p, now) => {
+    if (p.status !== 'succeeded' || p.live || p.stages.settled !== null) return null;
+    const settlement = (p.stages.processing?.settlement_amount as { unit: string; value: string } | undefined) ?? {
+      unit: p.amount_unit,
+      value: p.amount_value,
+    };
+    return { settled_at: iso(now), settlement_amount: settlement };
+  });
+}

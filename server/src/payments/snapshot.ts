@@ -1,0 +1,32 @@
+import type { components } from '../generated/merchant.js';
+import type { PaymentRow } from '../db/queries/payments.js';
+
+export type PaymentSnapshot = components['schemas']['PaymentSnapshot'];
+export type WebhookEvent = components['schemas']['WebhookEvent'];
+
+/** The payload contract's version; payloads change additively within it (docs/decisions.md §3). */
+export const WEBHOOK_API_VERSION = '2026-02-18';
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The full snapshot that webhooks carry and `GET /v1/merchant/payment/{id}` returns: never a delta. */
+export function toSnapshot(row: PaymentRow): PaymentSnapshot {
+  return {
+    payment_id: row.id,
+    merchant_id: row.merchant_id,
+    live: row.live,
+    payment_state_version: row.state_version,
+    reference_id: row.reference_id,
+    status: row.status,
+    amount: { unit: row.amount_unit, value: row.amount_value },
+    created_at: iso(row.created_at),
+    expires_at: iso(row.expires_at),
+    processing: row.stages.processing,
+    success: row.stages.success,
+    failed: row.stages.failed,
+    cancelled: row.stages.cancelled,
+    expired: row.stages.expired,
+    settled: row.stages.settled,
+    refunded: row.stages.refunded,
+  } as PaymentSnapshot;
+}

@@ -1,0 +1,17 @@
+/** Mocha global fixtures: one throwaway PostgreSQL per run, unless DATABASE_URL names one. */
+import { startThrowawayPostgres, type ThrowawayPostgres } from './helpers/postgres.js';
+
+let pg: ThrowawayPostgres | null = null;
+
+export async function mochaGlobalSetup(): Promise<void> {
+  if (process.env.DATABASE_URL) {
+    process.env.PAYGATE_TEST_POSTGRES_URL = process.env.DATABASE_URL;
+    return;
+  }
+  pg = await startThrowawayPostgres();
+  process.env.PAYGATE_TEST_POSTGRES_URL = pg.url;
+}
+
+export function mochaGlobalTeardown(): void {
+  pg?.stop();
+}
