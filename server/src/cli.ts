@@ -1,55 +1,64 @@
 /**
- * The `paygate` command. Each command prints human text by default and one JSON document with `--json`.
+ * The `paygate` command. Each command prints human text by default and one JSON document with `--json`. Exit
+ * codes: 0 done, 1 the operation failed (configuration, refused by the domain, database), 2 the command line is
+ * wrong. Errors are one line on stderr, so a supervisor's log keeps each of them whole.
  */
-import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.js';
-import { startServer } from './server.js';
+import { runAdmin } from './cli/admin.js';
+import { UsageError } from './cli/common.js';
+import { runMigrate, runStart } from './cli/server.js';
+import { ApiError } from './errors.js';
 
 const usage = `Usage: paygate <command> [options]
 
 Commands:
-  start          Start the API (and, in later releases, the background jobs)
+  start          Start the API and the background jobs
+  migrate        Bring the database schema up to date
+  admin          Partners, merchants and keys (paygate admin --help)
 
 Options:
   --json         Print machine-readable JSON
-  -h, --help     Show this help
+  -h, --help     Show help (also after a command)
 `;
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
-  });
-  const [command] = positionals;
-  if (values.help || command === undefined) {
-    process.stdout.write(usage);
-    return command === undefined && !values.help ? 2 : 0;
-  }
+  const [command, ...rest] = argv;
   switch (command) {
-    case 'start': {
-      const config = loadConfig();
-      const running = await startServer(config);
-      if (values.json) {
-        process.stdout.write(JSON.stringify({ url: running.url, env: config.env }) + '\n');
-      }
-      return -1; // keep running
-    }
+    case undefined:
+      throw new UsageError('a command is required', usage);
+    case '-h':
+    case '--help':
+      process.stdout.write(usage);
+      return 0;
+    case 'start':
+      return runStart(rest);
+    case 'migrate':
+      return runMigrate(rest);
+    case 'admin':
+      return runAdmin(rest);
     default:
-      process.stderr.write(`paygate: unknown command "${command}"\n\n${usage}`);
-      return 2;
+      throw new UsageError(`unknown command "${command}"`, usage);
   }
+}
+
+function helpCommand(help: string): string {
+  return `${/^Usage: (paygate(?: [a-z][a-z-]*)*)/.exec(help)?.[1] ?? 'paygate'} --help`;
 }
 
 try {
   const code = await main(process.argv.slice(2));
   if (code >= 0) process.exit(code);
 } catch (err) {
-  if (err instanceof ConfigError || (err as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    // One clear line: a person reads it, and a supervisor's log keeps it whole.
-    process.stderr.write(`paygate: ${(err as Error).message}\n`);
-    process.exit(1);
+  if (err instanceof UsageError) {
+    process.stderr.write(`paygate: ${err.message} (see "${helpCommand(err.help)}")\n`);
+    process.exit(2);
   }
-  throw err;
+  // The code lets a script tell "partner_not_found" from "merchant_exists" without parsing prose.
+  const message =
+    err instanceof ApiError
+      ? `${err.message.replace(/\.$/, '')} (${err.code})`
+      : err instanceof Error
+        ? err.message
+        : String(err);
+  process.stderr.write(`paygate: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  process.exit(1);
 }

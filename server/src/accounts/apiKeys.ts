@@ -1,0 +1,163 @@
+/**
+ * Partner (merchant) API keys, wallet API keys and app ids (docs/decisions.md §4). A secret exists in memory only
+ * while it is minted and returned once; the database keeps its SHA-256 and a 12-character display prefix.
+ */
+import type { Knex } from 'knex';
+import type { Database } from '../db/connect.js';
+import {
+  findActiveKeyByHash,
+  findKeyById,
+  insertApiKey,
+  listKeys as selectKeys,
+  revokeKey as markRevoked,
+  type ApiKeyRow,
+  type KeyFilter,
+} from '../db/queries/accounts.js';
+import { ApiError } from '../errors.js';
+import { CURRENT_VERSION } from '../http/versions.js';
+import { newId } from '../ids.js';
+import { cleanText, inTransaction, type AccountsDeps } from './deps.js';
+import { hashKey, mintKey, parseKey, type KeyKind, type Mode } from './keys.js';
+import { requirePartner } from './merchants.js';
+
+/** A key as it may be shown: never the secret, never the hash. */
+export type KeyInfo = Omit<ApiKeyRow, 'hash'>;
+
+export interface CreatedKey {
+  key: KeyInfo;
+  /** The full key. Shown to the caller once; it cannot be recovered later. */
+  secret: string;
+}
+
+export interface NewKey {
+  kind: KeyKind;
+  mode: Mode;
+  /** Required for merchant keys (a partner key acts for that partner's merchants); optional otherwise. */
+  partnerId?: string | null;
+  label?: string | null;
+}
+
+function toInfo(row: ApiKeyRow): KeyInfo {
+  const { hash: _hash, ...info } = row;
+  return info;
+}
+
+export async function createKey(deps: AccountsDeps, input: NewKey, trx?: Knex.Transaction): Promise<CreatedKey> {
+  if (input.kind === 'merchant' && !input.partnerId) {
+    throw new ApiError('params_validation', 'A merchant API key belongs to a partner: give its partner id.');
+  }
+  const label = input.label == null || input.label.trim() === '' ? null : cleanText(input.label, 'label', 200);
+  return inTransaction(deps, trx, async (t) => {
+    if (input.partnerId) await requirePartner(t, input.partnerId);
+    return insertMinted(t, deps.now(), {
+      kind: input.kind,
+      mode: input.mode,
+      partner_id: input.partnerId ?? null,
+      label,
+      pinned_version: CURRENT_VERSION,
+    });
+  });
+}
+
+async function insertMinted(
+  trx: Knex.Transaction,
+  now: number,
+  fields: Pick<ApiKeyRow, 'kind' | 'mode' | 'partner_id' | 'label' | 'pinned_version'>,
+): Promise<CreatedKey> {
+  const minted = mintKey(fields.kind, fields.mode);
+  const row: ApiKeyRow = {
+    id: newId.key(),
+    ...fields,
+    prefix: minted.prefix,
+    hash: minted.hash,
+    created_at: now,
+    revoked_at: null,
+  };
+  await insertApiKey(trx, row);
+  return { key: toInfo(row), secret: minted.secret };
+}
+
+export async function listKeys(deps: AccountsDeps, filter: KeyFilter = {}): Promise<KeyInfo[]> {
+  return (await selectKeys(deps.db.knex, filter)).map(toInfo);
+}
+
+/**
+ * The one active key a target names: a key id (`key_…`) or the start of a display prefix. A prefix shared by
+ * several active keys is refused rather than guessed, since revoking the wrong key breaks an integration.
+ */
+async function resolveActiveKey(trx: Knex.Transaction, target: string): Promise<ApiKeyRow> {
+  if (target.trim() === '') throw new ApiError('params_validation', 'Give a key id or a key prefix.');
+  if (target.startsWith('key_')) {
+    const row = await findKeyById(trx, target);
+    if (!row) throw new ApiError('api_key_not_found', `No API key with id "${target}".`);
+    if (row.revoked_at !== null) throw new ApiError('api_key_not_found', `API key ${target} is already revoked.`);
+    return row;
+  }
+  const matches = await selectKeys(trx, { prefix: target });
+  const active = matches.filter((k) => k.revoked_at === null);
+  if (active.length === 0) {
+    const detail = matches.length > 0 ? 'matches only revoked keys' : 'matches no API key';
+    throw new ApiError('api_key_not_found', `The prefix "${target}" ${detail}.`);
+  }
+  if (active.length > 1) {
+    throw new ApiError(
+      'params_validation',
+      `The prefix "${target}" matches ${active.length} active keys (${active.map((k) => k.id).join(', ')}); give the key id.`,
+    );
+  }
+  return active[0]!;
+}
+
+async function revokeRow(trx: Knex.Transaction, row: ApiKeyRow, at: number): Promise<KeyInfo> {
+  // The guarded update loses cleanly to a concurrent revocation instead of revoking twice.
+  if (!(await markRevoked(trx, row.id, at))) {
+    throw new ApiError('api_key_not_found', `API key ${row.id} is already revoked.`);
+  }
+  return toInfo({ ...row, revoked_at: at });
+}
+
+/** Revokes the key a key id or prefix names; it stops authenticating at once. */
+export async function revokeKey(deps: AccountsDeps, target: string): Promise<KeyInfo> {
+  return deps.db.knex.transaction(async (trx) => revokeRow(trx, await resolveActiveKey(trx, target), deps.now()));
+}
+
+/**
+ * Replaces a key with a new one of the same kind, mode, partner, label and version pin, revoking the old one in
+ * the same transaction. The pin is kept, not moved to the newest version, so rotating a credential never changes
+ * the responses an integration receives.
+ */
+export async function rotateKey(
+  deps: AccountsDeps,
+  target: string,
+): Promise<{ revoked: KeyInfo; created: CreatedKey }> {
+  return deps.db.knex.transaction(async (trx) => {
+    const old = await resolveActiveKey(trx, target);
+    const now = deps.now();
+    const revoked = await revokeRow(trx, old, now);
+    const created = await insertMinted(trx, now, {
+      kind: old.kind,
+      mode: old.mode,
+      partner_id: old.partner_id,
+      label: old.label,
+      pinned_version: old.pinned_version,
+    });
+    return { revoked, created };
+  });
+}
+
+/**
+ * The active key `secret` is, when it is a well-formed key of `expectedKind`; otherwise null. The lookup goes by
+ * hash through a unique index, so no stored secret is ever compared byte by byte, and the format check first
+ * keeps garbage from reaching the database. The caller decides what the key may do (mode, partner, sandbox).
+ */
+export async function authenticateKey(
+  db: Database | Knex | Knex.Transaction,
+  secret: string,
+  expectedKind: KeyKind,
+): Promise<ApiKeyRow | null> {
+  const parsed = parseKey(secret);
+  if (!parsed || parsed.kind !== expectedKind) return null;
+  const row = await findActiveKeyByHash(typeof db === 'function' ? db : db.knex, hashKey(secret));
+  if (!row || row.kind !== parsed.kind || row.mode !== parsed.mode) return null;
+  return row;
+}

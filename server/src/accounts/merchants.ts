@@ -1,0 +1,184 @@
+/**
+ * Partners and the merchants they own. A merchant's settlement addresses are where the gateway sends buyers'
+ * funds, so a malformed one is refused here rather than discovered when a payment is lost.
+ */
+import type { Knex } from 'knex';
+import { code as currencyByCode } from 'currency-codes';
+import {
+  findMerchant,
+  findPartner,
+  insertMerchant,
+  insertPartner,
+  type MerchantRow,
+  type PartnerRow,
+} from '../db/queries/accounts.js';
+import { ApiError } from '../errors.js';
+import { newId } from '../ids.js';
+import { parseFeeConfig, type BasePlusPercentConfig } from '../payments/fees.js';
+import { cleanText, inTransaction, isUniqueViolation, type AccountsDeps } from './deps.js';
+
+export interface NewPartner {
+  name: string;
+}
+
+export async function createPartner(
+  deps: AccountsDeps,
+  input: NewPartner,
+  trx?: Knex.Transaction,
+): Promise<PartnerRow> {
+  const row: PartnerRow = { id: newId.partner(), name: cleanText(input.name, 'name', 200), created_at: deps.now() };
+  await inTransaction(deps, trx, (t) => insertPartner(t, row));
+  return row;
+}
+
+/** Throws `partner_not_found` unless the partner exists; callers run it inside the write's transaction. */
+export async function requirePartner(db: Knex | Knex.Transaction, partnerId: string): Promise<PartnerRow> {
+  const partner = await findPartner(db, partnerId);
+  if (!partner) throw new ApiError('partner_not_found', `No partner with id "${partnerId}".`);
+  return partner;
+}
+
+export interface NewMerchant {
+  partnerId: string;
+  name: string;
+  iconUrl?: string | null;
+  /** A `base_plus_percent` configuration (docs/decisions.md §11); null or absent: no fee. */
+  feeConfig?: unknown;
+  /** CAIP-2 chain id → address. */
+  settlementAddresses?: Record<string, string>;
+  /** An explicit id (imports, fixtures); generated when absent. */
+  id?: string;
+}
+
+export async function createMerchant(
+  deps: AccountsDeps,
+  input: NewMerchant,
+  trx?: Knex.Transaction,
+): Promise<MerchantRow> {
+  const row: MerchantRow = {
+    id: input.id === undefined ? newId.merchant() : parseMerchantId(input.id),
+    partner_id: input.partnerId,
+    name: cleanText(input.name, 'name', 200),
+    icon_url: input.iconUrl == null ? null : parseIconUrl(input.iconUrl),
+    fee_config:
+      input.feeConfig == null ? null : (validateFeeConfig(input.feeConfig) as unknown as Record<string, unknown>),
+    settlement_addresses: parseSettlementAddresses(input.settlementAddresses ?? {}),
+    collect_data: false,
+    created_at: deps.now(),
+  };
+  const taken = () => new ApiError('merchant_exists', `A merchant with id "${row.id}" already exists.`);
+  try {
+    await inTransaction(deps, trx, async (t) => {
+      await requirePartner(t, row.partner_id);
+      if (input.id !== undefined && (await findMerchant(t, row.id))) throw taken();
+      await insertMerchant(t, row);
+    });
+  } catch (err) {
+    // Two creations with the same explicit id can both pass the check; the primary key decides.
+    if (isUniqueViolation(err)) throw taken();
+    throw err;
+  }
+  return row;
+}
+
+function parseMerchantId(id: string): string {
+  // Merchant-Id travels in a header, which must be printable ASCII; 40 is the column's width.
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(id)) {
+    throw new ApiError('params_validation', 'A merchant id must be 1–40 characters of A-Z a-z 0-9 _ -.');
+  }
+  return id;
+}
+
+function parseIconUrl(raw: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || raw.length > 2048) {
+    throw new ApiError('params_validation', 'iconUrl must be an http(s) URL of at most 2048 characters.');
+  }
+  return raw;
+}
+
+/**
+ * parseFeeConfig checks the shape; here also the meaning: the base is in a real currency (it is converted at the
+ * option's quote) and the percent is at most 100 %, since a larger one is always a typo.
+ */
+export function validateFeeConfig(raw: unknown): BasePlusPercentConfig {
+  let config: BasePlusPercentConfig;
+  try {
+    config = parseFeeConfig(raw);
+  } catch (err) {
+    throw new ApiError('params_validation', `Invalid fee configuration: ${(err as Error).message}.`);
+  }
+  const currency = /^iso4217\/([A-Z]{3})$/.exec(config.base.unit)?.[1];
+  if (!currency || !currencyByCode(currency)) {
+    throw new ApiError('params_validation', `Invalid fee configuration: unknown base unit "${config.base.unit}".`);
+  }
+  if (BigInt(config.percent.numerator) > BigInt(config.percent.denominator)) {
+    throw new ApiError('params_validation', 'Invalid fee configuration: the percent exceeds 100 %.');
+  }
+  return {
+    kind: 'base_plus_percent',
+    base: { unit: config.base.unit, value: config.base.value },
+    percent: { numerator: config.percent.numerator, denominator: config.percent.denominator },
+  };
+}
+
+const EIP155_CHAIN = /^eip155:[1-9][0-9]{0,31}$/;
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+// A Solana CAIP-2 reference is the first 32 characters of the genesis hash (base58).
+const SOLANA_CHAIN = /^solana:[1-9A-HJ-NP-Za-km-z]{32}$/;
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/** Validates `{caip2: address}`; only the namespaces the gateway pays out on are accepted. */
+export function parseSettlementAddresses(raw: unknown): Record<string, string> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new ApiError('params_validation', 'settlementAddresses must be an object of CAIP-2 chain id → address.');
+  }
+  const out: Record<string, string> = {};
+  for (const [chain, address] of Object.entries(raw as Record<string, unknown>)) {
+    if (typeof address !== 'string') {
+      throw new ApiError('params_validation', `The settlement address for ${chain} must be a string.`);
+    }
+    const namespace = chain.split(':', 1)[0];
+    if (namespace === 'eip155') {
+      if (!EIP155_CHAIN.test(chain)) throw badChain(chain);
+      if (!EVM_ADDRESS.test(address)) {
+        throw new ApiError('params_validation', `The settlement address for ${chain} must be 0x and 40 hex digits.`);
+      }
+    } else if (namespace === 'solana') {
+      if (!SOLANA_CHAIN.test(chain)) throw badChain(chain);
+      if (!isSolanaPublicKey(address)) {
+        throw new ApiError('params_validation', `The settlement address for ${chain} must be a base58 public key.`);
+      }
+    } else {
+      throw new ApiError(
+        'params_validation',
+        `Settlement chain "${chain}" is not supported: use an eip155:<chainId> or solana:<reference> CAIP-2 id.`,
+      );
+    }
+    out[chain] = address;
+  }
+  return out;
+}
+
+function badChain(chain: string): ApiError {
+  return new ApiError('params_validation', `"${chain}" is not a valid CAIP-2 chain id.`);
+}
+
+/** 32–44 base58 characters that decode to exactly 32 bytes: the length check alone lets overflowing strings in. */
+function isSolanaPublicKey(address: string): boolean {
+  if (address.length < 32 || address.length > 44) return false;
+  let value = 0n;
+  for (const ch of address) {
+    const digit = BASE58.indexOf(ch);
+    if (digit < 0) return false;
+    value = value * 58n + BigInt(digit);
+  }
+  const leadingZeros = /^1*/.exec(address)![0].length;
+  const bodyBytes = value === 0n ? 0 : Math.ceil(value.toString(16).length / 2);
+  return leadingZeros + bodyBytes === 32;
+}

@@ -1,0 +1,296 @@
+/**
+ * `paygate admin …`: accounts and credentials. A secret is printed once, by the command that mints it, and by no
+ * other command: listings show the 12-character prefix only.
+ */
+import { parseArgs } from 'node:util';
+import { createKey, listKeys, revokeKey, rotateKey, type CreatedKey } from '../accounts/apiKeys.js';
+import { createDemoAccounts } from '../accounts/bootstrap.js';
+import type { KeyKind, Mode } from '../accounts/keys.js';
+import { createMerchant, createPartner } from '../accounts/merchants.js';
+import { commonOptions, emit, keyJson, merchantJson, partnerJson, table, UsageError, withAccounts } from './common.js';
+
+export const adminUsage = `Usage: paygate admin <command> [options]
+
+Commands:
+  create-partner     --name <name>
+  create-merchant    --partner <id> --name <name> [--icon-url <url>] [--id <id>]
+                     [--fee-base <minor units> --fee-percent <n>/<d> [--fee-currency <ISO 4217>]]
+                     [--settlement <caip2>=<address>]...
+  create-api-key     --partner <id> --mode test|live [--label <text>]
+  create-wallet-key  --mode test|live [--label <text>] [--partner <id>]
+  create-app         --mode test|live [--label <text>] [--partner <id>]
+  list-keys          [--prefix <prefix>] [--partner <id>] [--kind merchant|wallet|app]
+  revoke-key         <prefix|key id>
+  rotate-key         <prefix|key id>
+  bootstrap          demo partner and merchant with test and live credentials
+
+Options:
+  --json             Print one JSON document
+  -h, --help         Show help (also after a command)
+
+The database is the one DATABASE_URL names; migrations run first.
+`;
+
+const help: Record<string, string> = {
+  'create-partner': 'Usage: paygate admin create-partner --name <name> [--json]\n',
+  'create-merchant': `Usage: paygate admin create-merchant --partner <id> --name <name> [options] [--json]
+
+Options:
+  --icon-url <url>                 http(s) URL of the merchant's icon
+  --fee-base <minor units>         fixed fee part, e.g. 30 (cents)
+  --fee-currency <code>            currency of the fixed part (default USD)
+  --fee-percent <n>/<d>            percent part as a fraction, e.g. 29/1000 for 2.9 %
+  --settlement <caip2>=<address>   payout address per chain, repeatable,
+                                   e.g. eip155:8453=0x… or solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp=…
+  --id <id>                        use this merchant id instead of a generated one
+`,
+  'create-api-key': 'Usage: paygate admin create-api-key --partner <id> --mode test|live [--label <text>] [--json]\n',
+  'create-wallet-key':
+    'Usage: paygate admin create-wallet-key --mode test|live [--label <text>] [--partner <id>] [--json]\n',
+  'create-app': 'Usage: paygate admin create-app --mode test|live [--label <text>] [--partner <id>] [--json]\n',
+  'list-keys':
+    'Usage: paygate admin list-keys [--prefix <prefix>] [--partner <id>] [--kind merchant|wallet|app] [--json]\n',
+  'revoke-key': 'Usage: paygate admin revoke-key <prefix|key id> [--json]\n',
+  'rotate-key': 'Usage: paygate admin rotate-key <prefix|key id> [--json]\n',
+  bootstrap: 'Usage: paygate admin bootstrap [--json]\n',
+};
+
+/**
+ * Runs a subcommand's parseArgs (kept at the call site so the option types are inferred) and applies the rules
+ * every subcommand shares: `--help` wins, parse failures are usage errors, `positionals` arguments exactly.
+ */
+function parse<T extends { values: { help?: boolean }; positionals: string[] }>(
+  command: string,
+  run: () => T,
+  positionals = 0,
+): T | null {
+  const usage = help[command]!;
+  let parsed: T;
+  try {
+    parsed = run();
+  } catch (err) {
+    throw new UsageError((err as Error).message, usage);
+  }
+  if (parsed.values.help) return null;
+  if (parsed.positionals.length !== positionals) {
+    throw new UsageError(
+      positionals === 0 ? `unexpected argument "${parsed.positionals[0]}"` : `expected ${positionals} argument`,
+      usage,
+    );
+  }
+  return parsed;
+}
+
+const strict = (args: string[]) => ({ args, allowPositionals: true, strict: true }) as const;
+
+function required(value: string | undefined, flag: string, command: string): string {
+  if (value === undefined || value === '') throw new UsageError(`${flag} is required`, help[command]!);
+  return value;
+}
+
+function parseMode(value: string | undefined, command: string): Mode {
+  const mode = required(value, '--mode', command);
+  if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live', help[command]!);
+  return mode;
+}
+
+function printCreatedKey(json: boolean, { key, secret }: CreatedKey, verb = 'Created'): void {
+  emit(
+    json,
+    { ...keyJson(key), key: secret },
+    `${verb} ${key.kind} key ${key.id} (${key.mode}, prefix ${key.prefix})\n\n  ${secret}\n\n` +
+      'Store it now: it is shown only once.\n',
+  );
+}
+
+async function createKeyCommand(command: string, kind: KeyKind, args: string[]): Promise<number> {
+  const parsed = parse(command, () =>
+    parseArgs({
+      ...strict(args),
+      options: { ...commonOptions, mode: { type: 'string' }, label: { type: 'string' }, partner: { type: 'string' } },
+    }),
+  );
+  if (!parsed) return showHelp(command);
+  const { values } = parsed;
+  const mode = parseMode(values.mode, command);
+  const partnerId = kind === 'merchant' ? required(values.partner, '--partner', command) : values.partner;
+  const created = await withAccounts((deps) => createKey(deps, { kind, mode, partnerId, label: values.label }));
+  printCreatedKey(values.json, created);
+  return 0;
+}
+
+function parseSettlements(entries: string[]): Record<string, string> {
+  const usage = help['create-merchant']!;
+  const out = new Map<string, string>();
+  for (const entry of entries) {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--settlement takes <caip2>=<address> (got "${entry}")`, usage);
+    const chain = entry.slice(0, eq);
+    if (out.has(chain)) throw new UsageError(`--settlement names ${chain} twice`, usage);
+    out.set(chain, entry.slice(eq + 1));
+  }
+  return Object.fromEntries(out);
+}
+
+function parseFee(base: string | undefined, percent: string | undefined, currency: string | undefined) {
+  if (base === undefined && percent === undefined && currency === undefined) return null;
+  const usage = help['create-merchant']!;
+  if (base === undefined || percent === undefined) {
+    throw new UsageError('a fee needs both --fee-base and --fee-percent', usage);
+  }
+  const fraction = /^([0-9]+)\/([0-9]+)$/.exec(percent);
+  if (!fraction) throw new UsageError(`--fee-percent takes <n>/<d>, e.g. 29/1000 (got "${percent}")`, usage);
+  return {
+    kind: 'base_plus_percent',
+    base: { unit: `iso4217/${(currency ?? 'USD').toUpperCase()}`, value: base },
+    percent: { numerator: fraction[1], denominator: fraction[2] },
+  };
+}
+
+function showHelp(command: string): number {
+  process.stdout.write(help[command]!);
+  return 0;
+}
+
+const commands: Record<string, (args: string[]) => Promise<number>> = {
+  async 'create-partner'(args) {
+    const parsed = parse('create-partner', () =>
+      parseArgs({ ...strict(args), options: { ...commonOptions, name: { type: 'string' } } }),
+    );
+    if (!parsed) return showHelp('create-partner');
+    const name = required(parsed.values.name, '--name', 'create-partner');
+    const partner = await withAccounts((deps) => createPartner(deps, { name }));
+    emit(parsed.values.json, partnerJson(partner), `Created partner ${partner.id} (${partner.name})`);
+    return 0;
+  },
+
+  async 'create-merchant'(args) {
+    const parsed = parse('create-merchant', () =>
+      parseArgs({
+        ...strict(args),
+        options: {
+          ...commonOptions,
+          partner: { type: 'string' },
+          name: { type: 'string' },
+          'icon-url': { type: 'string' },
+          id: { type: 'string' },
+          'fee-base': { type: 'string' },
+          'fee-currency': { type: 'string' },
+          'fee-percent': { type: 'string' },
+          settlement: { type: 'string', multiple: true },
+        },
+      }),
+    );
+    if (!parsed) return showHelp('create-merchant');
+    const { values } = parsed;
+    const input = {
+      partnerId: required(values.partner, '--partner', 'create-merchant'),
+      name: required(values.name, '--name', 'create-merchant'),
+      iconUrl: values['icon-url'] ?? null,
+      feeConfig: parseFee(values['fee-base'], values['fee-percent'], values['fee-currency']),
+      settlementAddresses: parseSettlements(values.settlement ?? []),
+      ...(values.id === undefined ? {} : { id: values.id }),
+    };
+    const merchant = await withAccounts((deps) => createMerchant(deps, input));
+    emit(
+      values.json,
+      merchantJson(merchant),
+      `Created merchant ${merchant.id} (${merchant.name}) for partner ${merchant.partner_id}`,
+    );
+    return 0;
+  },
+
+  'create-api-key': (args) => createKeyCommand('create-api-key', 'merchant', args),
+  'create-wallet-key': (args) => createKeyCommand('create-wallet-key', 'wallet', args),
+  'create-app': (args) => createKeyCommand('create-app', 'app', args),
+
+  async 'list-keys'(args) {
+    const parsed = parse('list-keys', () =>
+      parseArgs({
+        ...strict(args),
+        options: {
+          ...commonOptions,
+          prefix: { type: 'string' },
+          partner: { type: 'string' },
+          kind: { type: 'string' },
+        },
+      }),
+    );
+    if (!parsed) return showHelp('list-keys');
+    const { values } = parsed;
+    const kind = values.kind;
+    if (kind !== undefined && kind !== 'merchant' && kind !== 'wallet' && kind !== 'app') {
+      throw new UsageError('--kind must be merchant, wallet or app', help['list-keys']!);
+    }
+    const keys = await withAccounts((deps) =>
+      listKeys(deps, { prefix: values.prefix, partnerId: values.partner, kind }),
+    );
+    const rows = keys.map((k) => {
+      const j = keyJson(k);
+      return [j.id, j.kind, j.mode, j.prefix, j.label ?? '', j.createdAt ?? '', j.revokedAt ?? ''];
+    });
+    emit(
+      values.json,
+      { keys: keys.map(keyJson) },
+      keys.length === 0 ? 'No keys.' : table(['ID', 'KIND', 'MODE', 'PREFIX', 'LABEL', 'CREATED', 'REVOKED'], rows),
+    );
+    return 0;
+  },
+
+  async 'revoke-key'(args) {
+    const parsed = parse('revoke-key', () => parseArgs({ ...strict(args), options: commonOptions }), 1);
+    if (!parsed) return showHelp('revoke-key');
+    const key = await withAccounts((deps) => revokeKey(deps, parsed.positionals[0]!));
+    emit(parsed.values.json, keyJson(key), `Revoked ${key.kind} key ${key.id} (${key.prefix})`);
+    return 0;
+  },
+
+  async 'rotate-key'(args) {
+    const parsed = parse('rotate-key', () => parseArgs({ ...strict(args), options: commonOptions }), 1);
+    if (!parsed) return showHelp('rotate-key');
+    const { revoked, created } = await withAccounts((deps) => rotateKey(deps, parsed.positionals[0]!));
+    if (parsed.values.json) {
+      emit(true, { revoked: keyJson(revoked), created: { ...keyJson(created.key), key: created.secret } }, '');
+    } else {
+      process.stdout.write(`Revoked ${revoked.kind} key ${revoked.id} (${revoked.prefix})\n`);
+      printCreatedKey(false, created, 'Replaced it with');
+    }
+    return 0;
+  },
+
+  async bootstrap(args) {
+    const parsed = parse('bootstrap', () => parseArgs({ ...strict(args), options: commonOptions }));
+    if (!parsed) return showHelp('bootstrap');
+    const c = await withAccounts((deps) => createDemoAccounts(deps));
+    emit(
+      parsed.values.json,
+      c,
+      `Created the demo partner and merchant.
+
+  Partner id           ${c.partnerId}
+  Merchant id          ${c.merchantId}
+  Merchant API key     ${c.merchantApiKey}
+                       ${c.merchantApiKeyLive}
+  Wallet API key       ${c.walletApiKey}
+                       ${c.walletApiKeyLive}
+  App id               ${c.appId}
+                       ${c.appIdLive}
+
+The keys are shown only once.
+`,
+    );
+    return 0;
+  },
+};
+
+export async function runAdmin(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === undefined) throw new UsageError('admin needs a command', adminUsage);
+  if (command === '-h' || command === '--help') {
+    process.stdout.write(adminUsage);
+    return 0;
+  }
+  const run = commands[command];
+  if (!run) throw new UsageError(`unknown admin command "${command}"`, adminUsage);
+  return run(rest);
+}
