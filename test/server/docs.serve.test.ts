@@ -1,24 +1,30 @@
 import assert from 'node:assert/strict';
 import { createApp } from '@paygate/server';
 import { networkLoads } from '../../scripts/build-docs.js';
-import { testConfig } from '../helpers/config.js';
+import { testRuntime } from '../helpers/runtime.js';
+import type { Runtime } from '@paygate/server';
 import { listen, type Listening } from '../helpers/http.js';
 
 describe('docs.serve', () => {
   let server: Listening;
+  let runtime: Runtime;
   before(async () => {
-    server = await listen(createApp({ config: testConfig() }));
+    runtime = await testRuntime();
+    server = await listen(createApp({ runtime }));
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    await runtime.close();
+  });
 
   it('lists the references at /docs', async () => {
     const res = await fetch(`${server.url}/docs`);
     assert.equal(res.status, 200);
     const html = await res.text();
-    for (const api of ['gateway', 'merchant', 'dev']) assert.ok(html.includes(`href="/docs/${api}"`), api);
+    for (const api of ['gateway', 'merchant', 'dev', 'dashboard']) assert.ok(html.includes(`href="/docs/${api}"`), api);
   });
 
-  for (const api of ['gateway', 'merchant', 'dev']) {
+  for (const api of ['gateway', 'merchant', 'dev', 'dashboard']) {
     it(`serves the ${api} reference, self-contained`, async () => {
       const res = await fetch(`${server.url}/docs/${api}`);
       assert.equal(res.status, 200);

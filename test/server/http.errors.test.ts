@@ -1,15 +1,24 @@
 import assert from 'node:assert/strict';
 import { createApp } from '@paygate/server';
 import { errorCodeValues } from '../../server/src/generated/gateway.js';
-import { testConfig } from '../helpers/config.js';
+import { testRuntime } from '../helpers/runtime.js';
+import type { Runtime } from '@paygate/server';
 import { listen, type Listening } from '../helpers/http.js';
+import { createMerchantAccount, type MerchantAccount } from '../helpers/fixtures.js';
 
 describe('http.errors', () => {
   let server: Listening;
+  let runtime: Runtime;
+  let account: MerchantAccount;
   before(async () => {
-    server = await listen(createApp({ config: testConfig(), validateResponses: true }));
+    runtime = await testRuntime();
+    server = await listen(createApp({ runtime, validateResponses: true }));
+    account = await createMerchantAccount(runtime);
   });
-  after(() => server.close());
+  after(async () => {
+    await server.close();
+    await runtime.close();
+  });
 
   async function expectError(res: Response, status: number, code: string): Promise<string> {
     assert.equal(res.status, status);
@@ -65,9 +74,10 @@ describe('http.errors', () => {
   });
 
   it('a body that breaks the contract is 400 params_validation naming the field', async () => {
+    // Authenticated: auth comes before the schema (docs/decisions.md §2).
     const res = await fetch(`${server.url}/v1/merchant/payment`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'api-key': account.testKey, 'merchant-id': account.merchantId },
       body: JSON.stringify({ amount: { unit: 'iso4217/USD', value: '-5' }, referenceId: 'order-1' }),
     });
     const message = await expectError(res, 400, 'params_validation');

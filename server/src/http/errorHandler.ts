@@ -43,6 +43,16 @@ function describeValidation(err: ValidatorError): string {
   return `${path ? `${path}: ` : ''}${first.message ?? 'is invalid'}${more}`;
 }
 
+/**
+ * docs/decisions.md §2: a request that cannot be read (an unknown query parameter, a body that is not an object) is
+ * `invalid_params`; a readable one that breaks a rule is `params_validation`.
+ */
+function isUnreadable(err: ValidatorError): boolean {
+  return (err.errors ?? []).some(
+    (e) => /^Unknown query parameter/.test(e.message ?? '') || (e.path === '/body' && e.message === 'must be object'),
+  );
+}
+
 /** Turns whatever was thrown into an ApiError with a code from the contract. */
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
@@ -62,7 +72,7 @@ export function toApiError(err: unknown): ApiError | null {
   if (isValidatorError(err)) {
     switch (err.status) {
       case 400:
-        return new ApiError('params_validation', describeValidation(err));
+        return new ApiError(isUnreadable(err) ? 'invalid_params' : 'params_validation', describeValidation(err));
       case 404:
         return new ApiError('invalid_params', 'No such route.', { status: 404 });
       case 405:

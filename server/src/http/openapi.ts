@@ -5,7 +5,7 @@ import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { parse as parseYaml } from 'yaml';
 
-export type ApiName = 'gateway' | 'merchant' | 'dev';
+export type ApiName = 'gateway' | 'merchant' | 'dev' | 'dashboard';
 
 const bundledDir = join(dirname(fileURLToPath(import.meta.url)), '../../../openapi/bundled');
 
@@ -26,6 +26,7 @@ const prefixes: Record<ApiName, string[]> = {
   gateway: ['/v1/gateway/'],
   merchant: ['/v1/merchant/', '/v1/payments'],
   dev: ['/v1/dev/'],
+  dashboard: ['/v1/dashboard/'],
 };
 
 export function ownsPath(api: ApiName, path: string): boolean {
@@ -39,7 +40,9 @@ export function ownsPath(api: ApiName, path: string): boolean {
 export function contractValidator(api: ApiName, validateResponses: boolean): RequestHandler[] {
   return OpenApiValidator.middleware({
     apiSpec: loadContract(api) as never,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+    // Parameters are always coerced (they arrive as strings); false keeps bodies strict, so `"value": 1250` is
+    // refused rather than silently turned into the string the contract requires.
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
     validateResponses: validateResponses ? { removeAdditional: false } : false,
     validateApiSpec: false,
     ignorePaths: (path: string) => !ownsPath(api, path),

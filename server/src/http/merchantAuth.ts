@@ -1,0 +1,153 @@
+/**
+ * Authentication of the merchant interface (`Api-Key` + `Merchant-Id`). It runs before the contract validator,
+ * because docs/decisions.md §2 orders the refusals route → body size and type → auth → schema: an unauthenticated
+ * caller learns nothing from schema errors. Routes the contract does not define are left to the validator (404/405).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import { authenticateKey } from '../accounts/apiKeys.js';
+import { parseKey } from '../accounts/keys.js';
+import { findMerchant, type ApiKeyRow, type MerchantRow } from '../db/queries/accounts.js';
+import { ApiError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { loadContract, type ApiName } from './openapi.js';
+
+export interface MerchantAuth {
+  key: ApiKeyRow;
+  merchant: MerchantRow;
+  /** The key's mode, which is the mode of every payment the request may see or create. */
+  live: boolean;
+}
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    merchantAuth?: MerchantAuth;
+  }
+}
+
+/** The authenticated caller of a merchant route; a route reached without one is a wiring bug, never an open door. */
+export function merchantAuthOf(res: Response): MerchantAuth {
+  const auth = res.locals.merchantAuth;
+  if (!auth) throw new Error('merchant route reached without merchant authentication');
+  return auth;
+}
+
+interface ContractRoute {
+  method: string;
+  pattern: RegExp;
+  hasBody: boolean;
+  /** The header parameters the operation declares, named as in the contract. */
+  headers: string[];
+}
+
+interface Parameter {
+  $ref?: string;
+  name?: string;
+  in?: string;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** The operations a contract defines, as exact, case-sensitive matchers (the merchant router is strict too). */
+export function contractRoutes(api: ApiName): ContractRoute[] {
+  const contract = loadContract(api) as {
+    paths?: Record<string, Record<string, unknown>>;
+    components?: { parameters?: Record<string, Parameter> };
+  };
+  const shared = contract.components?.parameters ?? {};
+  const resolve = (p: Parameter): Parameter => (p.$ref ? (shared[p.$ref.split('/').pop()!] ?? {}) : p);
+  const routes: ContractRoute[] = [];
+  for (const [path, item] of Object.entries(contract.paths ?? {})) {
+    const source = path
+      .split(/(\{[^}]+\})/)
+      .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('');
+    for (const method of METHODS) {
+      const operation = item[method] as { requestBody?: unknown; parameters?: Parameter[] } | undefined;
+      if (operation) {
+        const headers = (operation.parameters ?? [])
+          .map(resolve)
+          .filter((p) => p.in === 'header' && p.name)
+          .map((p) => p.name!);
+        routes.push({
+          method: method.toUpperCase(),
+          pattern: new RegExp(`^${source}$`),
+          hasBody: !!operation.requestBody,
+          headers,
+        });
+      }
+    }
+  }
+  return routes;
+}
+
+function matchRoute(routes: ContractRoute[], req: Request): ContractRoute | undefined {
+  // Express answers HEAD with the GET route, so a HEAD must be authenticated like the GET it runs.
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  return routes.find((r) => r.method === method && r.pattern.test(req.path));
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
+
+/** A header's value, checked for non-ASCII and control characters; undefined when absent or empty. */
+function asciiHeader(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const raw = headers[name.toLowerCase()];
+  const value = Array.isArray(raw) ? raw.join(', ') : raw;
+  if (value === undefined || value === '') return undefined;
+  if (!PRINTABLE_ASCII.test(value)) {
+    throw new ApiError('header_not_ascii', `The ${name} header must contain printable ASCII characters only.`);
+  }
+  return value;
+}
+
+const invalidKey = () => new ApiError('invalid_api_key', 'The API key is invalid or has been revoked.');
+
+/** The checks of docs/decisions.md §2 and §12, in their order: headers, then the key, then the merchant. */
+export async function authenticateMerchant(
+  runtime: Runtime,
+  headers: IncomingHttpHeaders,
+  /** The header parameters the operation declares (Idempotency-Key too): here only their characters are checked. */
+  declared: string[] = [],
+): Promise<MerchantAuth> {
+  const secret = asciiHeader(headers, 'Api-Key');
+  if (secret === undefined) throw new ApiError('missing_merchant_api_key', 'The Api-Key header is required.');
+  const merchantId = asciiHeader(headers, 'Merchant-Id');
+  if (merchantId === undefined) throw new ApiError('missing_merchant_id', 'The Merchant-Id header is required.');
+  for (const name of declared) asciiHeader(headers, name);
+
+  const format = parseKey(secret);
+  if (!format || format.kind !== 'merchant') throw invalidKey();
+  // Decided from the key's format, before any lookup: a sandbox's database would not know a live key anyway.
+  if (runtime.config.env === 'staging' && format.mode === 'live') {
+    throw new ApiError('not_sandbox_api_key', 'This server is a sandbox and accepts test keys (sk_test_…) only.');
+  }
+  const key = await authenticateKey(runtime.db, secret, 'merchant');
+  if (!key || key.partner_id === null) throw invalidKey();
+
+  const merchant = await findMerchant(runtime.db.knex, merchantId);
+  if (!merchant) throw new ApiError('merchant_not_found', `No merchant with id ${merchantId}.`);
+  if (merchant.partner_id !== key.partner_id) {
+    throw new ApiError('forbidden', `This API key does not belong to the partner of merchant ${merchantId}.`);
+  }
+  return { key, merchant, live: key.mode === 'live' };
+}
+
+/** Authenticates requests to the merchant contract's operations and puts the caller on `res.locals.merchantAuth`. */
+export function merchantAuth(runtime: Runtime): RequestHandler {
+  const routes = contractRoutes('merchant');
+  return async (req, res, next) => {
+    const route = matchRoute(routes, req);
+    if (!route) return next();
+    // Body type comes before auth in the order of refusals; answered here, so no request passes unauthenticated.
+    if (route.hasBody && hasBody(req) && !req.is('application/json')) {
+      throw new ApiError('invalid_params', 'Unsupported content type; send application/json.', { status: 415 });
+    }
+    res.locals.merchantAuth = await authenticateMerchant(runtime, req.headers, route.headers);
+    next();
+  };
+}

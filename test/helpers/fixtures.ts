@@ -1,0 +1,34 @@
+/** Accounts for HTTP tests, made through the accounts module as an operator would (the CLI uses the same calls). */
+import { createKey, createMerchant, createPartner, type AccountsDeps } from '../../server/src/accounts/index.js';
+
+export interface MerchantAccount {
+  partnerId: string;
+  merchantId: string;
+  /** Secrets of a test key and a live key of the merchant's partner. */
+  testKey: string;
+  liveKey: string;
+  testKeyId: string;
+  liveKeyId: string;
+}
+
+export async function createMerchantAccount(
+  deps: AccountsDeps,
+  options: { feeConfig?: unknown; partnerId?: string } = {},
+): Promise<MerchantAccount> {
+  const partnerId = options.partnerId ?? (await createPartner(deps, { name: 'Test partner' })).id;
+  const merchant = await createMerchant(deps, {
+    partnerId,
+    name: 'Test merchant',
+    feeConfig: options.feeConfig ?? null,
+  });
+  const test = await createKey(deps, { kind: 'merchant', mode: 'test', partnerId });
+  const live = await createKey(deps, { kind: 'merchant', mode: 'live', partnerId });
+  return {
+    partnerId,
+    merchantId: merchant.id,
+    testKey: test.secret,
+    liveKey: live.secret,
+    testKeyId: test.key.id,
+    liveKeyId: live.key.id,
+  };
+}
