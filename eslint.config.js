@@ -35,9 +35,18 @@ export default tseslint.config(
       },
     },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-properties': ['error', { object: 'describe', property: 'only' }, { object: 'it', property: 'only' }, { object: 'describe', property: 'skip' }, { object: 'it', property: 'skip' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'describe', property: 'only' },
+        { object: 'it', property: 'only' },
+        { object: 'describe', property: 'skip' },
+        { object: 'it', property: 'skip' },
+      ],
     },
   },
 );

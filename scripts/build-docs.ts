@@ -14,6 +14,7 @@ const apis = [
   { api: 'gateway', title: 'Paygate Gateway API' },
   { api: 'merchant', title: 'Paygate Merchant API and webhooks' },
   { api: 'dev', title: 'Paygate Dev API' },
+  { api: 'dashboard', title: 'Paygate Dashboard API (webhook endpoints)' },
 ];
 
 /** Any `src`/`href` that makes the browser fetch from the network: scripts, stylesheets, fonts, preloads. */

@@ -17,19 +17,20 @@ import { parse as parseYaml } from 'yaml';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-type Api = 'gateway' | 'merchant' | 'dev';
+type Api = 'gateway' | 'merchant' | 'dev' | 'dashboard';
 
 /** Which generated TypeScript files each contract feeds. */
 const targets: { api: Api; out: string }[] = [
   { api: 'gateway', out: 'server/src/generated/gateway.ts' },
   { api: 'merchant', out: 'server/src/generated/merchant.ts' },
   { api: 'dev', out: 'server/src/generated/dev.ts' },
+  { api: 'dashboard', out: 'server/src/generated/dashboard.ts' },
   { api: 'gateway', out: 'sdk-wallet/src/generated/gateway.ts' },
   { api: 'merchant', out: 'sdk-merchant/src/generated/merchant.ts' },
   { api: 'merchant', out: 'webhook-verifier/src/generated/merchant.ts' },
 ];
 
-const apis: Api[] = ['gateway', 'merchant', 'dev'];
+const apis: Api[] = ['gateway', 'merchant', 'dev', 'dashboard'];
 
 function header(source: string, comment: '#' | '//'): string {
   return (

@@ -3,4 +3,9 @@
  * these (see the package README).
  */
 export type { components, operations, paths, webhooks } from './generated/merchant.js';
-export { errorCodeValues, merchantPaymentStatusValues, paymentStatusValues, webhookEventTypeValues } from './generated/merchant.js';
+export {
+  errorCodeValues,
+  merchantPaymentStatusValues,
+  paymentStatusValues,
+  webhookEventTypeValues,
+} from './generated/merchant.js';

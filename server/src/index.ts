@@ -3,3 +3,4 @@ export { loadConfig, ConfigError, withDevelopmentSecrets, variables, type Config
 export { ApiError, statusByCode, type ErrorCode } from './errors.js';
 export { startServer } from './server.js';
 export { openDatabase, migrateDatabase, migrationsCurrent, type Database, type Dialect } from './db/index.js';
+export { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';

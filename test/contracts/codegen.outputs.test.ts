@@ -9,6 +9,8 @@ const generated = [
   'server/src/generated/gateway.ts',
   'server/src/generated/merchant.ts',
   'server/src/generated/dev.ts',
+  'server/src/generated/dashboard.ts',
+  'openapi/bundled/dashboard.yaml',
   'sdk-wallet/src/generated/gateway.ts',
   'sdk-merchant/src/generated/merchant.ts',
   'webhook-verifier/src/generated/merchant.ts',

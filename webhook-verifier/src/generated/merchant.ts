@@ -169,8 +169,8 @@ export interface paths {
          *
          *     - Allowed only on a `succeeded` payment (settled or not); otherwise `409 payment_not_succeeded`. A payment can
          *       be refunded once; a second call answers `409 already_refunded`.
-         *     - On success the `refunded` sub-object is set (`refunded_at`, `reason`) and `payment_state_version` goes up
-         *       by 1. `status` stays `succeeded` (a refund is a stage, not a status), so the merchant status endpoints keep
+         *     - On success the `refunded` sub-object is set (`refunded_at`, `reason`); `payment_state_version` does not
+         *       change, because no event is sent for a refund and the versions receivers see stay gap-free. `status` stays `succeeded` (a refund is a stage, not a status), so the merchant status endpoints keep
          *       reporting `succeeded`.
          *     - **No webhook is sent** for a refund (none of the seven event types describes it); the next event of the
          *       payment, if any, carries the `refunded` object.
@@ -765,8 +765,8 @@ export interface components {
          *     `cancelled_by`) may be added without a version change. Ignore unknown fields; do not validate snapshots
          *     with a schema that forbids additional properties.
          *
-         *     **Ordering.** `payment_state_version` starts at 0 and increases by exactly 1 with every change of state
-         *     (including settlement and a recorded refund). Of two snapshots of the same payment, the one with the higher
+         *     **Ordering.** `payment_state_version` starts at 0 and increases by exactly 1 with every change that sends an
+         *     event (every status change, and settlement; not a recorded refund, which sends none). Of two snapshots of the same payment, the one with the higher
          *     version is the newer.
          */
         PaymentSnapshot: {
@@ -1593,9 +1593,8 @@ export interface components {
          */
         CreatedLt: number;
         /**
-         * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only payments not settled
-         *     (`settled` is `null`). Combine `settled=false` with `status=succeeded` to list the succeeded payments still
-         *     awaiting settlement.
+         * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only succeeded payments still
+         *     awaiting settlement (status `succeeded`, `settled` is `null`).
          * @example false
          */
         Settled: boolean;
@@ -1897,9 +1896,8 @@ export interface operations {
                  */
                 createdLt?: components["parameters"]["CreatedLt"];
                 /**
-                 * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only payments not settled
-                 *     (`settled` is `null`). Combine `settled=false` with `status=succeeded` to list the succeeded payments still
-                 *     awaiting settlement.
+                 * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only succeeded payments still
+                 *     awaiting settlement (status `succeeded`, `settled` is `null`).
                  * @example false
                  */
                 settled?: components["parameters"]["Settled"];
@@ -2269,9 +2267,8 @@ export interface operations {
                  */
                 createdLt?: components["parameters"]["CreatedLt"];
                 /**
-                 * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only payments not settled
-                 *     (`settled` is `null`). Combine `settled=false` with `status=succeeded` to list the succeeded payments still
-                 *     awaiting settlement.
+                 * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only succeeded payments still
+                 *     awaiting settlement (status `succeeded`, `settled` is `null`).
                  * @example false
                  */
                 settled?: components["parameters"]["Settled"];

@@ -1,0 +1,231 @@
+/**
+ * At-least-once delivery of outbox events. A delivery row is created in the same transaction as its event (the
+ * event hook below), with a job to attempt it. Each attempt takes a lease on the row, sends, records the attempt
+ * and schedules the next one. The schedule lives in the row, so the sweeper can recover any delivery whose worker
+ * died, and a second worker can never make the same attempt twice.
+ */
+import type { Knex } from 'knex';
+import { Webhook } from '@paygate/webhook-verifier';
+import {
+  findActiveEndpoint,
+  claimDelivery,
+  finishAttempt,
+  insertAttempt,
+  insertDelivery,
+  findEndpoint,
+  updateEndpoint,
+  setDeliveryStatus,
+  findDueDeliveries,
+  type DeliveryRow,
+  type EndpointRow,
+} from '../db/queries/webhooks.js';
+import type { EventRow } from '../db/queries/events.js';
+import { randomBase62 } from '../ids.js';
+import { assertPayload, type TaskList } from '../jobs/types.js';
+import type { EventHook } from '../payments/lifecycle.js';
+import type { WebhookDeps } from './deps.js';
+import { sendWebhook, type AttemptResult } from './send.js';
+import { checkWebhookUrl, WebhookUrlError } from './ssrf.js';
+import { DISABLE_AFTER_MS, LEASE_MS, nextAttemptAt } from './schedule.js';
+
+export const DELIVER_TASK = 'webhooks.deliver';
+export const USER_AGENT = 'Paygate-Webhooks/1.0';
+
+export const newDeliveryId = () => `whd_${randomBase62(24)}`;
+
+/** Creates a pending delivery and its first job, inside the caller's transaction. */
+export async function scheduleDelivery(
+  deps: WebhookDeps,
+  trx: Knex | Knex.Transaction,
+  endpoint: EndpointRow,
+  event: { id: string; type: string; payment_id: string | null; live: boolean; payload?: string | null },
+): Promise<DeliveryRow> {
+  const now = deps.now();
+  const row: DeliveryRow = {
+    id: newDeliveryId(),
+    endpoint_id: endpoint.id,
+    event_id: event.id,
+    event_type: event.type,
+    payment_id: event.payment_id,
+    merchant_id: endpoint.merchant_id,
+    live: event.live,
+    payload: event.payload ?? null,
+    status: 'pending',
+    attempt_count: 0,
+    next_attempt_at: now,
+    lease_until: null,
+    lease_owner: null,
+    created_at: now,
+    delivered_at: null,
+    updated_at: now,
+  };
+  await insertDelivery(trx, row);
+  await deps.jobs.add(trx, DELIVER_TASK, { deliveryId: row.id }, { jobKey: `whd:${row.id}` });
+  return row;
+}
+
+/** The lifecycle's event hook: every event goes to the merchant's endpoint for its mode, if it wants the type. */
+export function deliveryHook(deps: WebhookDeps): EventHook {
+  return async (trx, event: EventRow) => {
+    const endpoint = await findActiveEndpoint(trx, event.merchant_id, event.live ? 'live' : 'test');
+    if (!endpoint || !endpoint.enabled || !endpoint.event_types.includes(event.type)) return;
+    await scheduleDelivery(deps, trx, endpoint, event);
+  };
+}
+
+/** The signature header: one `v1,` entry per valid secret, so receivers on either side of a rotation verify. */
+export function signatureHeader(
+  deps: WebhookDeps,
+  endpoint: EndpointRow,
+  eventId: string,
+  timestampSeconds: number,
+  body: string,
+  now: number,
+): string {
+  const secrets = [deps.secretBox.open(endpoint.secret_sealed, endpoint.id)];
+  if (endpoint.previous_secret_sealed && (endpoint.previous_secret_expires_at ?? 0) > now) {
+    secrets.push(deps.secretBox.open(endpoint.previous_secret_sealed, `${endpoint.id}:previous`));
+  }
+  return secrets.map((s) => new Webhook(s).sign(eventId, timestampSeconds, body)).join(' ');
+}
+
+async function loadPayload(deps: WebhookDeps, delivery: DeliveryRow): Promise<string | null> {
+  if (delivery.payload !== null) return delivery.payload;
+  const row = (await deps.db.knex('events').select('payload').where({ id: delivery.event_id }).first()) as
+    { payload: string } | undefined;
+  return row?.payload ?? null;
+}
+
+/** One attempt of one delivery, if it is due and nobody else holds it. */
+export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Promise<AttemptResult | null> {
+  const owner = randomBase62(16);
+  const claimedAt = deps.now();
+  const delivery = await claimDelivery(deps.db.knex, deliveryId, owner, claimedAt, LEASE_MS);
+  if (!delivery) return null;
+  const endpoint = await findEndpoint(deps.db.knex, delivery.endpoint_id);
+  if (!endpoint || endpoint.deleted_at !== null || !endpoint.enabled) {
+    // A deleted or disabled endpoint receives nothing more (spec: deletion is immediate).
+    await setDeliveryStatus(deps.db.knex, delivery.id, 'abandoned', claimedAt);
+    return null;
+  }
+  const body = await loadPayload(deps, delivery);
+  if (body === null) {
+    await setDeliveryStatus(deps.db.knex, delivery.id, 'abandoned', claimedAt);
+    deps.logger.error({ delivery: delivery.id, event: delivery.event_id }, 'webhook event payload missing');
+    return null;
+  }
+
+  const attempt = delivery.attempt_count + 1;
+  const startedAt = deps.now();
+  let result: AttemptResult;
+  try {
+    const target = await checkWebhookUrl(endpoint.url, {
+      mode: endpoint.mode,
+      allowLoopback: deps.config.webhookAllowLoopback,
+      resolve: deps.webhookOptions.resolve,
+    });
+    const timestamp = Math.floor(startedAt / 1000);
+    result = await sendWebhook({
+      target,
+      body,
+      timeoutMs: deps.webhookOptions.attemptTimeoutMs,
+      headers: {
+        'webhook-id': delivery.event_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(deps, endpoint, delivery.event_id, timestamp, body, startedAt),
+        'user-agent': USER_AGENT,
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof WebhookUrlError)) throw err;
+    result = { status: null, latencyMs: 0, error: `refused: ${err.message}`, responseBody: null, delivered: false };
+  }
+
+  const endedAt = deps.now();
+  await deps.db.knex
+    .transaction(async (trx) => {
+      await insertAttempt(trx, {
+        delivery_id: delivery.id,
+        attempt,
+        started_at: startedAt,
+        status: result.status,
+        latency_ms: result.latencyMs,
+        error: result.error?.slice(0, 500) ?? null,
+        response_body: result.responseBody,
+        delivered: result.delivered,
+      });
+      const next = result.delivered ? null : nextAttemptAt(attempt, endedAt);
+      const status: DeliveryRow['status'] = result.delivered ? 'delivered' : next === null ? 'failed' : 'pending';
+      const kept = await finishAttempt(trx, delivery.id, owner, {
+        status,
+        attempt_count: attempt,
+        next_attempt_at: next,
+        delivered_at: result.delivered ? endedAt : null,
+        updated_at: endedAt,
+      });
+      // Our lease passed and another worker took the delivery over: its record of this step wins.
+      if (!kept) throw new LeaseLost();
+      await updateEndpointHealth(trx, endpoint, result.delivered, endedAt);
+      if (status === 'pending')
+        await deps.jobs.add(
+          trx,
+          DELIVER_TASK,
+          { deliveryId: delivery.id },
+          { jobKey: `whd:${delivery.id}`, runAt: next! },
+        );
+    })
+    .catch((err: unknown) => {
+      if (!(err instanceof LeaseLost)) throw err;
+      deps.logger.warn({ delivery: delivery.id, attempt }, 'webhook attempt lease lost; not recorded twice');
+    });
+  deps.logger.info(
+    {
+      delivery: delivery.id,
+      event: delivery.event_id,
+      attempt,
+      status: result.status,
+      delivered: result.delivered,
+      ms: result.latencyMs,
+      error: result.error,
+    },
+    'webhook attempt',
+  );
+  return result;
+}
+
+class LeaseLost extends Error {}
+
+/** Any success resets the failure clock; five days of nothing but failures disables the endpoint. */
+async function updateEndpointHealth(
+  trx: Knex.Transaction,
+  endpoint: EndpointRow,
+  delivered: boolean,
+  now: number,
+): Promise<void> {
+  const fresh = (await findEndpoint(trx, endpoint.id))!;
+  if (delivered) {
+    if (fresh.failing_since !== null) await updateEndpoint(trx, endpoint.id, { failing_since: null });
+    return;
+  }
+  const since = fresh.failing_since ?? now;
+  if (fresh.failing_since === null) await updateEndpoint(trx, endpoint.id, { failing_since: since });
+  if (fresh.enabled && now - since >= DISABLE_AFTER_MS) {
+    await updateEndpoint(trx, endpoint.id, { enabled: false, disabled_reason: 'Every delivery failed for 5 days.' });
+  }
+}
+
+/** Re-enqueues deliveries that are due but have no live job: a dead worker's, or one whose job was lost. */
+export async function sweepDeliveries(deps: WebhookDeps, limit = 500): Promise<number> {
+  const due = await findDueDeliveries(deps.db.knex, deps.now(), limit);
+  for (const id of due) await deps.jobs.add(deps.db.knex, DELIVER_TASK, { deliveryId: id }, { jobKey: `whd:${id}` });
+  return due.length;
+}
+
+export function webhookTasks(deps: WebhookDeps): TaskList {
+  return {
+    [DELIVER_TASK]: async (payload) => {
+      assertPayload<{ deliveryId: string }>(payload, ['deliveryId'], DELIVER_TASK);
+      await attemptDelivery(deps, payload.deliveryId);
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * One delivery attempt over HTTP. Connects to the address checked by the URL policy (never re-resolving), does not
+ * follow redirects, gives up after the timeout, and keeps the first 4 KB of the answer for the attempt log.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { CheckedUrl } from './ssrf.js';
+
+export const RESPONSE_KEEP_BYTES = 4096;
+
+export interface AttemptResult {
+  /** HTTP status, or null when no response arrived. */
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseBody: string | null;
+  delivered: boolean;
+}
+
+export interface SendOptions {
+  target: CheckedUrl;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}
+
+export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
+  const { target, headers, body, timeoutMs } = options;
+  const started = performance.now();
+  const pinned: LookupFunction = (_host, opts, callback) => {
+    if ((opts as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }] as never);
+    else callback(null, target.address, target.family);
+  };
+  const request = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<AttemptResult, 'latencyMs' | 'delivered'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const delivered = result.status !== null && result.status >= 200 && result.status < 300 && result.error === null;
+      resolve({ ...result, latencyMs: Math.round(performance.now() - started), delivered });
+    };
+    const req = request(
+      target.url,
+      {
+        method: 'POST',
+        lookup: pinned,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        // One connection per attempt: a kept-alive socket could outlive the address check.
+        agent: false,
+      },
+      (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (kept < RESPONSE_KEEP_BYTES) {
+            chunks.push(chunk.subarray(0, RESPONSE_KEEP_BYTES - kept));
+            kept += Math.min(chunk.length, RESPONSE_KEEP_BYTES - kept);
+          }
+        });
+        res.on('end', () => {
+          const status = res.statusCode ?? null;
+          const redirect = status !== null && status >= 300 && status < 400;
+          finish({
+            status,
+            error: redirect ? `redirect to ${res.headers.location ?? '(no location)'} not followed` : null,
+            responseBody: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+        res.on('error', (err) => finish({ status: res.statusCode ?? null, error: describe(err), responseBody: null }));
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ status: null, error: `timed out after ${timeoutMs} ms`, responseBody: null });
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (err) => finish({ status: null, error: describe(err), responseBody: null }));
+    req.end(body);
+  });
+}
+
+function describe(err: Error & { code?: string }): string {
+  switch (err.code) {
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ETIMEDOUT':
+      return 'connection timed out';
+    default:
+      return err.code ? `${err.code}: ${err.message}` : err.message;
+  }
+}
