@@ -6,12 +6,14 @@
 import { runAdmin } from './cli/admin.js';
 import { UsageError } from './cli/common.js';
 import { runMigrate, runStart } from './cli/server.js';
+import { runWorker } from './cli/worker.js';
 import { ApiError } from './errors.js';
 
 const usage = `Usage: paygate <command> [options]
 
 Commands:
   start          Start the API and the background jobs
+  worker         Run only the background jobs (PostgreSQL; scale out with several)
   migrate        Bring the database schema up to date
   admin          Partners, merchants and keys (paygate admin --help)
 
@@ -33,6 +35,8 @@ async function main(argv: string[]): Promise<number> {
       return runStart(rest);
     case 'migrate':
       return runMigrate(rest);
+    case 'worker':
+      return runWorker(rest);
     case 'admin':
       return runAdmin(rest);
     default:

@@ -35,7 +35,7 @@ export function spawnCli(args: string[], env: Record<string, string>): ChildProc
 }
 
 /** Runs a command to completion; a command that does not exit in time fails the test instead of hanging it. */
-export function runCli(args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string>, timeoutMs = 90_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawnCli(args, env);
     let stdout = '';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { Webhook } from '@paygate/webhook-verifier';
 import type { Runtime } from '@paygate/server';
-import { findDelivery, listAttempts, findEndpoint } from '../../server/src/db/queries/webhooks.js';
+import { findDelivery, listAttempts, findEndpoint, type DeliveryRow } from '../../server/src/db/queries/webhooks.js';
+import type { ApiError } from '../../server/src/errors.js';
 import { createPayment, transitionPayment } from '../../server/src/payments/lifecycle.js';
 import {
   createEndpoint,
@@ -54,7 +55,7 @@ describe('webhooks.delivery', () => {
       errorUrl: null,
     });
   const deliveries = () =>
-    runtime.db.knex('webhook_deliveries').select('id', 'event_type', 'status').orderBy('created_at');
+    runtime.db.knex('webhook_deliveries').select('id', 'event_id', 'event_type', 'status').orderBy('created_at');
   const verifier = (s = secret) => new Webhook(s, { now: () => Math.floor(clock.now() / 1000) });
 
   it('delivers a signed event that the verifier accepts, with the spec headers', async () => {
@@ -183,6 +184,20 @@ describe('webhooks.delivery', () => {
     assert.throws(() => verifier(secret).verify(late.body, late.headers), /signature/i);
   });
 
+  it('rotating again inside the overlap: the replaced secret becomes the previous one, the older stops at once', async () => {
+    const { secret: second } = await rotateSecret(runtime, merchantId, 'test');
+    clock.advance(HOUR);
+    const { secret: third, endpoint } = await rotateSecret(runtime, merchantId, 'test');
+    assert.equal(endpoint.previous_secret_expires_at, clock.now() + DAY, 'a fresh 24 hours');
+    await newPayment();
+    await runtime.jobs.drain();
+    const [hit] = receiver.received;
+    assert.equal(String(hit!.headers['webhook-signature']).split(' ').length, 2, 'never more than two');
+    verifier(third).verify(hit!.body, hit!.headers);
+    verifier(second).verify(hit!.body, hit!.headers);
+    assert.throws(() => verifier(secret).verify(hit!.body, hit!.headers), /signature/i);
+  });
+
   it('disables the endpoint after 5 days of failures; a success resets the clock', async () => {
     receiver.respond = (_req, res) => res.writeHead(500).end();
     const failOnce = async () => {
@@ -204,7 +219,12 @@ describe('webhooks.delivery', () => {
     await failOnce();
     const endpoint = await findEndpoint(runtime.db.knex, endpointId);
     assert.equal(endpoint!.enabled, false);
-    assert.match(endpoint!.disabled_reason!, /5 days/);
+    assert.equal(endpoint!.disabled_reason, '5 days of failed deliveries');
+    assert.deepEqual(
+      await runtime.db.knex('webhook_deliveries').where({ status: 'pending' }).pluck('id'),
+      [],
+      'disabling ends the pending deliveries, the one that tripped it included',
+    );
     const before = receiver.received.length;
     await failOnce();
     assert.equal(receiver.received.length, before, 'a disabled endpoint receives no events');
@@ -214,42 +234,135 @@ describe('webhooks.delivery', () => {
     assert.equal(receiver.received.length, before + 1, 're-enabled');
   });
 
-  it('deleting an endpoint stops deliveries at once, pending ones included', async () => {
+  it('deleting an endpoint stops deliveries at once: pending ones become failed, the secrets are destroyed', async () => {
     receiver.respond = (_req, res) => res.writeHead(500).end();
     await newPayment();
     await runtime.jobs.drain();
+    await rotateSecret(runtime, merchantId, 'test');
     await deleteEndpoint(runtime, merchantId, 'test');
     clock.advance(HOUR);
     await runtime.sweep();
     await runtime.jobs.drain();
     assert.equal(receiver.received.length, 1);
     const [d] = await deliveries();
-    assert.equal(d.status, 'abandoned');
+    assert.equal(d.status, 'failed');
+    const gone = await findEndpoint(runtime.db.knex, endpointId);
+    assert.equal(gone!.secret_sealed, '');
+    assert.equal(gone!.previous_secret_sealed, null);
+    await assert.rejects(
+      deleteEndpoint(runtime, merchantId, 'test'),
+      (err: ApiError) => err.code === 'invalid_params' && err.status === 404,
+    );
   });
 
-  it('resend one and bulk-resend failed since T start fresh attempt series for the same event', async () => {
+  it('disabling by hand fails the pending deliveries; enabling twice changes nothing', async () => {
     receiver.respond = (_req, res) => res.writeHead(500).end();
-    const t0 = clock.now();
     await newPayment();
     await runtime.jobs.drain();
-    const [first] = await deliveries();
-    // exhaust the schedule
+    assert.equal((await deliveries())[0].status, 'pending');
+    const disabled = await updateEndpointSettings(runtime, merchantId, 'test', { enabled: false });
+    assert.equal(disabled.disabled_reason, 'disabled by the merchant');
+    assert.equal((await deliveries())[0].status, 'failed');
+    clock.advance(HOUR);
+    await runtime.sweep();
+    await runtime.jobs.drain();
+    assert.equal(receiver.received.length, 1, 'no attempt after the disable');
+    await updateEndpointSettings(runtime, merchantId, 'test', { enabled: true });
+    const failing = (await findEndpoint(runtime.db.knex, endpointId))!;
+    assert.equal(failing.failing_since, null, 're-enabling clears the failure clock');
+    await runtime.db.knex('webhook_endpoints').where({ id: endpointId }).update({ failing_since: 1 });
+    await updateEndpointSettings(runtime, merchantId, 'test', { enabled: true });
+    assert.equal((await findEndpoint(runtime.db.knex, endpointId))!.failing_since, 1, 'a repeat is no change');
+  });
+
+  it('each delivery records its trigger', async () => {
+    const payment = await newPayment();
+    await runtime.jobs.drain();
+    const [original] = await deliveries();
+    await resendDelivery(runtime, merchantId, 'test', original.id);
+    await sendTestEvent(runtime, merchantId, 'test', 'payment.created');
+    const failAll = () => runtime.db.knex('webhook_deliveries').update({ status: 'failed', next_attempt_at: null });
+    await failAll();
+    assert.equal(await replaySince(runtime, merchantId, 'test', clock.now()), 1);
+    await failAll();
+    // One per event (the payment's, the test's), however many of its deliveries failed.
+    assert.equal(await resendFailedSince(runtime, merchantId, 'test', clock.now()), 2);
+    const triggers = (await runtime.db.knex('webhook_deliveries').pluck('trigger')) as string[];
+    assert.deepEqual([...triggers].sort(), ['event', 'replay', 'resend', 'resend', 'resend', 'test']);
+    const rows = await runtime.db.knex('webhook_deliveries').where({ event_id: original.event_id });
+    assert.ok(rows.every((r: { payment_id: string }) => r.payment_id === payment.id));
+  });
+
+  /** Runs a pending delivery through its whole schedule. */
+  const exhaust = async (id: string) => {
     for (;;) {
-      const row = await findDelivery(runtime.db.knex, first.id);
-      if (row!.status !== 'pending') break;
+      const row = await findDelivery(runtime.db.knex, id);
+      if (row!.status !== 'pending') return;
       clock.set(row!.next_attempt_at!);
       await runtime.sweep();
       await runtime.jobs.drain();
     }
+  };
+
+  it('resend one starts a fresh attempt series for the same event, to the delivery’s own endpoint', async () => {
+    receiver.respond = (_req, res) => res.writeHead(500).end();
+    await newPayment();
+    await runtime.jobs.drain();
+    const [first] = await deliveries();
+    await exhaust(first.id);
+    assert.equal((await findDelivery(runtime.db.knex, first.id))!.status, 'failed');
     receiver.respond = (_req, res) => res.writeHead(200).end();
     const resent = await resendDelivery(runtime, merchantId, 'test', first.id);
+    assert.equal(resent.trigger, 'resend');
+    assert.equal(resent.event_id, first.event_id);
+    assert.notEqual(resent.id, first.id);
     await runtime.jobs.drain();
     assert.equal((await findDelivery(runtime.db.knex, resent.id))!.status, 'delivered');
     assert.equal(receiver.received.at(-1)!.headers['webhook-id'], receiver.received[0]!.headers['webhook-id']);
-    assert.equal(await resendFailedSince(runtime, merchantId, 'test', clock.now() + 1), 0, 'nothing failed after T');
-    assert.equal(await resendFailedSince(runtime, merchantId, 'test', t0), 1);
+    assert.equal(receiver.received.at(-1)!.body, receiver.received[0]!.body, 'the same body');
+    assert.equal((await findDelivery(runtime.db.knex, first.id))!.status, 'failed', 'the original is left as it is');
+    await assert.rejects(
+      resendDelivery(runtime, merchantId, 'live', first.id),
+      (err: ApiError) => err.code === 'invalid_params' && err.status === 404,
+      'a delivery of the other mode is invisible',
+    );
+    await updateEndpointSettings(runtime, merchantId, 'test', { enabled: false });
+    await assert.rejects(resendDelivery(runtime, merchantId, 'test', first.id), /is disabled/);
+    await deleteEndpoint(runtime, merchantId, 'test');
+    await createEndpoint(runtime, merchantId, 'test', { url: `${receiver.url}/hooks` });
+    await assert.rejects(
+      resendDelivery(runtime, merchantId, 'test', first.id),
+      (err: ApiError) => err.code === 'invalid_state' && /deleted endpoint/.test(err.message),
+    );
+  });
+
+  it('resend-failed since T resends each failed event once, and nothing that got through or is on its way', async () => {
+    receiver.respond = (_req, res) => res.writeHead(500).end();
+    const t0 = clock.now();
+    await newPayment();
+    await newPayment();
     await runtime.jobs.drain();
-    assert.equal(receiver.received.length, 10);
+    const [a, b] = await deliveries();
+    await exhaust(a.id);
+    await exhaust(b.id);
+    // a is resent by hand and gets through: bulk resend leaves its event alone.
+    receiver.respond = (_req, res) => res.writeHead(200).end();
+    await resendDelivery(runtime, merchantId, 'test', a.id);
+    await runtime.jobs.drain();
+    const before = receiver.received.length;
+    await assert.rejects(resendFailedSince(runtime, merchantId, 'test', clock.now() + 1000), /future/);
+    assert.equal(await resendFailedSince(runtime, merchantId, 'test', clock.now()), 0, 'nothing failed after T');
+    assert.equal(await resendFailedSince(runtime, merchantId, 'test', t0), 1, 'only b');
+    assert.equal(await resendFailedSince(runtime, merchantId, 'test', t0), 0, 'b is pending: not doubled');
+    await runtime.jobs.drain();
+    assert.equal(receiver.received.length, before + 1);
+    assert.equal(receiver.received.at(-1)!.headers['webhook-id'], b.event_id);
+    assert.equal(await resendFailedSince(runtime, merchantId, 'test', t0), 0, 'b was delivered');
+    await updateEndpointSettings(runtime, merchantId, 'test', { enabled: false });
+    await assert.rejects(
+      resendFailedSince(runtime, merchantId, 'test', t0),
+      (err: ApiError) => err.code === 'invalid_state' && err.status === 409,
+    );
   });
 
   it('replay sends the events of the last 14 days the endpoint never received, and no older', async () => {
@@ -273,26 +386,97 @@ describe('webhooks.delivery', () => {
     );
   });
 
-  it('a test event of any type carries sample data with live = false', async () => {
-    for (const type of ['payment.succeeded', 'payment.settled', 'payment.failed']) {
-      await sendTestEvent(runtime, merchantId, 'test', type);
+  it('replay includes events whose every delivery failed, never test events, and only the endpoint’s types', async () => {
+    const t0 = clock.now();
+    await updateEndpointSettings(runtime, merchantId, 'test', { eventTypes: ['payment.cancelled'] });
+    receiver.respond = (_req, res) => res.writeHead(500).end();
+    const p = await newPayment();
+    await transitionPayment(runtime, p.id, { to: 'cancelled', stages: { cancelled: { cancelled_at: 'x' } } });
+    await sendTestEvent(runtime, merchantId, 'test', 'payment.created');
+    await runtime.jobs.drain();
+    for (const d of await deliveries()) await exhaust(d.id);
+    assert.deepEqual(
+      (await deliveries()).map((d) => d.status),
+      ['failed', 'failed'],
+    );
+    receiver.respond = (_req, res) => res.writeHead(200).end();
+    await assert.rejects(replaySince(runtime, merchantId, 'test', clock.now() + 1000), /future/);
+    const seen = receiver.received.length;
+    assert.equal(await replaySince(runtime, merchantId, 'test', t0), 1, 'the failed cancellation only');
+    await runtime.jobs.drain();
+    assert.equal(JSON.parse(receiver.received[seen]!.body).type, 'payment.cancelled');
+    await updateEndpointSettings(runtime, merchantId, 'test', { eventTypes: ['payment.created', 'payment.cancelled'] });
+    assert.equal(await replaySince(runtime, merchantId, 'test', t0), 1, 'the creation, now subscribed');
+    await runtime.jobs.drain();
+    assert.equal(JSON.parse(receiver.received.at(-1)!.body).data.payment_id, p.id);
+    assert.equal(await replaySince(runtime, merchantId, 'test', t0), 0);
+    await updateEndpointSettings(runtime, merchantId, 'test', { enabled: false });
+    await assert.rejects(replaySince(runtime, merchantId, 'test', t0), (err: ApiError) => err.code === 'invalid_state');
+  });
+
+  it('a test event of any type carries sample data with live = false, whatever the endpoint’s types', async () => {
+    await updateEndpointSettings(runtime, merchantId, 'test', { eventTypes: ['payment.created'] });
+    const sent: { delivery: DeliveryRow; event: { id: string; data: Record<string, unknown> } }[] = [];
+    for (const type of ['payment.succeeded', 'payment.settled', 'payment.failed'] as const) {
+      sent.push(await sendTestEvent(runtime, merchantId, 'test', type));
     }
     await runtime.jobs.drain();
     const events = receiver.received.map(
       (r) =>
         verifier().verify(r.body, r.headers) as {
+          id: string;
           type: string;
-          data: { live: boolean; status: string; success: unknown };
+          data: {
+            payment_id: string;
+            reference_id: string;
+            live: boolean;
+            status: string;
+            payment_state_version: number;
+            processing: unknown;
+            settled: unknown;
+          };
         },
     );
     assert.deepEqual(
-      events.map((e) => [e.type, e.data.live, e.data.status]),
+      events.map((e) => [e.type, e.data.live, e.data.status, e.data.payment_state_version]),
       [
-        ['payment.succeeded', false, 'succeeded'],
-        ['payment.settled', false, 'succeeded'],
-        ['payment.failed', false, 'failed'],
+        ['payment.succeeded', false, 'succeeded', 2],
+        ['payment.settled', false, 'succeeded', 3],
+        ['payment.failed', false, 'failed', 1],
       ],
     );
+    events.forEach((e, i) => {
+      const { delivery, event } = sent[i]!;
+      assert.deepEqual(JSON.parse(receiver.received[i]!.body), event, 'the answer shows the exact body sent');
+      assert.equal(delivery.trigger, 'test');
+      assert.equal(delivery.payment_id, e.data.payment_id);
+      assert.match(e.data.payment_id, /^pay_[0-9A-Za-z]{24}$/);
+      assert.equal(e.data.reference_id, 'test_event');
+    });
+    assert.notEqual(events[0]!.data.processing, null);
+    assert.notEqual(events[1]!.data.settled, null);
+    assert.equal(events[2]!.data.processing, null, 'failed straight from requires_action');
+    assert.equal(
+      (await runtime.db.knex('payments').count({ n: '*' }))[0]!.n,
+      0,
+      'the sample payment id names no payment',
+    );
+
+    await updateEndpointSettings(runtime, merchantId, 'test', { enabled: false });
+    await assert.rejects(
+      sendTestEvent(runtime, merchantId, 'test', 'payment.created'),
+      (err: ApiError) => err.code === 'invalid_state' && err.status === 409,
+    );
+    await assert.rejects(
+      sendTestEvent(runtime, merchantId, 'live', 'payment.created'),
+      (err: ApiError) => err.code === 'invalid_params' && err.status === 404,
+    );
+    // A test event to the live endpoint is a live delivery (the live key sees it), its payload still live = false.
+    runtime.webhookOptions.resolve = async () => [{ address: '93.184.216.34', family: 4 }];
+    await createEndpoint(runtime, merchantId, 'live', { url: 'https://hooks.example.com/x' });
+    const live = await sendTestEvent(runtime, merchantId, 'live', 'payment.created');
+    assert.equal(live.delivery.live, true);
+    assert.equal(live.event.data.live, false);
   });
 
   it('refuses a live endpoint whose host resolves to loopback, and a second endpoint per mode', async () => {

@@ -8,6 +8,7 @@ import { createDemoAccounts } from '../accounts/bootstrap.js';
 import type { KeyKind, Mode } from '../accounts/keys.js';
 import { createMerchant, createPartner } from '../accounts/merchants.js';
 import { commonOptions, emit, keyJson, merchantJson, partnerJson, table, UsageError, withAccounts } from './common.js';
+import { runWebhookEndpoint } from './webhooks.js';
 
 export const adminUsage = `Usage: paygate admin <command> [options]
 
@@ -23,6 +24,7 @@ Commands:
   revoke-key         <prefix|key id>
   rotate-key         <prefix|key id>
   bootstrap          demo partner and merchant with test and live credentials
+  webhook-endpoint   a merchant's webhook endpoint and deliveries (paygate admin webhook-endpoint --help)
 
 Options:
   --json             Print one JSON document
@@ -153,6 +155,8 @@ function showHelp(command: string): number {
 }
 
 const commands: Record<string, (args: string[]) => Promise<number>> = {
+  'webhook-endpoint': runWebhookEndpoint,
+
   async 'create-partner'(args) {
     const parsed = parse('create-partner', () =>
       parseArgs({ ...strict(args), options: { ...commonOptions, name: { type: 'string' } } }),

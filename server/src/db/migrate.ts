@@ -3,11 +3,13 @@ import type { Database } from './connect.js';
 import { migrateJobsSchema } from '../jobs/postgres.js';
 import * as initial from './migrations/001_initial.js';
 import * as webhooks from './migrations/002_webhooks.js';
+import * as webhookTrigger from './migrations/003_webhook_trigger.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
   '001_initial': initial,
   '002_webhooks': webhooks,
+  '003_webhook_trigger': webhookTrigger,
 };
 
 const source: Knex.MigrationSource<string> = {

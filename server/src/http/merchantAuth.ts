@@ -137,9 +137,12 @@ export async function authenticateMerchant(
   return { key, merchant, live: key.mode === 'live' };
 }
 
-/** Authenticates requests to the merchant contract's operations and puts the caller on `res.locals.merchantAuth`. */
-export function merchantAuth(runtime: Runtime): RequestHandler {
-  const routes = contractRoutes('merchant');
+/**
+ * Authenticates requests to the operations of a contract whose credential is the merchant key (the merchant and
+ * dashboard APIs), and puts the caller on `res.locals.merchantAuth`: the same key kind, codes and order everywhere.
+ */
+export function merchantKeyAuth(runtime: Runtime, api: 'merchant' | 'dashboard'): RequestHandler {
+  const routes = contractRoutes(api);
   return async (req, res, next) => {
     const route = matchRoute(routes, req);
     if (!route) return next();
@@ -150,4 +153,9 @@ export function merchantAuth(runtime: Runtime): RequestHandler {
     res.locals.merchantAuth = await authenticateMerchant(runtime, req.headers, route.headers);
     next();
   };
+}
+
+/** The merchant contract's authentication. */
+export function merchantAuth(runtime: Runtime): RequestHandler {
+  return merchantKeyAuth(runtime, 'merchant');
 }

@@ -4,6 +4,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
 
 export interface RateLimitOptions {
   /** Sustained requests per second. */
@@ -86,4 +87,36 @@ export function rateLimit(
       ),
     );
   };
+}
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** Set once a request took its token, so a request passing several routers is counted once. */
+    merchantKeyCounted?: boolean;
+  }
+}
+
+const keyLimits = new WeakMap<Runtime, RequestHandler>();
+
+/**
+ * The limit of a merchant API key (docs/decisions.md §6): one bucket per key for every surface the key reaches, so
+ * the merchant and dashboard APIs share it, as the dashboard contract says. Runs after authentication put the key on
+ * `res.locals.merchantAuth`; requests without one are not limited here. Routers are mounted without a path, so a
+ * request may pass the limiter of more than one; it takes one token all the same.
+ */
+export function merchantKeyRateLimit(runtime: Runtime): RequestHandler {
+  let limit = keyLimits.get(runtime);
+  if (!limit) {
+    const take = rateLimit(
+      { ...runtime.config.rateLimit, now: runtime.now },
+      (_req, res) => res.locals.merchantAuth?.key.id ?? null,
+    );
+    limit = (req, res, next) => {
+      if (res.locals.merchantKeyCounted) return next();
+      res.locals.merchantKeyCounted = true;
+      take(req, res, next);
+    };
+    keyLimits.set(runtime, limit);
+  }
+  return limit;
 }

@@ -27,7 +27,7 @@ export const SAMPLE = {
  * USD 12.50 ("1250", 2 digits) is "12500000". Rounded up if a currency ever had more than 6 digits, as real
  * conversions are (docs/decisions.md §11).
  */
-function toSampleUnits(money: Money): bigint {
+export function toSampleUnits(money: Money): bigint {
   const currency = currencyOfUnit(money.unit);
   // A base already configured in an on-chain asset is taken as sample-token units: there is no rate to apply.
   if (!currency) return BigInt(money.value);
@@ -38,7 +38,7 @@ function toSampleUnits(money: Money): bigint {
   return (value + divisor - 1n) / divisor;
 }
 
-function sampleFee(merchant: MerchantRow, optionAmount: Money): FeeBreakdown | null {
+export function sampleFee(merchant: MerchantRow, optionAmount: Money): FeeBreakdown | null {
   if (merchant.fee_config === null) return null;
   const config = parseFeeConfig(merchant.fee_config);
   return computeFee(config, optionAmount, toSampleUnits(config.base));

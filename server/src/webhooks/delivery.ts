@@ -8,7 +8,8 @@ import type { Knex } from 'knex';
 import { Webhook } from '@paygate/webhook-verifier';
 import {
   findActiveEndpoint,
-  claimDelivery,
+  claimDeliveryWithContext,
+  recordDeliveredAttempt,
   finishAttempt,
   insertAttempt,
   insertDelivery,
@@ -16,7 +17,9 @@ import {
   updateEndpoint,
   setDeliveryStatus,
   findDueDeliveries,
+  failPendingDeliveries,
   type DeliveryRow,
+  type DeliveryTrigger,
   type EndpointRow,
 } from '../db/queries/webhooks.js';
 import type { EventRow } from '../db/queries/events.js';
@@ -24,9 +27,10 @@ import { randomBase62 } from '../ids.js';
 import { assertPayload, type TaskList } from '../jobs/types.js';
 import type { EventHook } from '../payments/lifecycle.js';
 import type { WebhookDeps } from './deps.js';
+import { DISABLED_AFTER_FAILURES } from './endpoints.js';
 import { sendWebhook, type AttemptResult } from './send.js';
 import { checkWebhookUrl, WebhookUrlError } from './ssrf.js';
-import { DISABLE_AFTER_MS, LEASE_MS, nextAttemptAt } from './schedule.js';
+import { DISABLE_AFTER_MS, nextAttemptAt } from './schedule.js';
 
 export const DELIVER_TASK = 'webhooks.deliver';
 export const USER_AGENT = 'Paygate-Webhooks/1.0';
@@ -38,7 +42,8 @@ export async function scheduleDelivery(
   deps: WebhookDeps,
   trx: Knex | Knex.Transaction,
   endpoint: EndpointRow,
-  event: { id: string; type: string; payment_id: string | null; live: boolean; payload?: string | null },
+  event: { id: string; type: string; payment_id: string; payload?: string | null },
+  trigger: DeliveryTrigger,
 ): Promise<DeliveryRow> {
   const now = deps.now();
   const row: DeliveryRow = {
@@ -48,9 +53,10 @@ export async function scheduleDelivery(
     event_type: event.type,
     payment_id: event.payment_id,
     merchant_id: endpoint.merchant_id,
-    live: event.live,
+    live: endpoint.mode === 'live',
     payload: event.payload ?? null,
     status: 'pending',
+    trigger,
     attempt_count: 0,
     next_attempt_at: now,
     lease_until: null,
@@ -69,7 +75,7 @@ export function deliveryHook(deps: WebhookDeps): EventHook {
   return async (trx, event: EventRow) => {
     const endpoint = await findActiveEndpoint(trx, event.merchant_id, event.live ? 'live' : 'test');
     if (!endpoint || !endpoint.enabled || !endpoint.event_types.includes(event.type)) return;
-    await scheduleDelivery(deps, trx, endpoint, event);
+    await scheduleDelivery(deps, trx, endpoint, event, 'event');
   };
 }
 
@@ -82,35 +88,48 @@ export function signatureHeader(
   body: string,
   now: number,
 ): string {
-  const secrets = [deps.secretBox.open(endpoint.secret_sealed, endpoint.id)];
+  const signers = [signer(deps, endpoint.secret_sealed, endpoint.id)];
   if (endpoint.previous_secret_sealed && (endpoint.previous_secret_expires_at ?? 0) > now) {
-    secrets.push(deps.secretBox.open(endpoint.previous_secret_sealed, `${endpoint.id}:previous`));
+    signers.push(signer(deps, endpoint.previous_secret_sealed, `${endpoint.id}:previous`));
   }
-  return secrets.map((s) => new Webhook(s).sign(eventId, timestampSeconds, body)).join(' ');
+  return signers.map((s) => s.sign(eventId, timestampSeconds, body)).join(' ');
 }
 
-async function loadPayload(deps: WebhookDeps, delivery: DeliveryRow): Promise<string | null> {
-  if (delivery.payload !== null) return delivery.payload;
-  const row = (await deps.db.knex('events').select('payload').where({ id: delivery.event_id }).first()) as
-    { payload: string } | undefined;
-  return row?.payload ?? null;
+/**
+ * Opened signing keys, by sealed value: unsealing and key setup on every attempt would dominate the CPU cost of a
+ * delivery. A rotated secret has a new sealed value, so stale entries are never used; the cap bounds memory.
+ */
+const signers = new Map<string, Webhook>();
+function signer(deps: WebhookDeps, sealed: string, context: string): Webhook {
+  let webhook = signers.get(sealed);
+  if (!webhook) {
+    if (signers.size >= 1000) signers.delete(signers.keys().next().value!);
+    webhook = new Webhook(deps.secretBox.open(sealed, context));
+    signers.set(sealed, webhook);
+  }
+  return webhook;
 }
 
 /** One attempt of one delivery, if it is due and nobody else holds it. */
 export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Promise<AttemptResult | null> {
   const owner = randomBase62(16);
   const claimedAt = deps.now();
-  const delivery = await claimDelivery(deps.db.knex, deliveryId, owner, claimedAt, LEASE_MS);
-  if (!delivery) return null;
-  const endpoint = await findEndpoint(deps.db.knex, delivery.endpoint_id);
+  const claimed = await claimDeliveryWithContext(
+    deps.db.knex,
+    deliveryId,
+    owner,
+    claimedAt,
+    deps.webhookOptions.leaseMs,
+  );
+  if (!claimed) return null;
+  const { delivery, endpoint, payload: body } = claimed;
   if (!endpoint || endpoint.deleted_at !== null || !endpoint.enabled) {
     // A deleted or disabled endpoint receives nothing more (spec: deletion is immediate).
-    await setDeliveryStatus(deps.db.knex, delivery.id, 'abandoned', claimedAt);
+    await setDeliveryStatus(deps.db.knex, delivery.id, 'failed', claimedAt);
     return null;
   }
-  const body = await loadPayload(deps, delivery);
   if (body === null) {
-    await setDeliveryStatus(deps.db.knex, delivery.id, 'abandoned', claimedAt);
+    await setDeliveryStatus(deps.db.knex, delivery.id, 'failed', claimedAt);
     deps.logger.error({ delivery: delivery.id, event: delivery.event_id }, 'webhook event payload missing');
     return null;
   }
@@ -118,6 +137,7 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Pr
   const attempt = delivery.attempt_count + 1;
   const startedAt = deps.now();
   let result: AttemptResult;
+  let refused = false;
   try {
     const target = await checkWebhookUrl(endpoint.url, {
       mode: endpoint.mode,
@@ -129,6 +149,7 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Pr
       target,
       body,
       timeoutMs: deps.webhookOptions.attemptTimeoutMs,
+      signal: deps.shutdownSignal,
       headers: {
         'webhook-id': delivery.event_id,
         'webhook-timestamp': String(timestamp),
@@ -138,46 +159,59 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Pr
     });
   } catch (err) {
     if (!(err instanceof WebhookUrlError)) throw err;
+    refused = true;
     result = { status: null, latencyMs: 0, error: `refused: ${err.message}`, responseBody: null, delivered: false };
   }
 
   const endedAt = deps.now();
-  await deps.db.knex
-    .transaction(async (trx) => {
-      await insertAttempt(trx, {
-        delivery_id: delivery.id,
-        attempt,
-        started_at: startedAt,
-        status: result.status,
-        latency_ms: result.latencyMs,
-        error: result.error?.slice(0, 500) ?? null,
-        response_body: result.responseBody,
-        delivered: result.delivered,
+  const attemptRow = {
+    delivery_id: delivery.id,
+    attempt,
+    started_at: startedAt,
+    status: result.status,
+    latency_ms: result.latencyMs,
+    error: result.error?.slice(0, 500) ?? null,
+    response_body: result.responseBody,
+    delivered: result.delivered,
+  };
+  // The common case, a success to a healthy endpoint, is one statement on PostgreSQL.
+  const fastPath = deps.db.dialect === 'postgres' && result.delivered && endpoint.failing_since === null;
+  const recorded = fastPath
+    ? recordDeliveredAttempt(deps.db.knex, owner, attemptRow, endedAt).then((kept) => {
+        if (!kept) throw new LeaseLost();
+      })
+    : deps.db.knex.transaction(async (trx) => {
+        await insertAttempt(trx, attemptRow);
+        const next = result.delivered ? null : nextAttemptAt(attempt, endedAt);
+        const status: DeliveryRow['status'] = result.delivered ? 'delivered' : next === null ? 'failed' : 'pending';
+        const kept = await finishAttempt(trx, delivery.id, owner, {
+          status,
+          attempt_count: attempt,
+          next_attempt_at: next,
+          // The contract's `deliveredAt` is when the successful attempt was sent: its `webhook-timestamp`.
+          delivered_at: result.delivered ? startedAt : null,
+          updated_at: endedAt,
+        });
+        // Our lease passed and another worker took the delivery over: its record of this step wins.
+        if (!kept) throw new LeaseLost();
+        const disabled = await updateEndpointHealth(trx, endpoint, result.delivered, endedAt);
+        if (status === 'pending' && !disabled)
+          await deps.jobs.add(
+            trx,
+            DELIVER_TASK,
+            { deliveryId: delivery.id },
+            { jobKey: `whd:${delivery.id}`, runAt: next! },
+          );
       });
-      const next = result.delivered ? null : nextAttemptAt(attempt, endedAt);
-      const status: DeliveryRow['status'] = result.delivered ? 'delivered' : next === null ? 'failed' : 'pending';
-      const kept = await finishAttempt(trx, delivery.id, owner, {
-        status,
-        attempt_count: attempt,
-        next_attempt_at: next,
-        delivered_at: result.delivered ? endedAt : null,
-        updated_at: endedAt,
-      });
-      // Our lease passed and another worker took the delivery over: its record of this step wins.
-      if (!kept) throw new LeaseLost();
-      await updateEndpointHealth(trx, endpoint, result.delivered, endedAt);
-      if (status === 'pending')
-        await deps.jobs.add(
-          trx,
-          DELIVER_TASK,
-          { deliveryId: delivery.id },
-          { jobKey: `whd:${delivery.id}`, runAt: next! },
-        );
-    })
-    .catch((err: unknown) => {
-      if (!(err instanceof LeaseLost)) throw err;
-      deps.logger.warn({ delivery: delivery.id, attempt }, 'webhook attempt lease lost; not recorded twice');
-    });
+  await recorded.catch((err: unknown) => {
+    if (!(err instanceof LeaseLost)) throw err;
+    deps.logger.warn({ delivery: delivery.id, attempt }, 'webhook attempt lease lost; not recorded twice');
+  });
+  deps.observer?.webhookAttempt({
+    outcome: result.delivered ? 'delivered' : refused ? 'refused' : 'failed',
+    seconds: result.latencyMs / 1000,
+  });
+  if (result.delivered) deps.observer?.webhookDelivered({ seconds: Math.max(0, endedAt - delivery.created_at) / 1000 });
   deps.logger.info(
     {
       delivery: delivery.id,
@@ -195,23 +229,31 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Pr
 
 class LeaseLost extends Error {}
 
-/** Any success resets the failure clock; five days of nothing but failures disables the endpoint. */
+/**
+ * Any success resets the failure clock; five days of nothing but failures disables the endpoint, which ends its
+ * pending deliveries (this one included) as a disable by hand does. True when this attempt disabled it.
+ */
 async function updateEndpointHealth(
   trx: Knex.Transaction,
   endpoint: EndpointRow,
   delivered: boolean,
   now: number,
-): Promise<void> {
-  const fresh = (await findEndpoint(trx, endpoint.id))!;
+): Promise<boolean> {
   if (delivered) {
-    if (fresh.failing_since !== null) await updateEndpoint(trx, endpoint.id, { failing_since: null });
-    return;
+    // Conditional, so the common case (a healthy endpoint) writes nothing.
+    await trx('webhook_endpoints')
+      .where({ id: endpoint.id })
+      .whereNotNull('failing_since')
+      .update({ failing_since: null });
+    return false;
   }
+  const fresh = (await findEndpoint(trx, endpoint.id))!;
   const since = fresh.failing_since ?? now;
   if (fresh.failing_since === null) await updateEndpoint(trx, endpoint.id, { failing_since: since });
-  if (fresh.enabled && now - since >= DISABLE_AFTER_MS) {
-    await updateEndpoint(trx, endpoint.id, { enabled: false, disabled_reason: 'Every delivery failed for 5 days.' });
-  }
+  if (!fresh.enabled || now - since < DISABLE_AFTER_MS) return false;
+  await updateEndpoint(trx, endpoint.id, { enabled: false, disabled_reason: DISABLED_AFTER_FAILURES });
+  await failPendingDeliveries(trx, endpoint.id, now);
+  return true;
 }
 
 /** Re-enqueues deliveries that are due but have no live job: a dead worker's, or one whose job was lost. */

@@ -1,8 +1,11 @@
 import type { SecretBox } from '../crypto/secretBox.js';
+import type { Observer } from '../observability/observer.js';
 import type { LifecycleDeps } from '../payments/lifecycle.js';
 
 export interface WebhookOptions {
   attemptTimeoutMs: number;
+  /** How long a claimed attempt is held before the sweeper may give it to another worker. */
+  leaseMs: number;
   /** Injected in tests to resolve names without DNS. */
   resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
@@ -11,4 +14,7 @@ export interface WebhookDeps extends LifecycleDeps {
   config: { webhookAllowLoopback: boolean };
   secretBox: SecretBox;
   webhookOptions: WebhookOptions;
+  observer?: Pick<Observer, 'paymentTransition' | 'webhookAttempt' | 'webhookDelivered'>;
+  /** Aborted when a shutdown's deadline passes: an attempt in flight ends and is recorded as failed. */
+  shutdownSignal?: AbortSignal;
 }

@@ -2,10 +2,32 @@
  * One delivery attempt over HTTP. Connects to the address checked by the URL policy (never re-resolving), does not
  * follow redirects, gives up after the timeout, and keeps the first 4 KB of the answer for the attempt log.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { CheckedUrl } from './ssrf.js';
+
+/**
+ * Connections are reused per checked address: a socket in the pool was opened to an address that passed the URL
+ * policy, so reuse cannot reach anything the policy refused. Idle sockets close after a second, well before a
+ * typical server's keep-alive timeout, so a reused socket is rarely one the receiver is closing.
+ */
+const agents = new Map<string, HttpAgent>();
+function agentFor(target: CheckedUrl): HttpAgent {
+  const key = `${target.url.protocol}//${target.url.host}@${target.address}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    if (agents.size >= 500) {
+      const [oldestKey, oldest] = agents.entries().next().value!;
+      oldest.destroy();
+      agents.delete(oldestKey);
+    }
+    const options = { keepAlive: true, maxSockets: 16, timeout: 1000 };
+    agent = target.url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
 
 export const RESPONSE_KEEP_BYTES = 4096;
 
@@ -23,10 +45,12 @@ export interface SendOptions {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
+  /** Aborted at shutdown: the attempt ends as a failure, so it is recorded and retried rather than lost. */
+  signal?: AbortSignal;
 }
 
 export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
-  const { target, headers, body, timeoutMs } = options;
+  const { target, headers, body, timeoutMs, signal } = options;
   const started = performance.now();
   const pinned: LookupFunction = (_host, opts, callback) => {
     if ((opts as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }] as never);
@@ -40,6 +64,7 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', interrupt);
       const delivered = result.status !== null && result.status >= 200 && result.status < 300 && result.error === null;
       resolve({ ...result, latencyMs: Math.round(performance.now() - started), delivered });
     };
@@ -49,8 +74,7 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
         method: 'POST',
         lookup: pinned,
         headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-        // One connection per attempt: a kept-alive socket could outlive the address check.
-        agent: false,
+        agent: agentFor(target),
       },
       (res: IncomingMessage) => {
         const chunks: Buffer[] = [];
@@ -77,8 +101,14 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
       finish({ status: null, error: `timed out after ${timeoutMs} ms`, responseBody: null });
       req.destroy();
     }, timeoutMs);
+    const interrupt = () => {
+      finish({ status: null, error: 'interrupted: the sender shut down', responseBody: null });
+      req.destroy();
+    };
+    signal?.addEventListener('abort', interrupt, { once: true });
     req.on('error', (err) => finish({ status: null, error: describe(err), responseBody: null }));
-    req.end(body);
+    if (signal?.aborted) interrupt();
+    else req.end(body);
   });
 }
 

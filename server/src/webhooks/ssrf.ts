@@ -130,8 +130,13 @@ export async function checkWebhookUrl(raw: string, policy: UrlPolicy): Promise<C
   if (url.protocol !== 'https:') throw new WebhookUrlError('The URL must use https://.');
   // Every answer must be public: an attacker's name may return a public and a private address together.
   const refused = candidates.find((c) => !isPublicAddress(c.address));
-  if (refused)
-    throw new WebhookUrlError(`The host ${host} resolves to ${refused.address}, which is not publicly routable.`);
+  if (refused) {
+    throw new WebhookUrlError(
+      refused.address === host
+        ? `The host ${host} is not publicly routable.`
+        : `The host ${host} resolves to ${refused.address}, which is not publicly routable.`,
+    );
+  }
   const first = candidates[0]!;
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
 }

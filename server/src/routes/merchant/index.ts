@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { rateLimit } from '../../http/rateLimit.js';
+import { merchantKeyRateLimit } from '../../http/rateLimit.js';
 import type { Runtime } from '../../runtime.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
 import { createPaymentHandler } from './createPayment.js';
@@ -17,12 +17,7 @@ import { simulatePaymentHandler } from './simulatePayment.js';
 export function merchantRouter(runtime: Runtime): Router {
   const router = Router({ caseSensitive: true, strict: true });
   // After the schema, before any resource lookup (docs/decisions.md §2); limited per API key (§6).
-  router.use(
-    rateLimit(
-      { ...runtime.config.rateLimit, now: runtime.now },
-      (_req, res) => res.locals.merchantAuth?.key.id ?? null,
-    ),
-  );
+  router.use(merchantKeyRateLimit(runtime));
 
   const status = getPaymentStatusHandler(runtime);
   const list = listPaymentsHandler(runtime);

@@ -1,0 +1,85 @@
+/**
+ * `paygate worker`: the background jobs and sweepers without the HTTP API. With PostgreSQL, run as many as you
+ * like on as many machines as you like; graphile-worker hands each job to one of them.
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { createRuntime } from '../runtime.js';
+import { listenMetrics } from '../server.js';
+import { commonOptions, UsageError } from './common.js';
+
+export const workerHelp = `Usage: paygate worker [--concurrency N] [--sweep-interval-ms MS] [--lease-ms MS] [--json]
+
+Runs webhook delivery, settlement, expiry and the recovery sweepers, without the HTTP API. On PostgreSQL any
+number of workers can run against one database. On SQLite the API process runs the jobs itself; a separate
+worker there would compete for the one database file, so it is refused.
+--sweep-interval-ms (default 10000) is how often overdue work is looked for; --lease-ms (default 60000) is how
+long an attempt a worker claimed stays its own before a sweeper hands it to another worker (a crashed one's).
+With --json, prints {"worker": "ready", "pid": …} once jobs are being taken.
+`;
+
+export async function runWorker(args: string[]): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args,
+      options: {
+        ...commonOptions,
+        concurrency: { type: 'string' },
+        'sweep-interval-ms': { type: 'string' },
+        'lease-ms': { type: 'string' },
+      },
+      strict: true,
+    }).values;
+  } catch (err) {
+    throw new UsageError((err as Error).message, workerHelp);
+  }
+  if (values.help) {
+    process.stdout.write(workerHelp);
+    return 0;
+  }
+  const positive = (name: string, raw: string | undefined): number | undefined => {
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer`, workerHelp);
+    return n;
+  };
+  const concurrency = positive('concurrency', values.concurrency);
+  const sweepIntervalMs = positive('sweep-interval-ms', values['sweep-interval-ms']);
+  const leaseMs = positive('lease-ms', values['lease-ms']);
+  const config = loadConfig();
+  if (!/^postgres(ql)?:/.test(config.databaseUrl)) {
+    throw new Error(
+      'paygate worker needs PostgreSQL (DATABASE_URL=postgres://…); with SQLite, paygate start runs the jobs',
+    );
+  }
+  const runtime = await createRuntime({
+    config,
+    jobConcurrency: concurrency,
+    sweepIntervalMs,
+    jobPollIntervalMs: sweepIntervalMs === undefined ? undefined : Math.min(sweepIntervalMs, 1000),
+    webhookOptions: leaseMs === undefined ? {} : { leaseMs },
+  });
+  await runtime.startBackground();
+  const metrics = await listenMetrics(runtime);
+  runtime.logger.info({ pid: process.pid, concurrency: concurrency ?? 4 }, 'paygate worker ready');
+  if (values.json) process.stdout.write(JSON.stringify({ worker: 'ready', pid: process.pid }) + '\n');
+  const stop = (signal: NodeJS.Signals) => {
+    runtime.logger.info({ signal }, 'worker stopping');
+    // Same deadline as the API: a running attempt past it is recorded as interrupted and retried, never lost.
+    runtime
+      .stopBackground(config.shutdownTimeoutMs)
+      .then(() => metrics?.close())
+      .then(() => runtime.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          runtime.logger.error({ err }, 'worker stop failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  return -1;
+}
