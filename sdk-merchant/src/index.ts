@@ -1,11 +1,59 @@
 /**
- * @paygate/sdk-merchant: the contract types of the merchant API and its webhooks. The typed client builds on
- * these (see the package README).
+ * @paygate/sdk-merchant: a typed client of the merchant API, and the webhook verifier and event processor of
+ * @paygate/webhook-verifier, so that one package covers both halves of an integration. See the package README.
  */
+export { createMerchantClient, SDK_VERSION, type MerchantClient, type MerchantClientOptions } from './client.js';
+export { PaygateError, type ErrorCode } from './errors.js';
+export {
+  DEFAULT_POLL_MS,
+  PaygateMerchant,
+  type CreatePaymentOptions,
+  type CreatePaymentRequest,
+  type CreatePaymentResponse,
+  type ListPaymentsFilter,
+  type MerchantPaymentStatus,
+  type PaymentList,
+  type PaymentListIterable,
+  type PaymentSnapshot,
+  type PaymentStatus,
+  type PaymentStatusResponse,
+  type ReasonOptions,
+  type RequestOptions,
+  type SimulateTarget,
+  type WaitForFinalOptions,
+} from './merchant.js';
+export { DEFAULT_RETRY, MAX_RETRY_AFTER_MS, type FetchLike, type RetryOptions } from './retry.js';
+
 export type { components, operations, paths, webhooks } from './generated/merchant.js';
 export {
   errorCodeValues,
   merchantPaymentStatusValues,
   paymentStatusValues,
+  simulatePaymentRequestToValues,
   webhookEventTypeValues,
 } from './generated/merchant.js';
+
+// PaymentSnapshot and PaymentStatus come from this package's copy of the same contract, above.
+export {
+  EventProcessor,
+  memoryStore,
+  sqlStore,
+  sqlStoreSchema,
+  Webhook,
+  WebhookVerificationError,
+  type EventProcessorOptions,
+  type EventStore,
+  type HeadersLike,
+  type HeaderRecord,
+  type ProcessResult,
+  type RawBody,
+  type SqlDialect,
+  type SqlQuery,
+  type SqlStore,
+  type SqlStoreOptions,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookHeaders,
+  type WebhookOptions,
+  type WebhookVerificationReason,
+} from '@paygate/webhook-verifier';

@@ -1,0 +1,219 @@
+import { buildClient, type MerchantClient, type MerchantClientOptions } from './client.js';
+import { PaygateError } from './errors.js';
+import type { components, operations } from './generated/merchant.js';
+import { retryingFetch, sleep, type FetchLike, type RetrySettings } from './retry.js';
+
+type Schemas = components['schemas'];
+export type CreatePaymentRequest = Schemas['CreatePaymentRequest'];
+export type CreatePaymentResponse = Schemas['CreatePaymentResponse'];
+export type PaymentStatusResponse = Schemas['PaymentStatusResponse'];
+export type PaymentSnapshot = Schemas['PaymentSnapshot'];
+export type PaymentList = Schemas['PaymentList'];
+export type MerchantPaymentStatus = Schemas['MerchantPaymentStatus'];
+export type PaymentStatus = Schemas['PaymentStatus'];
+export type SimulateTarget = Schemas['SimulatePaymentRequest']['to'];
+/** `limit` is the page size; `startingAfter` resumes after a payment id (the list is newest first). */
+export type ListPaymentsFilter = NonNullable<operations['listPayments']['parameters']['query']>;
+
+export interface RequestOptions {
+  /** Aborts the call, its retries and the waits between them; the call rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface CreatePaymentOptions extends RequestOptions {
+  /**
+   * Default: a fresh UUID v4 per call, reused by the call's own retries. Pass your own (e.g. derived from your order
+   * id) to make retries across processes or restarts safe too: the same key and body within 24 hours answer the
+   * first payment again.
+   */
+  idempotencyKey?: string;
+}
+
+export interface ReasonOptions extends RequestOptions {
+  reason?: string;
+}
+
+export interface WaitForFinalOptions extends RequestOptions {
+  /** Gives up after this long, rejecting with a `TimeoutError` DOMException. */
+  timeoutMs?: number;
+}
+
+/** Async iteration yields payments across pages; `pages()` yields the pages themselves. */
+export interface PaymentListIterable extends AsyncIterable<PaymentSnapshot> {
+  pages(): AsyncIterable<PaymentList>;
+}
+
+/** Used when an answer that is not final carries no usable `pollInMs` (the contract's own value is 2000). */
+export const DEFAULT_POLL_MS = 2000;
+// A floor, so a misbehaving answer cannot turn waitForFinal into a busy loop against the server.
+const MIN_POLL_MS = 100;
+
+type Result<T> = { data?: T; error?: unknown; response: Response };
+
+async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.ok && data !== undefined) return data;
+  throw PaygateError.fromResponse(response, error);
+}
+
+/**
+ * The merchant API as methods. Reads, `createPayment` (always keyed) and `cancel` (idempotent on the server) are
+ * retried on 5xx and network failures; `refund` is retried too, see there; `simulate` only on 429. `client` is the
+ * raw typed client for anything else.
+ */
+export class PaygateMerchant {
+  readonly client: MerchantClient;
+  readonly #fetch: FetchLike;
+  readonly #retry: RetrySettings;
+
+  constructor(options: MerchantClientOptions) {
+    const parts = buildClient(options);
+    this.client = parts.client;
+    this.#fetch = parts.fetch;
+    this.#retry = parts.retry;
+  }
+
+  /** Creates a payment; send the buyer to `gatewayUrl`. */
+  createPayment(input: CreatePaymentRequest, options: CreatePaymentOptions = {}): Promise<CreatePaymentResponse> {
+    const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    return unwrap(
+      this.client.POST('/v1/merchant/payment', {
+        params: { header: { 'Idempotency-Key': key } },
+        body: input,
+        signal: options.signal,
+      }),
+    );
+  }
+
+  /** The merchant status (`pending`, `processing`, `succeeded`, `failed`, `expired`) and when to ask again. */
+  getStatus(id: string, options: RequestOptions = {}): Promise<PaymentStatusResponse> {
+    return unwrap(
+      this.client.GET('/v1/merchant/payment/{id}/status', { params: { path: { id } }, signal: options.signal }),
+    );
+  }
+
+  /** The full payment: the same snapshot webhooks carry, with the precise status (`cancelled` included). */
+  getPayment(id: string, options: RequestOptions = {}): Promise<PaymentSnapshot> {
+    return unwrap(this.client.GET('/v1/merchant/payment/{id}', { params: { path: { id } }, signal: options.signal }));
+  }
+
+  /** Newest first, fetched a page at a time as the iteration goes (`limit` per page). */
+  listPayments(filter: ListPaymentsFilter = {}, options: RequestOptions = {}): PaymentListIterable {
+    const pages = async function* (this: PaygateMerchant): AsyncGenerator<PaymentList, void, undefined> {
+      let startingAfter = filter.startingAfter;
+      for (;;) {
+        const page = await unwrap(
+          this.client.GET('/v1/merchant/payments', {
+            params: { query: { ...filter, startingAfter } },
+            signal: options.signal,
+          }),
+        );
+        yield page;
+        if (!page.hasMore || page.nextCursor === null) return;
+        startingAfter = page.nextCursor;
+      }
+    }.bind(this);
+    return {
+      pages,
+      async *[Symbol.asyncIterator]() {
+        for await (const page of pages()) yield* page.data;
+      },
+    };
+  }
+
+  /**
+   * Polls the status, waiting `pollInMs` of each answer between polls, until it is final; answers the final status.
+   * Use it where a webhook cannot reach you, or to show the outcome on your return page; webhooks remain the way to
+   * learn every outcome.
+   */
+  async waitForFinal(id: string, options: WaitForFinalOptions = {}): Promise<PaymentStatusResponse> {
+    const { signal, dispose } = deadline(options.signal, options.timeoutMs);
+    try {
+      for (;;) {
+        signal.throwIfAborted();
+        const status = await this.getStatus(id, { signal });
+        if (status.isFinal) return status;
+        const wait = typeof status.pollInMs === 'number' ? status.pollInMs : DEFAULT_POLL_MS;
+        await sleep(Math.max(MIN_POLL_MS, wait), signal);
+      }
+    } finally {
+      dispose();
+    }
+  }
+
+  /** Cancels an unpaid payment. Idempotent on the server: an already cancelled payment answers unchanged. */
+  cancel(id: string, options: ReasonOptions = {}): Promise<PaymentSnapshot> {
+    return unwrap(
+      this.client.POST('/v1/merchant/payment/{id}/cancel', {
+        params: { path: { id } },
+        body: options.reason === undefined ? {} : { reason: options.reason },
+        signal: options.signal,
+        fetch: retryingFetch(this.#fetch, this.#retry, 'idempotent'),
+      }),
+    );
+  }
+
+  /**
+   * Records that you refunded a succeeded payment off-platform (no funds move). The server answers a repeat with
+   * `409 already_refunded`, so a retry after an attempt that may have been applied (a 5xx or a network failure) can
+   * see its own refund as that error: then the payment is read, and answered if it is refunded. That is also the
+   * answer when someone else refunded it meanwhile; compare `refunded.reason` if that matters to you.
+   */
+  async refund(id: string, options: ReasonOptions = {}): Promise<PaymentSnapshot> {
+    let mayHaveApplied = false;
+    try {
+      return await unwrap(
+        this.client.POST('/v1/merchant/payment/{id}/refund', {
+          params: { path: { id } },
+          body: options.reason === undefined ? {} : { reason: options.reason },
+          signal: options.signal,
+          fetch: retryingFetch(this.#fetch, this.#retry, 'idempotent', {
+            onAmbiguousFailure: () => (mayHaveApplied = true),
+          }),
+        }),
+      );
+    } catch (error) {
+      if (mayHaveApplied && error instanceof PaygateError && error.code === 'already_refunded') {
+        const payment = await this.getPayment(id, { signal: options.signal });
+        if (payment.refunded !== null) return payment;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Test mode (an `sk_test_` key): moves a test payment one step, as a paying buyer would, with real webhooks. Not
+   * retried after a 5xx or a network failure, because a repeated step answers `409 invalid_state`.
+   */
+  simulate(id: string, to: SimulateTarget, options: RequestOptions = {}): Promise<PaymentSnapshot> {
+    return unwrap(
+      this.client.POST('/v1/merchant/test/payment/{id}/simulate', {
+        params: { path: { id } },
+        body: { to },
+        signal: options.signal,
+      }),
+    );
+  }
+}
+
+/** One signal for the caller's and the timeout's; `dispose` clears the timer and the listener. */
+function deadline(outer: AbortSignal | undefined, timeoutMs: number | undefined) {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(outer!.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(
+          () => controller.abort(new DOMException(`waitForFinal gave up after ${timeoutMs} ms`, 'TimeoutError')),
+          timeoutMs,
+        );
+  return {
+    signal: controller.signal,
+    dispose() {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
+}
