@@ -1,0 +1,97 @@
+/**
+ * The chains the gateway serves, built once at startup from PAYGATE_CHAINS: started (`local`) or connected to
+ * (presets and files), each checked against the chain before the server takes traffic.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { silentObserver, type Observer } from '../observability/observer.js';
+import type { ReadinessCheck } from '../observability/readiness.js';
+import { loadChainsSetting, type EvmChainConfig } from './config.js';
+import { createEvmClients, type EvmClients } from './eip155/client.js';
+import { ChainMetadataError, checkChainMetadata, shortError } from './eip155/metadata.js';
+import { startLocalEvmChain, type LocalEvmChain } from './local.js';
+
+export interface EvmChain {
+  config: EvmChainConfig;
+  clients: EvmClients;
+}
+
+export interface LocalChains {
+  evm: LocalEvmChain;
+}
+
+export interface Chains {
+  evm: EvmChain[];
+  /** The chains this process runs itself (PAYGATE_CHAINS=local); null otherwise. The dev routes exist only then. */
+  local: LocalChains | null;
+  /** Stops what was started (anvil); a no-op for remote chains. */
+  close(): Promise<void>;
+}
+
+export interface StartChainsOptions {
+  logger?: Logger;
+  observer?: Observer;
+}
+
+/**
+ * Starts the local chains or connects to the configured ones, then checks every chain's id and token metadata.
+ * Throws, having stopped anything it started, when a chain cannot be used.
+ */
+export async function startChains(
+  config: Pick<Config, 'chains' | 'chainEnv'>,
+  options: StartChainsOptions = {},
+): Promise<Chains> {
+  const observer = options.observer ?? silentObserver;
+  let chains: Chains;
+  if (config.chains === 'local') {
+    const started = performance.now();
+    const evm = await startLocalEvmChain({ observer });
+    chains = { evm: [{ config: evm.config, clients: evm.clients }], local: { evm }, close: evm.stop };
+    options.logger?.info(
+      {
+        chain: evm.config.caip2,
+        rpcUrl: evm.config.rpcUrl,
+        tusd: evm.testUsd,
+        ms: Math.round(performance.now() - started),
+      },
+      'local chain running (anvil); fund test accounts with POST /v1/dev/faucet',
+    );
+  } else {
+    const evm = loadChainsSetting(config.chains, config.chainEnv).map((c) => ({
+      config: c,
+      clients: createEvmClients(c, { observer }),
+    }));
+    chains = { evm, local: null, close: async () => {} };
+  }
+  // Every chain is checked, so one start reports every misconfigured chain rather than the first one.
+  const checks = await Promise.allSettled(chains.evm.map((c) => checkChainMetadata(c.config, c.clients.public)));
+  const failures = checks.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
+  if (failures.length > 0) {
+    await chains.close();
+    throw failures.length === 1 ? failures[0] : new ChainMetadataError(failures.map((e) => e.message).join('\n'));
+  }
+  for (const { config: c } of chains.evm) {
+    options.logger?.info({ chain: c.caip2, chainName: c.name, mode: c.mode, assets: c.assets.length }, 'chain checked');
+  }
+  return chains;
+}
+
+/** One /readyz check per chain: its RPC endpoint answers and still serves the configured chain. */
+export function chainReadinessChecks(chains: Chains): ReadinessCheck[] {
+  return chains.evm.map(({ config, clients }) => ({
+    name: `chain:${config.caip2}`,
+    check: async () => {
+      let id: number;
+      try {
+        id = await clients.public.getChainId();
+      } catch (err) {
+        throw new Error(`${config.caip2}: ${shortError(err)}`);
+      }
+      if (id !== config.chainId) throw new Error(`${config.caip2}: the RPC endpoint now serves chain id ${id}`);
+    },
+  }));
+}
+
+export function findEvmChain(chains: Chains, caip2: string): EvmChain | undefined {
+  return chains.evm.find((c) => c.config.caip2 === caip2);
+}
