@@ -1,4 +1,8 @@
-/** Mocha global fixtures: one throwaway PostgreSQL per run, unless DATABASE_URL names one. */
+/**
+ * Mocha global fixtures: one throwaway PostgreSQL per run, unless DATABASE_URL names one; and the run's local chain,
+ * which test/helpers/chain.ts starts on first use.
+ */
+import { stopSharedChains } from './helpers/chain.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from './helpers/postgres.js';
 
 let pg: ThrowawayPostgres | null = null;
@@ -12,6 +16,7 @@ export async function mochaGlobalSetup(): Promise<void> {
   process.env.PAYGATE_TEST_POSTGRES_URL = pg.url;
 }
 
-export function mochaGlobalTeardown(): void {
+export async function mochaGlobalTeardown(): Promise<void> {
   pg?.stop();
+  await stopSharedChains();
 }

@@ -3,6 +3,7 @@
  * verifier must do (one HMAC over the signed content, one base64 comparison, one JSON.parse), measured in the same
  * run on the same inputs. Run: `npx tsx scripts/bench/verifier.ts [--assert]` or `npm run bench -- verifier`.
  */
+import { writeSection } from './_report.js';
 import { createHmac, createSecretKey } from 'node:crypto';
 import { availableParallelism, cpus } from 'node:os';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
@@ -164,7 +165,9 @@ for (const c of cases) {
 }
 
 const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
-console.log(`### webhook-verifier: \`verify\` throughput
+const report = `## verifier
+
+### webhook-verifier: \`verify\` throughput
 
 ${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpu} · ${availableParallelism()} cores · medians of ${ROUNDS} interleaved rounds of ${ROUND_MS} ms (ratios per round) after ${WARMUP_MS} ms warmup, ${((Date.now() - started) / 1000).toFixed(0)} s in all
 
@@ -172,7 +175,9 @@ ${new Date().toISOString().slice(0, 10)} · Node ${process.version} · ${cpu} ·
 |---|---:|---:|---:|---:|---:|---:|:---:|
 ${rows.join('\n')}
 
-"limit" = one \`createHmac('sha256', keyObject)\` over \`id.timestamp.body\`, a base64 string comparison and \`JSON.parse\` of the body (plus UTF-8 decoding for Buffer bodies). "limit / standardwebhooks" is the most any verifier that parses the body can reach against standardwebhooks on that input.`);
+"limit" = one \`createHmac('sha256', keyObject)\` over \`id.timestamp.body\`, a base64 string comparison and \`JSON.parse\` of the body (plus UTF-8 decoding for Buffer bodies). "limit / standardwebhooks" is the most any verifier that parses the body can reach against standardwebhooks on that input.`;
+console.log(report);
+writeSection('verifier', report);
 
 if (sink === 0) console.error('unreachable: keeps results alive');
 if (process.argv.includes('--assert') && !met) process.exit(1);

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -20,14 +21,24 @@ export interface Config {
   /** Encryption keys by id; the first entry encrypts, all of them decrypt (so the key can be rotated). */
   encryptionKeys: { id: string; key: Buffer }[] | null;
   optionSecret: Buffer | null;
-  /** `local` starts local chains; anything else is a path to a chain configuration file. */
+  /** `local` starts local chains; otherwise presets (`live`, `testnet`) and chain files, comma-separated. */
   chains: string;
+  /** The PAYGATE_ variables, for the `${PAYGATE_…}` placeholders of chain files (server/src/chains/config.ts). */
+  chainEnv: Record<string, string>;
   webhookAllowLoopback: boolean;
   screeningFile: string | null;
+  /** A separate port for `/metrics`; null serves it on the API port. */
   metricsPort: number | null;
   metricsToken: string | null;
   rateLimit: { rps: number; burst: number };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  logFormat: 'json' | 'pretty';
+  /** Express's `trust proxy`: false, true, a hop count, or the addresses (IPs, CIDRs, presets) of trusted proxies. */
+  trustProxy: boolean | number | string[];
+  requestTimeoutMs: number;
+  shutdownTimeoutMs: number;
+  /** Origins allowed to call the gateway from a browser: `*` or a list. */
+  corsOrigins: '*' | string[];
 }
 
 export class ConfigError extends Error {
@@ -42,134 +53,7 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-/** One documented variable: the README's table is checked against this list by a test. */
-export interface VariableSpec {
-  name: string;
-  type: string;
-  default: string;
-  modes: string;
-  secret?: boolean;
-  description: string;
-}
-
-export const variables: VariableSpec[] = [
-  {
-    name: 'PAYGATE_ENV',
-    type: '`development` \\| `staging` \\| `production`',
-    default: '`development`',
-    modes: 'all',
-    description: 'Selects defaults. `staging` is the sandbox: it accepts test keys only.',
-  },
-  {
-    name: 'PORT',
-    type: 'integer 0–65535 (0: any free port)',
-    default: '`3000`',
-    modes: 'all',
-    description: 'HTTP port of the API.',
-  },
-  {
-    name: 'HOST',
-    type: 'string',
-    default: '`127.0.0.1` in development, `0.0.0.0` otherwise',
-    modes: 'all',
-    description: 'Interface the API listens on.',
-  },
-  {
-    name: 'PUBLIC_BASE_URL',
-    type: 'http(s) URL',
-    default: '`http://localhost:$PORT` in development; required otherwise',
-    modes: 'all',
-    description: 'Base of the `gatewayUrl` and data-collection URLs handed to buyers.',
-  },
-  {
-    name: 'DATABASE_URL',
-    type: '`postgres://…` or `sqlite:<path>`',
-    default: '`sqlite:$PAYGATE_DATA_DIR/paygate.sqlite`',
-    modes: 'all',
-    description: 'PostgreSQL for production and scale; SQLite (embedded) otherwise.',
-  },
-  {
-    name: 'PAYGATE_DATA_DIR',
-    type: 'path',
-    default: '`./data`',
-    modes: 'all',
-    description: 'Where the embedded database and development secrets live.',
-  },
-  {
-    name: 'PAYGATE_ENCRYPTION_KEY',
-    type: 'secret: `<id>:<base64 32 bytes>[,<id>:<base64>…]`',
-    default: 'generated into the data dir in development; required otherwise',
-    modes: 'all',
-    secret: true,
-    description: 'AES-256-GCM keys for webhook secrets and personal data at rest. The first key encrypts; all decrypt.',
-  },
-  {
-    name: 'PAYGATE_OPTION_SECRET',
-    type: 'secret: ≥ 32 bytes (base64 or text)',
-    default: 'generated into the data dir in development; required otherwise',
-    modes: 'all',
-    secret: true,
-    description: 'HMAC key that signs option ids.',
-  },
-  {
-    name: 'PAYGATE_CHAINS',
-    type: '`local` or a path',
-    default: '`local` in development; required otherwise',
-    modes: 'all',
-    description: '`local` starts anvil and a LiteSVM-backed Solana RPC; otherwise a chain configuration file.',
-  },
-  {
-    name: 'PAYGATE_WEBHOOK_ALLOW_LOOPBACK',
-    type: 'boolean',
-    default: '`true` in development, `false` otherwise',
-    modes: 'test mode only',
-    description: 'Allows `http://` webhook endpoints on 127.0.0.0/8, `localhost` and `[::1]` for test-mode endpoints.',
-  },
-  {
-    name: 'PAYGATE_SCREENING_FILE',
-    type: 'path',
-    default: 'none',
-    modes: 'all',
-    description:
-      'A file of screened accounts (one CAIP-10 or address per line); confirm refuses them with `sanctioned_user`.',
-  },
-  {
-    name: 'PAYGATE_RATE_LIMIT_RPS',
-    type: 'number > 0',
-    default: '`50`',
-    modes: 'all',
-    description: 'Sustained requests per second per credential, per process.',
-  },
-  {
-    name: 'PAYGATE_RATE_LIMIT_BURST',
-    type: 'integer > 0',
-    default: '`100`',
-    modes: 'all',
-    description: 'Burst size of the per-credential token bucket.',
-  },
-  {
-    name: 'METRICS_PORT',
-    type: 'integer 1–65535',
-    default: 'none (served on `PORT`)',
-    modes: 'all',
-    description: 'Serve `/metrics` on a separate port.',
-  },
-  {
-    name: 'METRICS_TOKEN',
-    type: 'secret',
-    default: 'none',
-    modes: 'all',
-    secret: true,
-    description: 'When set, `/metrics` requires `Authorization: Bearer <token>`.',
-  },
-  {
-    name: 'LOG_LEVEL',
-    type: '`fatal`…`trace` \\| `silent`',
-    default: '`info`',
-    modes: 'all',
-    description: 'pino log level.',
-  },
-];
+export { variables, type VariableSpec } from './configVariables.js';
 
 /** Secrets may be given as a value or as a file (`NAME_FILE`), the Docker/Kubernetes convention. */
 function readVar(env: Env, name: string, secret = false): string | undefined {
@@ -201,11 +85,16 @@ function parseWith<T>(name: string, schema: z.ZodType<T>, raw: string | undefine
   return result.data;
 }
 
-const portSchema = z.coerce
-  .number({ message: 'must be an integer between 0 and 65535' })
-  .int({ message: 'must be an integer between 0 and 65535' })
-  .min(0, { message: 'must be an integer between 0 and 65535' })
-  .max(65535, { message: 'must be an integer between 0 and 65535' });
+/** A decimal integer within bounds; Number() alone would take " ", "1e3" and "0x50". */
+const intSchema = (min: number, max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[0-9]+$/, { message })
+    .transform(Number)
+    .pipe(z.number().min(min, { message }).max(max, { message }));
+
+const portSchema = intSchema(0, 65535, 'must be an integer between 0 and 65535');
 
 const boolSchema = z
   .string()
@@ -286,7 +175,72 @@ function parseOptionSecret(raw: string): Buffer {
   return key;
 }
 
-export function loadConfig(env: Env = process.env): Config {
+const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_PRESETS.includes(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^[0-9]{1,3}$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
+
+function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined) return false;
+  const lower = raw.trim().toLowerCase();
+  if (lower === 'false') return false;
+  if (lower === 'true') return true;
+  if (/^[0-9]+$/.test(lower)) return Number(lower);
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const bad = entries.find((e) => !isProxyAddress(e));
+  if (entries.length === 0 || bad !== undefined) {
+    throw new ConfigError(
+      'PAYGATE_TRUST_PROXY',
+      `must be false, true, a hop count or a comma list of IPs, CIDRs, loopback, linklocal, uniquelocal (got "${bad ?? raw}")`,
+    );
+  }
+  return entries;
+}
+
+function parseCorsOrigins(raw: string | undefined): Config['corsOrigins'] {
+  if (raw === undefined || raw.trim() === '*') return '*';
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      // reported below
+    }
+    // An origin is scheme://host[:port] exactly: a path or a trailing slash would never match a browser's Origin.
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(
+        'PAYGATE_CORS_ORIGINS',
+        `must be * or a comma list of origins like https://wallet.example (got "${origin}")`,
+      );
+    }
+  }
+  if (origins.length === 0) throw new ConfigError('PAYGATE_CORS_ORIGINS', 'names no origin');
+  return origins;
+}
+
+const millisSchema = (min: number, fallback: number) =>
+  intSchema(min, 2 ** 31 - 1, `must be an integer number of milliseconds ≥ ${min}`).default(fallback);
+
+export interface HostFacts {
+  /** Whether stdout is a terminal: pretty logs are the development default only there. */
+  stdoutIsTTY?: boolean;
+}
+
+export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Config {
   const paygateEnv = parseWith(
     'PAYGATE_ENV',
     z
@@ -316,6 +270,19 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('PAYGATE_CHAINS', `is required when PAYGATE_ENV=${paygateEnv} (a chain configuration file)`);
 
   const metricsPortRaw = readVar(env, 'METRICS_PORT');
+  const metricsPort = metricsPortRaw === undefined ? null : parseWith('METRICS_PORT', portSchema, metricsPortRaw);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port)
+    throw new ConfigError('METRICS_PORT', `must differ from PORT (both are ${port})`);
+  const logFormat = parseWith(
+    'LOG_FORMAT',
+    z
+      .enum(['json', 'pretty'], { message: 'must be json or pretty' })
+      .default(dev && (facts.stdoutIsTTY ?? process.stdout.isTTY === true) ? 'pretty' : 'json'),
+    readVar(env, 'LOG_FORMAT'),
+  );
+  // Pretty printing is slow and breaks log shippers, which expect one JSON document per line.
+  if (logFormat === 'pretty' && !dev)
+    throw new ConfigError('LOG_FORMAT', `may be pretty only when PAYGATE_ENV=development (not ${paygateEnv})`);
   const logLevel = parseWith(
     'LOG_LEVEL',
     z
@@ -331,19 +298,22 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     publicBaseUrl,
-    databaseUrl: parseDatabaseUrl(readVar(env, 'DATABASE_URL'), dataDir),
+    databaseUrl: parseDatabaseUrl(readVar(env, 'DATABASE_URL', true), dataDir),
     dataDir,
     // null means "generate and keep in the data dir", which only development allows (checked above).
     encryptionKeys: encRaw === undefined ? null : parseEncryptionKeys(encRaw),
     optionSecret: optRaw === undefined ? null : parseOptionSecret(optRaw),
     chains,
+    chainEnv: Object.fromEntries(
+      Object.entries(env).filter((e): e is [string, string] => e[0].startsWith('PAYGATE_') && e[1] !== undefined),
+    ),
     webhookAllowLoopback: parseWith(
       'PAYGATE_WEBHOOK_ALLOW_LOOPBACK',
       boolSchema.default(dev),
       readVar(env, 'PAYGATE_WEBHOOK_ALLOW_LOOPBACK'),
     ),
     screeningFile: readVar(env, 'PAYGATE_SCREENING_FILE') ?? null,
-    metricsPort: metricsPortRaw === undefined ? null : parseWith('METRICS_PORT', portSchema, metricsPortRaw),
+    metricsPort,
     metricsToken: readVar(env, 'METRICS_TOKEN', true) ?? null,
     rateLimit: {
       rps: parseWith(
@@ -362,6 +332,19 @@ export function loadConfig(env: Env = process.env): Config {
       ),
     },
     logLevel,
+    logFormat,
+    trustProxy: parseTrustProxy(readVar(env, 'PAYGATE_TRUST_PROXY')),
+    requestTimeoutMs: parseWith(
+      'PAYGATE_REQUEST_TIMEOUT_MS',
+      millisSchema(1, 30_000),
+      readVar(env, 'PAYGATE_REQUEST_TIMEOUT_MS'),
+    ),
+    shutdownTimeoutMs: parseWith(
+      'PAYGATE_SHUTDOWN_TIMEOUT_MS',
+      millisSchema(0, 25_000),
+      readVar(env, 'PAYGATE_SHUTDOWN_TIMEOUT_MS'),
+    ),
+    corsOrigins: parseCorsOrigins(readVar(env, 'PAYGATE_CORS_ORIGINS')),
   };
 }
 

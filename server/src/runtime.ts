@@ -3,19 +3,24 @@
  * dependencies of the domain modules. Tests build one with their own clock and database (CONVENTIONS.md §12).
  */
 import type { Logger } from 'pino';
-import { pino } from 'pino';
+import { chainReadinessChecks, startChains, type Chains } from './chains/index.js';
 import { withDevelopmentSecrets, type Config } from './config.js';
 import { SecretBox } from './crypto/secretBox.js';
 import { openDatabase, type Database } from './db/connect.js';
-import { migrateDatabase } from './db/migrate.js';
+import { migrateDatabase, migrationsCurrent } from './db/migrate.js';
+import { queueDepth } from './jobs/depth.js';
 import { createPostgresQueue } from './jobs/postgres.js';
 import { createSqliteQueue } from './jobs/sqlite.js';
-import type { JobQueue, TaskList } from './jobs/types.js';
+import type { JobQueue, Task, TaskList } from './jobs/types.js';
+import { createLogger } from './observability/logger.js';
+import { createMetrics, type Metrics } from './observability/metrics.js';
+import type { Observer } from './observability/observer.js';
+import type { ReadinessCheck } from './observability/readiness.js';
 import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
 import { deliveryHook, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deps.js';
-import { ATTEMPT_TIMEOUT_MS } from './webhooks/schedule.js';
+import { ATTEMPT_TIMEOUT_MS, LEASE_MS } from './webhooks/schedule.js';
 
 export type ResolvedConfig = ReturnType<typeof withDevelopmentSecrets>;
 
@@ -28,11 +33,55 @@ export interface Runtime extends WebhookDeps {
   eventHooks: EventHook[];
   secretBox: SecretBox;
   webhookOptions: WebhookOptions;
+  metrics: Metrics;
+  observer: Observer;
+  /** What /readyz checks; chain adapters add one per configured chain. */
+  readiness: ReadinessCheck[];
+  /** The chains the gateway serves; null in processes that touch no chain (CLI tools, the worker for now). */
+  chains: Chains | null;
+  /** Aborted when a shutdown's deadline passes: long work (a webhook attempt) stops and records itself. */
+  shutdownSignal: AbortSignal;
   /** Runs every sweeper once (tests call it after moving the clock). */
   sweep(): Promise<void>;
   /** Starts the job runner and the periodic sweepers: the work of `paygate start` and `paygate worker`. */
   startBackground(): Promise<void>;
+  /**
+   * Stops taking jobs and waits for the running ones, up to `deadlineMs`; then aborts `shutdownSignal` and waits
+   * a little more for them to record what they did. The first call decides the deadline; later calls join it.
+   */
+  stopBackground(deadlineMs?: number): Promise<void>;
+  /** stopBackground() (without a deadline unless one was given before), then closes the pools this runtime opened. */
   close(): Promise<void>;
+}
+
+/** After the deadline, interrupted jobs get this long to record their attempt before the pools close. */
+export const ABORT_GRACE_MS = 2000;
+
+/** Whether `work` settles within `ms`. */
+export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  if (ms === Infinity) {
+    await work;
+    return true;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A URL fit for an error message: the password is never shown. */
+function withoutPassword(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}
+
+/** One line that says which database could not be used and why (pg's AggregateError has an empty message). */
+function describeDatabaseFailure(url: string, err: unknown): Error {
+  const e = err as { message?: string; code?: string; errors?: { message?: string }[] };
+  const reason = e.message || e.errors?.[0]?.message || e.code || String(err);
+  return new Error(`Cannot use the database DATABASE_URL names (${withoutPassword(url)}): ${reason}`, { cause: err });
 }
 
 export interface RuntimeOptions {
@@ -47,15 +96,46 @@ export interface RuntimeOptions {
   sweepIntervalMs?: number;
   webhookOptions?: Partial<WebhookOptions>;
   jobConcurrency?: number;
+  /** Node process metrics (CPU, memory, event loop) in the registry: for the long-lived processes only. */
+  processMetrics?: boolean;
+  /**
+   * Running chains to use (tests share one local chain per run), or `start` to start or connect to the ones
+   * PAYGATE_CHAINS names, closed with the runtime (`paygate start`). Without it the runtime has no chains.
+   */
+  chains?: Chains | 'start';
 }
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const config = withDevelopmentSecrets(options.config);
-  const logger = options.logger ?? pino({ level: config.logLevel });
+  const logger = options.logger ?? createLogger(config);
   const now = options.now ?? Date.now;
-  const db = options.db ?? openDatabase(config.databaseUrl);
+  const db = options.db ?? openDatabase(config.databaseUrl, { logger });
   const ownsDb = options.db === undefined;
-  if (options.migrate ?? true) await migrateDatabase(db);
+  if (options.migrate ?? true) {
+    try {
+      await migrateDatabase(db);
+    } catch (err) {
+      if (ownsDb) await db.close().catch(() => undefined);
+      throw describeDatabaseFailure(db.url, err);
+    }
+  }
+  const metrics = createMetrics({
+    logger,
+    queueDepth: async () => ({ ...(await queueDepth(db, now())) }),
+    processMetrics: options.processMetrics,
+  });
+  const shutdown = new AbortController();
+  let chains: Chains | null = null;
+  try {
+    chains =
+      options.chains === 'start'
+        ? await startChains(config, { logger, observer: metrics.observer })
+        : (options.chains ?? null);
+  } catch (err) {
+    if (ownsDb) await db.close().catch(() => undefined);
+    throw err;
+  }
+  const ownsChains = options.chains === 'start';
 
   const tasks: TaskList = {};
   const runtime = {
@@ -65,14 +145,33 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     eventHooks: [] as EventHook[],
     secretBox: new SecretBox(config.encryptionKeys),
-    webhookOptions: { attemptTimeoutMs: ATTEMPT_TIMEOUT_MS, ...options.webhookOptions },
+    webhookOptions: { attemptTimeoutMs: ATTEMPT_TIMEOUT_MS, leaseMs: LEASE_MS, ...options.webhookOptions },
+    metrics,
+    observer: metrics.observer,
+    shutdownSignal: shutdown.signal,
+    chains,
+    readiness: [
+      {
+        name: 'database',
+        check: async () => {
+          await db.knex.raw('SELECT 1');
+        },
+      },
+      {
+        name: 'migrations',
+        check: async () => {
+          if (!(await migrationsCurrent(db))) throw new Error('the database schema is behind: run paygate migrate');
+        },
+      },
+      ...(chains ? chainReadinessChecks(chains) : []),
+    ],
   } as unknown as Runtime;
   const queueOptions = { tasks, logger, now, pollIntervalMs: options.jobPollIntervalMs };
   runtime.jobs =
     db.dialect === 'postgres'
       ? createPostgresQueue({ ...queueOptions, db, concurrency: options.jobConcurrency })
       : createSqliteQueue({ ...queueOptions, knex: db.knex });
-  Object.assign(tasks, paymentTasks(runtime), webhookTasks(runtime));
+  Object.assign(tasks, timed(runtime.observer, { ...paymentTasks(runtime), ...webhookTasks(runtime) }));
   runtime.eventHooks.push(deliveryHook(runtime));
 
   runtime.sweep = async () => {
@@ -89,11 +188,41 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     }, interval);
     sweeper.unref();
   };
-  runtime.close = async () => {
-    if (sweeper) clearInterval(sweeper);
-    await sweeping;
-    await runtime.jobs.stop();
-    if (ownsDb) await db.close();
-  };
+  let stopping: Promise<void> | null = null;
+  runtime.stopBackground = (deadlineMs = Infinity) =>
+    (stopping ??= (async () => {
+      if (sweeper) clearInterval(sweeper);
+      const work = sweeping.then(() => runtime.jobs.stop());
+      if (await settlesWithin(work, deadlineMs)) return;
+      logger.warn({ deadlineMs }, 'shutdown deadline passed; interrupting running jobs');
+      shutdown.abort();
+      if (!(await settlesWithin(work, ABORT_GRACE_MS))) logger.error('jobs still running after the interruption');
+    })());
+  let closing: Promise<void> | null = null;
+  runtime.close = () =>
+    (closing ??= (async () => {
+      await runtime.stopBackground();
+      if (ownsDb) await db.close();
+      if (ownsChains) await chains?.close();
+    })());
   return runtime;
+}
+
+/** Times every run of every task, whichever engine runs it. */
+function timed(observer: Observer, tasks: TaskList): TaskList {
+  return Object.fromEntries(
+    Object.entries(tasks).map(([name, task]): [string, Task] => [
+      name,
+      async (payload, ctx) => {
+        const started = performance.now();
+        let outcome: 'completed' | 'failed' = 'failed';
+        try {
+          await task(payload, ctx);
+          outcome = 'completed';
+        } finally {
+          observer.jobRun({ task: name, outcome, seconds: (performance.now() - started) / 1000 });
+        }
+      },
+    ]),
+  );
 }

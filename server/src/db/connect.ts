@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import type { Logger } from 'pino';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -22,8 +23,16 @@ const pgTypes = {
   },
 };
 
+/** knex's own warnings (a failed connection attempt, …) as log lines, instead of text on the console. */
+function knexLog(logger: Logger | undefined): Knex.Config['log'] {
+  if (!logger) return undefined;
+  const line = (level: 'debug' | 'warn' | 'error') => (message: unknown) =>
+    logger[level]({ component: 'knex' }, typeof message === 'string' ? message : JSON.stringify(message));
+  return { debug: line('debug'), warn: line('warn'), error: line('error'), deprecate: line('warn') };
+}
+
 /** Opens the database a `DATABASE_URL` names: `sqlite:<path>` (embedded default) or `postgres://…`. */
-export function openDatabase(databaseUrl: string, options: { poolMax?: number } = {}): Database {
+export function openDatabase(databaseUrl: string, options: { poolMax?: number; logger?: Logger } = {}): Database {
   if (databaseUrl.startsWith('sqlite:')) {
     const filename = databaseUrl.slice('sqlite:'.length);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
@@ -31,6 +40,7 @@ export function openDatabase(databaseUrl: string, options: { poolMax?: number } 
       client: 'better-sqlite3',
       connection: { filename },
       useNullAsDefault: true,
+      log: knexLog(options.logger),
       // better-sqlite3 is synchronous: one connection serialises writers, which is what SQLite does anyway.
       pool: {
         min: 1,
@@ -50,6 +60,7 @@ export function openDatabase(databaseUrl: string, options: { poolMax?: number } 
     client: 'pg',
     connection: { connectionString: databaseUrl, types: pgTypes } as Knex.PgConnectionConfig,
     pool: { min: 0, max: options.poolMax ?? 10 },
+    log: knexLog(options.logger),
   });
   return { knex, url: databaseUrl, dialect: 'postgres', close: () => knex.destroy() };
 }

@@ -96,11 +96,17 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 /** Last in the chain: every error leaves as an ErrorResponse, and unknown errors never leak detail. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
+    const log = res.locals.log ?? logger;
+    if (res.locals.timedOut && res.headersSent) {
+      // The timeout already answered 503; the handler's late answer (or its failure to send it) is expected.
+      log.debug({ err }, 'answer after the request timed out dropped');
+      return;
+    }
     const apiError = toApiError(err);
     if (apiError === null) {
-      logger.error({ err, method: req.method, url: req.path }, 'unhandled error');
+      log.error({ err, method: req.method, url: req.path }, 'unhandled error');
     } else if (apiError.cause !== undefined) {
-      logger.warn({ err: apiError.cause, code: apiError.code }, apiError.message);
+      log.warn({ err: apiError.cause, code: apiError.code }, apiError.message);
     }
     const answer = apiError ?? new ApiError('internal_error', 'An internal error occurred.');
     if (res.headersSent) return;

@@ -51,11 +51,20 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
         name,
         async (payload, helpers) => {
           const started = Date.now();
-          await task(payload, { logger, now, attempt: helpers.job.attempts });
-          logger.info(
-            { job: helpers.job.id, task: name, attempt: helpers.job.attempts, ms: Date.now() - started },
-            'job completed',
-          );
+          const line = () => ({
+            job: helpers.job.id,
+            task: name,
+            attempt: helpers.job.attempts,
+            ms: Date.now() - started,
+          });
+          try {
+            await task(payload, { logger, now, attempt: helpers.job.attempts });
+          } catch (err) {
+            // One line per run in the same shape as the SQLite engine's; graphile-worker then schedules the retry.
+            logger.error({ ...line(), err }, 'job failed');
+            throw err;
+          }
+          logger.info(line(), 'job completed');
         },
       ]),
     );

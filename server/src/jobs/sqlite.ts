@@ -68,21 +68,22 @@ export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
           run_at: now() + retryDelayMs(job.attempts),
           last_error: String((err as Error)?.message ?? err).slice(0, 2000),
         });
-      logger.error({ job: job.id, task: job.task, attempt: job.attempts, err }, 'job failed');
+      logger.error({ job: job.id, task: job.task, attempt: job.attempts, ms: Date.now() - started, err }, 'job failed');
     }
     return true;
   }
 
-  async function drain(): Promise<number> {
+  async function drain(more: () => boolean = () => true): Promise<number> {
     let count = 0;
-    while (await runOne()) count++;
+    while (more() && (await runOne())) count++;
     return count;
   }
 
   function schedule(): void {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = drain()
+      // Checked between jobs, so stop() waits for the running job only, not for the rest of the queue.
+      running = drain(() => !stopped)
         .catch((err: unknown) => logger.error({ err }, 'job runner poll failed'))
         .finally(schedule);
     }, pollIntervalMs);
@@ -121,7 +122,7 @@ export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
       await running;
     },
     drain: () => {
-      const next = running.then(drain);
+      const next = running.then(() => drain());
       running = next.catch(() => undefined);
       return next;
     },

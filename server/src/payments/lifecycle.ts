@@ -17,6 +17,7 @@ import {
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/types.js';
+import type { Observer } from '../observability/observer.js';
 import { iso, toSnapshot, WEBHOOK_API_VERSION, type WebhookEvent } from './snapshot.js';
 import { canTransition, eventTypeOf, type PaymentStatus, type WebhookEventType } from './stateMachine.js';
 
@@ -29,6 +30,24 @@ export interface LifecycleDeps {
   now: () => number;
   logger: Logger;
   eventHooks: EventHook[];
+  /** Told of each transition once it has committed (the runtime's metrics). */
+  observer?: Pick<Observer, 'paymentTransition'>;
+}
+
+/** Reports a transition when, and only if, its transaction commits: a rolled-back change never happened. */
+function observeOnCommit(
+  deps: LifecycleDeps,
+  trx: Knex.Transaction,
+  from: PaymentStatus | null,
+  to: PaymentStatus,
+  live: boolean,
+): void {
+  const observer = deps.observer;
+  if (!observer) return;
+  trx.executionPromise.then(
+    () => observer.paymentTransition({ from, to, live }),
+    () => undefined,
+  );
 }
 
 export const SETTLE_TEST_TASK = 'payments.settleTestPayment';
@@ -105,6 +124,7 @@ export async function createPayment(
     const { stages: _stages, ...columns } = row;
     await insertPayment(t, columns);
     await writeEvent(deps, t, row, 'payment.created');
+    observeOnCommit(deps, t, null, row.status, row.live);
     return row;
   };
   return trx ? work(trx) : deps.db.knex.transaction(work);
@@ -151,6 +171,7 @@ export async function transitionPayment(deps: LifecycleDeps, paymentId: string, 
     // Unreachable while the row lock (PostgreSQL) or the single writer (SQLite) holds; a loud failure beats a gap.
     if (!applied) throw new Error(`payment ${paymentId} changed concurrently at version ${current.state_version}`);
     await writeEvent(deps, trx, next, eventTypeOf[change.to as Exclude<PaymentStatus, 'requires_action'>]);
+    observeOnCommit(deps, trx, current.status, next.status, next.live);
     if (change.to === 'succeeded' && !next.live) {
       // Test mode settles automatically (the spec); a job, so the settled event follows the succeeded one.
       await deps.jobs.add(trx, SETTLE_TEST_TASK, { paymentId }, { jobKey: `settle:${paymentId}` });

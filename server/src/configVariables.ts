@@ -1,0 +1,177 @@
+/**
+ * Every setting, documented: the README's configuration table is generated from this list
+ * (`npm run config:table`), and a test fails when the two differ or when config.ts reads a variable missing here.
+ */
+
+/** One documented variable: the README's table is checked against this list by a test. */
+export interface VariableSpec {
+  name: string;
+  type: string;
+  default: string;
+  modes: string;
+  secret?: boolean;
+  description: string;
+}
+
+export const variables: VariableSpec[] = [
+  {
+    name: 'PAYGATE_ENV',
+    type: '`development` \\| `staging` \\| `production`',
+    default: '`development`',
+    modes: 'all',
+    description: 'Selects defaults. `staging` is the sandbox: it accepts test keys only.',
+  },
+  {
+    name: 'PORT',
+    type: 'integer 0–65535 (0: any free port)',
+    default: '`3000`',
+    modes: 'all',
+    description: 'HTTP port of the API.',
+  },
+  {
+    name: 'HOST',
+    type: 'string',
+    default: '`127.0.0.1` in development, `0.0.0.0` otherwise',
+    modes: 'all',
+    description: 'Interface the API listens on.',
+  },
+  {
+    name: 'PUBLIC_BASE_URL',
+    type: 'http(s) URL',
+    default: '`http://localhost:$PORT` in development; required otherwise',
+    modes: 'all',
+    description: 'Base of the `gatewayUrl` and data-collection URLs handed to buyers.',
+  },
+  {
+    name: 'DATABASE_URL',
+    type: 'secret: `postgres://…` or `sqlite:<path>`',
+    default: '`sqlite:$PAYGATE_DATA_DIR/paygate.sqlite`',
+    modes: 'all',
+    secret: true,
+    description:
+      'PostgreSQL for production and scale; SQLite (embedded) otherwise. A secret because it holds the password.',
+  },
+  {
+    name: 'PAYGATE_DATA_DIR',
+    type: 'path',
+    default: '`./data`',
+    modes: 'all',
+    description: 'Where the embedded database and development secrets live.',
+  },
+  {
+    name: 'PAYGATE_ENCRYPTION_KEY',
+    type: 'secret: `<id>:<base64 32 bytes>[,<id>:<base64>…]`',
+    default: 'generated into the data dir in development; required otherwise',
+    modes: 'all',
+    secret: true,
+    description: 'AES-256-GCM keys for webhook secrets and personal data at rest. The first key encrypts; all decrypt.',
+  },
+  {
+    name: 'PAYGATE_OPTION_SECRET',
+    type: 'secret: ≥ 32 bytes (base64 or text)',
+    default: 'generated into the data dir in development; required otherwise',
+    modes: 'all',
+    secret: true,
+    description: 'HMAC key that signs option ids.',
+  },
+  {
+    name: 'PAYGATE_CHAINS',
+    type: '`local`, or a comma list of `live`, `testnet` and paths',
+    default: '`local` in development; required otherwise',
+    modes: 'all',
+    description:
+      '`local` starts a local EVM chain (anvil, with Paygate Test USD) and the dev routes. `live` and `testnet` are the shipped presets; a path names a chain configuration file. See "Chains".',
+  },
+  {
+    name: 'PAYGATE_WEBHOOK_ALLOW_LOOPBACK',
+    type: 'boolean',
+    default: '`true` in development, `false` otherwise',
+    modes: 'test mode only',
+    description: 'Allows `http://` webhook endpoints on 127.0.0.0/8, `localhost` and `[::1]` for test-mode endpoints.',
+  },
+  {
+    name: 'PAYGATE_SCREENING_FILE',
+    type: 'path',
+    default: 'none',
+    modes: 'all',
+    description:
+      'A file of screened accounts (one CAIP-10 or address per line); confirm refuses them with `sanctioned_user`.',
+  },
+  {
+    name: 'PAYGATE_RATE_LIMIT_RPS',
+    type: 'number > 0',
+    default: '`50`',
+    modes: 'all',
+    description: 'Sustained requests per second per credential, per process.',
+  },
+  {
+    name: 'PAYGATE_RATE_LIMIT_BURST',
+    type: 'integer > 0',
+    default: '`100`',
+    modes: 'all',
+    description: 'Burst size of the per-credential token bucket.',
+  },
+  {
+    name: 'PAYGATE_REQUEST_TIMEOUT_MS',
+    type: 'integer ≥ 1 (milliseconds)',
+    default: '`30000`',
+    modes: 'all',
+    description:
+      'A request not answered in time gets 503 `internal_error`. Keep it above 25000, the longest `maxPollMs` long-poll.',
+  },
+  {
+    name: 'PAYGATE_SHUTDOWN_TIMEOUT_MS',
+    type: 'integer ≥ 0 (milliseconds)',
+    default: '`25000`',
+    modes: 'all',
+    description:
+      "On SIGTERM, how long in-flight requests and jobs may take to finish before they are interrupted. Keep it below the orchestrator's kill delay (Kubernetes: 30 s).",
+  },
+  {
+    name: 'PAYGATE_TRUST_PROXY',
+    type: '`false` \\| `true` \\| hop count \\| comma list of IPs, CIDRs, `loopback`, `linklocal`, `uniquelocal`',
+    default: '`false`',
+    modes: 'all',
+    description:
+      'Which proxies may set `X-Forwarded-For` / `X-Forwarded-Proto` (Express `trust proxy`); decides the client IP in logs.',
+  },
+  {
+    name: 'PAYGATE_CORS_ORIGINS',
+    type: '`*` or a comma list of origins (`https://wallet.example`)',
+    default: '`*`',
+    modes: 'all',
+    description:
+      'Browser origins allowed to call the gateway routes (`/v1/gateway/*`). Merchant and dashboard routes never allow CORS.',
+  },
+  {
+    name: 'METRICS_PORT',
+    type: 'integer 0–65535 (0: any free port)',
+    default: 'none (served on `PORT`)',
+    modes: 'all',
+    description:
+      'Serve `/metrics` on a separate port (on `HOST`) instead of the API port. Outside development, the API port serves it only with `METRICS_TOKEN` set.',
+  },
+  {
+    name: 'METRICS_TOKEN',
+    type: 'secret',
+    default: 'none',
+    modes: 'all',
+    secret: true,
+    description: 'When set, `/metrics` requires `Authorization: Bearer <token>`.',
+  },
+  {
+    name: 'LOG_LEVEL',
+    type: '`fatal`…`trace` \\| `silent`',
+    default: '`info`',
+    modes: 'all',
+    description: 'pino log level.',
+  },
+  {
+    name: 'LOG_FORMAT',
+    type: '`json` \\| `pretty`',
+    default: '`pretty` in development when stdout is a terminal, `json` otherwise',
+    modes: 'all',
+    description:
+      'JSON lines (one per request and per job run) for log shippers; `pretty` (development only) for reading in a terminal.',
+  },
+];

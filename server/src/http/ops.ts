@@ -1,0 +1,73 @@
+/**
+ * The operator's endpoints, outside the API contracts: liveness, readiness and Prometheus metrics. They sit before
+ * the body parser and the validators, so a broken dependency cannot stop them from answering.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import express, { Router, type Express, type RequestHandler } from 'express';
+import { ApiError } from '../errors.js';
+import { runReadiness } from '../observability/readiness.js';
+import { errorHandler, notFoundHandler } from './errorHandler.js';
+import type { Runtime } from '../runtime.js';
+import type { InFlightRequests } from './inflight.js';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** `Authorization: Bearer <METRICS_TOKEN>`, compared in constant time (as digests, so lengths leak nothing). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer ([\x21-\x7E]+)$/.exec(header ?? '');
+  return match !== null && timingSafeEqual(digest(match[1]!), digest(token));
+}
+
+export function metricsHandler(runtime: Runtime): RequestHandler {
+  const token = runtime.config.metricsToken;
+  return async (req, res) => {
+    if (token !== null && !bearerMatches(req.get('Authorization'), token)) {
+      throw new ApiError('unauthorized', 'The metrics token is missing or wrong.', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+      });
+    }
+    const { registry } = runtime.metrics;
+    const body = await registry.metrics();
+    res.set('Content-Type', registry.contentType).set('Cache-Control', 'no-store').send(body);
+  };
+}
+
+/**
+ * `/metrics` on the API port unless it has a port of its own. Outside development the API port is usually public,
+ * so there it needs the token: payment and webhook volumes are business data.
+ */
+export function servesMetricsOnApiPort(config: Runtime['config']): boolean {
+  return config.metricsPort === null && (config.env === 'development' || config.metricsToken !== null);
+}
+
+export function opsRouter(runtime: Runtime, requests: InFlightRequests): Router {
+  const router = Router();
+  // Liveness: the process answers. Nothing else is checked, so a database outage never gets the process restarted.
+  router.get('/healthz', (_req, res) => {
+    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    res.set('Cache-Control', 'no-store');
+    if (requests.isDraining) {
+      res.status(503).json({ status: 'shutting_down', checks: {} });
+      return;
+    }
+    const readiness = await runReadiness(runtime.readiness, res.locals.log ?? runtime.logger);
+    res.status(readiness.ready ? 200 : 503).json({
+      status: readiness.ready ? 'ready' : 'not_ready',
+      checks: readiness.checks,
+    });
+  });
+  if (servesMetricsOnApiPort(runtime.config)) router.get('/metrics', metricsHandler(runtime));
+  return router;
+}
+
+/** The app behind METRICS_PORT: `/metrics` and nothing else. */
+export function metricsApp(runtime: Runtime): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/metrics', metricsHandler(runtime));
+  app.use(notFoundHandler);
+  app.use(errorHandler(runtime.logger));
+  return app;
+}

@@ -1,0 +1,117 @@
+/**
+ * First on every request: a request id (the caller's `X-Request-Id` when it is sane, else a new UUID, echoed back),
+ * a child logger carrying it, and on completion one log line and one histogram sample labelled with the route
+ * template, so a dashboard groups `/v1/merchant/payment/pay_…` under one series.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type { Metrics } from '../observability/metrics.js';
+import { loadContract, type ApiName } from './openapi.js';
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    requestId?: string;
+    /** The runtime's logger with this request's id. */
+    log?: Logger;
+  }
+}
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** Printable ASCII, at most 200 characters: anything else could forge log lines or bloat them. */
+const ACCEPTED_ID = /^[\x21-\x7E](?:[\x20-\x7E]{0,198}[\x21-\x7E])?$/;
+
+export function requestIdOf(header: string | undefined): string {
+  return header !== undefined && ACCEPTED_ID.test(header) ? header : randomUUID();
+}
+
+/** Probes and scrapes: logged at debug level while they succeed, so they do not drown the request log. */
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+interface Template {
+  pattern: RegExp;
+  template: string;
+}
+
+/** The path templates of every contract, whether or not its routes are mounted, most specific first. */
+function contractTemplates(): Template[] {
+  const apis: ApiName[] = ['gateway', 'merchant', 'dashboard', 'dev'];
+  const templates: Template[] = [];
+  for (const api of apis) {
+    const paths = (loadContract(api) as { paths?: Record<string, unknown> }).paths ?? {};
+    for (const template of Object.keys(paths)) {
+      const source = template
+        .split(/(\{[^}]+\})/)
+        .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('');
+      templates.push({ pattern: new RegExp(`^${source}$`), template });
+    }
+  }
+  // A literal segment beats a parameter: /payment/list must not be read as /payment/{id}.
+  return templates.sort((a, b) => paramCount(a.template) - paramCount(b.template));
+}
+
+const paramCount = (template: string) => (template.match(/\{/g) ?? []).length;
+
+/**
+ * The contract's template when the path is one of its operations, even when the request was refused before
+ * routing (auth, body size); else the Express route; else `unmatched`, which keeps the label set bounded
+ * whatever paths scanners try.
+ */
+export function routeNamer(): (req: Request) => string {
+  const templates = contractTemplates();
+  return (req) => {
+    const path = req.originalUrl.split('?')[0] ?? '';
+    const match = templates.find((t) => t.pattern.test(path));
+    if (match) return match.template;
+    const route = req.route as { path?: unknown } | undefined;
+    if (typeof route?.path === 'string') return `${req.baseUrl}${route.path}`;
+    return 'unmatched';
+  };
+}
+
+/** nginx's code for a request whose client went away before the answer. */
+const CLIENT_CLOSED = 499;
+
+export function requestContext(deps: { logger: Logger; metrics: Metrics }): RequestHandler {
+  const nameRoute = routeNamer();
+  return (req, res, next) => {
+    const started = performance.now();
+    const requestId = requestIdOf(req.get(REQUEST_ID_HEADER));
+    const log = deps.logger.child({ reqId: requestId });
+    res.locals.requestId = requestId;
+    res.locals.log = log;
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+
+    let done = false;
+    const complete = () => {
+      if (done) return;
+      done = true;
+      const seconds = (performance.now() - started) / 1000;
+      const route = nameRoute(req);
+      const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED;
+      deps.metrics.observeHttp({ method: req.method, route, status, seconds });
+      const line = {
+        method: req.method,
+        route,
+        path: req.path,
+        status,
+        ms: Math.round(seconds * 1000 * 10) / 10,
+        ip: req.ip,
+        ...merchantOf(res),
+      };
+      if (status >= 500) log.error(line, 'request');
+      else if (QUIET_PATHS.has(req.path) && status < 400) log.debug(line, 'request');
+      else log.info(line, 'request');
+    };
+    res.on('finish', complete);
+    res.on('close', complete);
+    next();
+  };
+}
+
+function merchantOf(res: Response): { merchant?: string } {
+  const merchant = (res.locals as { merchantAuth?: { merchant?: { id?: string } } }).merchantAuth?.merchant?.id;
+  return merchant ? { merchant } : {};
+}

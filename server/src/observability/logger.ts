@@ -1,0 +1,90 @@
+/**
+ * The process logger: pino JSON lines on stdout, or pino-pretty in a development terminal. Redaction is the
+ * second line of defence: nothing logs a secret or personal data on purpose (credentials go to the terminal with
+ * process.stdout.write, never through here), and these paths censor what a log call or an error object might
+ * carry by accident.
+ */
+import { createRequire } from 'node:module';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import type { build as PrettyBuild } from 'pino-pretty';
+import type { Config } from '../config.js';
+
+// Loaded only for pretty output, so every CLI command and production process skips its start-up cost.
+const require = createRequire(import.meta.url);
+
+/** Fields that hold credentials, signing material or buyer data, at whatever depth they turn up. */
+const SENSITIVE_FIELDS = [
+  // credentials and secrets
+  'apiKey',
+  'merchantApiKey',
+  'merchantApiKeyLive',
+  'walletApiKey',
+  'walletApiKeyLive',
+  'appId',
+  'appIdLive',
+  'key',
+  'secret',
+  'secrets',
+  'token',
+  'password',
+  'authorization',
+  'signature',
+  'encryptionKeys',
+  'optionSecret',
+  'metricsToken',
+  'databaseUrl',
+  'connectionString',
+  'secret_sealed',
+  'previous_secret_sealed',
+  'key_hash',
+  // personal data the gateway collects from buyers, and request bodies that may carry it
+  'collectedData',
+  'collected_data',
+  'fullName',
+  'dob',
+  'email',
+  'phone',
+  'body',
+  'rawBody',
+];
+
+/** Headers that authenticate or sign; matched in any `headers` object (requests, responses, errors). */
+const SENSITIVE_HEADERS = [
+  'api-key',
+  'x-api-key',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'webhook-signature',
+];
+
+function redactPaths(): string[] {
+  const paths: string[] = [];
+  for (const field of SENSITIVE_FIELDS) paths.push(field, `*.${field}`, `*.*.${field}`);
+  for (const header of SENSITIVE_HEADERS) {
+    const h = `headers["${header}"]`;
+    paths.push(h, `*.${h}`, `*.*.${h}`);
+  }
+  return paths;
+}
+
+export const REDACTED = '[redacted]';
+
+export function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
+  return {
+    level: config.logLevel,
+    redact: { paths: redactPaths(), censor: REDACTED },
+  };
+}
+
+/** `destination` replaces stdout (tests capture the lines in memory). */
+export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, destination?: DestinationStream): Logger {
+  const options = loggerOptions(config);
+  if (destination) return pino(options, destination);
+  if (config.logFormat === 'pretty') {
+    const { build: prettyStream } = require('pino-pretty') as { build: typeof PrettyBuild };
+    return pino(options, prettyStream({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+  }
+  return pino(options);
+}

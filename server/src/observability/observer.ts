@@ -1,0 +1,54 @@
+/**
+ * What the domain reports about itself, with no metrics library in sight: payments, webhooks, jobs and chains
+ * call these, and `metrics.ts` turns them into Prometheus series. Tests and tools that want no metrics pass
+ * `silentObserver`.
+ */
+
+export interface PaymentTransition {
+  /** null for a creation. */
+  from: string | null;
+  to: string;
+  live: boolean;
+}
+
+/** `refused`: the URL policy blocked the endpoint; `failed`: no 2xx (error status, redirect, timeout, network). */
+export type WebhookOutcome = 'delivered' | 'failed' | 'refused';
+
+export interface Observer {
+  /** Called once the transaction that made the transition has committed. */
+  paymentTransition(t: PaymentTransition): void;
+  webhookAttempt(a: { outcome: WebhookOutcome; seconds: number }): void;
+  /** From the delivery's creation (its event) to the attempt that was accepted. */
+  webhookDelivered(a: { seconds: number }): void;
+  jobRun(r: { task: string; outcome: 'completed' | 'failed'; seconds: number }): void;
+  rpcCall(r: { chain: string; method: string; ok: boolean; seconds: number }): void;
+}
+
+export const silentObserver: Observer = {
+  paymentTransition() {},
+  webhookAttempt() {},
+  webhookDelivered() {},
+  jobRun() {},
+  rpcCall() {},
+};
+
+/**
+ * Times one chain RPC call and counts it as an error when it throws. Chain adapters wrap every call in it, so
+ * latency and error rate are per chain and method without each adapter knowing about metrics.
+ */
+export async function observeRpc<T>(
+  observer: Pick<Observer, 'rpcCall'>,
+  chain: string,
+  method: string,
+  call: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  try {
+    const result = await call();
+    observer.rpcCall({ chain, method, ok: true, seconds: (performance.now() - started) / 1000 });
+    return result;
+  } catch (err) {
+    observer.rpcCall({ chain, method, ok: false, seconds: (performance.now() - started) / 1000 });
+    throw err;
+  }
+}
