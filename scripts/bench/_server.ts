@@ -78,3 +78,5 @@ async function main(): Promise<void> {
 }
 
 await main();
+process.on('SIGINT', () => process.exit(0));
+process.on('SIGTERM', () => process.exit(0));
