@@ -268,6 +268,12 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
   const chains = readVar(env, 'PAYGATE_CHAINS') ?? (dev ? 'local' : undefined);
   if (chains === undefined)
     throw new ConfigError('PAYGATE_CHAINS', `is required when PAYGATE_ENV=${paygateEnv} (a chain configuration file)`);
+  // The local chains come with unauthenticated dev routes (a faucet): never in production.
+  if (paygateEnv === 'production' && chains.split(',').some((c) => c.trim() === 'local'))
+    throw new ConfigError(
+      'PAYGATE_CHAINS',
+      'cannot include `local` when PAYGATE_ENV=production (the local chains serve unauthenticated dev routes)',
+    );
 
   const metricsPortRaw = readVar(env, 'METRICS_PORT');
   const metricsPort = metricsPortRaw === undefined ? null : parseWith('METRICS_PORT', portSchema, metricsPortRaw);

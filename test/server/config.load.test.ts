@@ -68,6 +68,17 @@ describe('config.load', () => {
     expectConfigError({ ...base, PAYGATE_ENCRYPTION_KEY: key32 }, 'PAYGATE_OPTION_SECRET');
     expectConfigError({ ...base, PAYGATE_ENCRYPTION_KEY: key32, PAYGATE_OPTION_SECRET: key32 }, 'PAYGATE_CHAINS');
     expectConfigError({ PAYGATE_ENV: 'production' }, 'PUBLIC_BASE_URL');
+    expectConfigError(
+      {
+        PAYGATE_ENV: 'production',
+        PUBLIC_BASE_URL: 'https://pay.example.com',
+        PAYGATE_ENCRYPTION_KEY: key32,
+        PAYGATE_OPTION_SECRET: key32,
+        PAYGATE_CHAINS: 'live,local',
+      },
+      'PAYGATE_CHAINS',
+      /cannot include `local`/,
+    );
   });
 
   it('reads a secret from a file and refuses both forms at once', () => {
