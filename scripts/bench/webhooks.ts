@@ -17,7 +17,7 @@ import { startThrowawayPostgres } from '../../test/helpers/postgres.js';
 import { machineLine, writeSection } from './_report.js';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 2000);
-const CONCURRENCY = 4;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 
 const env = {
   PAYGATE_ENV: 'development',
