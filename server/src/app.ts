@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import { docsRouter } from './http/docs.js';
 import { dashboardAuth } from './http/dashboardAuth.js';
 import { errorHandler, notFoundHandler } from './http/errorHandler.js';
+import { gatewayAuth } from './http/gatewayAuth.js';
 import { InFlightRequests } from './http/inflight.js';
 import { merchantAuth } from './http/merchantAuth.js';
 import { contractValidator, type ApiName } from './http/openapi.js';
@@ -13,6 +14,7 @@ import { gatewayCors, securityHeaders } from './http/security.js';
 import { requestTimeout } from './http/timeout.js';
 import { dashboardRouter } from './routes/dashboard/index.js';
 import { devRouter } from './routes/dev/index.js';
+import { gatewayRouter } from './routes/gateway/index.js';
 import { merchantRouter } from './routes/merchant/index.js';
 import type { Runtime } from './runtime.js';
 
@@ -50,6 +52,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(express.json({ limit: BODY_LIMIT }));
   // Authentication before the schema (docs/decisions.md §2); it leaves routes outside the contract to the validator.
+  app.use(gatewayAuth(runtime));
   app.use(merchantAuth(runtime));
   app.use(dashboardAuth(runtime));
   // The dev routes exist only while the local chains run.
@@ -58,6 +61,7 @@ export function createApp(deps: AppDeps): Express {
   for (const api of apis) {
     app.use(contractValidator(api, deps.validateResponses ?? false));
   }
+  app.use(gatewayRouter(runtime));
   app.use(merchantRouter(runtime));
   app.use(dashboardRouter(runtime));
   if (local) app.use(devRouter(local));

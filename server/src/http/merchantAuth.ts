@@ -81,13 +81,13 @@ export function contractRoutes(api: ApiName): ContractRoute[] {
   return routes;
 }
 
-function matchRoute(routes: ContractRoute[], req: Request): ContractRoute | undefined {
+export function matchRoute(routes: ContractRoute[], req: Request): ContractRoute | undefined {
   // Express answers HEAD with the GET route, so a HEAD must be authenticated like the GET it runs.
   const method = req.method === 'HEAD' ? 'GET' : req.method;
   return routes.find((r) => r.method === method && r.pattern.test(req.path));
 }
 
-function hasBody(req: Request): boolean {
+export function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
@@ -95,7 +95,7 @@ function hasBody(req: Request): boolean {
 const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
 
 /** A header's value, checked for non-ASCII and control characters; undefined when absent or empty. */
-function asciiHeader(headers: IncomingHttpHeaders, name: string): string | undefined {
+export function asciiHeader(headers: IncomingHttpHeaders, name: string): string | undefined {
   const raw = headers[name.toLowerCase()];
   const value = Array.isArray(raw) ? raw.join(', ') : raw;
   if (value === undefined || value === '') return undefined;

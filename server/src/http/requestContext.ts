@@ -100,6 +100,7 @@ export function requestContext(deps: { logger: Logger; metrics: Metrics }): Requ
         ms: Math.round(seconds * 1000 * 10) / 10,
         ip: req.ip,
         ...merchantOf(res),
+        ...gatewayOf(res),
       };
       if (status >= 500) log.error(line, 'request');
       else if (QUIET_PATHS.has(req.path) && status < 400) log.debug(line, 'request');
@@ -114,4 +115,21 @@ export function requestContext(deps: { logger: Logger; metrics: Metrics }): Requ
 function merchantOf(res: Response): { merchant?: string } {
   const merchant = (res.locals as { merchantAuth?: { merchant?: { id?: string } } }).merchantAuth?.merchant?.id;
   return merchant ? { merchant } : {};
+}
+
+interface GatewayCaller {
+  credential?: { id?: string };
+  clientId?: string | null;
+  sdk?: { name: string | null; version: string | null; platform: string | null };
+}
+
+/** The gateway caller and its Sdk-* headers, which the contract says are for logs and support only. */
+function gatewayOf(res: Response): { credential?: string; clientId?: string; sdk?: GatewayCaller['sdk'] } {
+  const auth = (res.locals as { gatewayAuth?: GatewayCaller }).gatewayAuth;
+  if (!auth) return {};
+  return {
+    ...(auth.credential?.id ? { credential: auth.credential.id } : {}),
+    ...(auth.clientId ? { clientId: auth.clientId } : {}),
+    ...(auth.sdk ? { sdk: auth.sdk } : {}),
+  };
 }

@@ -31,13 +31,15 @@ export interface Currency {
   code: string;
   /** Minor-unit digits: 2 for USD (cents), 0 for JPY (amounts are whole yen), 3 for KWD. */
   digits: number;
+  /** ISO's English name, e.g. "US Dollar". */
+  name: string;
 }
 
 /** The active ISO 4217 currency with this upper-case code, or null when it is unknown, withdrawn or not money. */
 export function findCurrency(code: string): Currency | null {
   if (!/^[A-Z]{3}$/.test(code) || notMoney.has(code)) return null;
   const record = lookupCode(code);
-  return record ? { code: record.code, digits: record.digits } : null;
+  return record ? { code: record.code, digits: record.digits, name: record.currency } : null;
 }
 
 /** The currency of an `iso4217/<CODE>` unit, or null. */

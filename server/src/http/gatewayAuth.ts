@@ -1,0 +1,180 @@
+/**
+ * Authentication of the gateway (`Api-Key`, or `App-Id` + `Client-Id`) and its `Svc-Version`, in the order of
+ * docs/decisions.md §2, §3 and §12. Like the merchant's, it runs before the contract validator so that an
+ * unauthenticated caller learns nothing from schema errors, and leaves routes the contract does not define to the
+ * validator (404/405).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RequestHandler, Response } from 'express';
+import { authenticateKey } from '../accounts/apiKeys.js';
+import { parseKey, type Mode } from '../accounts/keys.js';
+import type { ApiKeyRow } from '../db/queries/accounts.js';
+import { ApiError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { asciiHeader, contractRoutes, hasBody, matchRoute } from './merchantAuth.js';
+import { rateLimit } from './rateLimit.js';
+import { PUBLISHED_VERSIONS } from './versions.js';
+
+export interface SdkInfo {
+  name: string | null;
+  version: string | null;
+  platform: string | null;
+}
+
+export interface GatewayAuth {
+  /** The wallet key or the app the request authenticated with. */
+  credential: ApiKeyRow;
+  /** The credential's mode, which must be the payment's. */
+  mode: Mode;
+  /** Required with `App-Id`; with `Api-Key` optional and only logged (§12). */
+  clientId: string | null;
+  /** The version the request is served at: `Svc-Version`, or the credential's pin. */
+  version: string;
+  /** Informational only: logged, never changes an answer. */
+  sdk: SdkInfo;
+}
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    gatewayAuth?: GatewayAuth;
+  }
+}
+
+/** The authenticated caller of a gateway route; a route reached without one is a wiring bug, never an open door. */
+export function gatewayAuthOf(res: Response): GatewayAuth {
+  const auth = res.locals.gatewayAuth;
+  if (!auth) throw new Error('gateway route reached without gateway authentication');
+  return auth;
+}
+
+const AUTH_HEADERS = ['Api-Key', 'App-Id', 'Client-Id', 'Svc-Version'] as const;
+
+/** Header values end up in log lines; a bound keeps a hostile client from bloating them. */
+const SDK_VALUE_MAX = 100;
+
+function sdkValue(headers: IncomingHttpHeaders, name: string): string | null {
+  const raw = headers[name.toLowerCase()];
+  const value = Array.isArray(raw) ? raw.join(', ') : raw;
+  return value === undefined || value === '' ? null : value.slice(0, SDK_VALUE_MAX);
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function isCalendarDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  // Date.UTC rolls 2026-02-30 over into March; a real date survives the round trip.
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** §3's rules in their order; YYYY-MM-DD strings compare as dates. */
+export function resolveVersion(requested: string | undefined, pinned: string): string {
+  if (requested === undefined) return pinned;
+  if (!isCalendarDate(requested)) {
+    throw new ApiError('invalid_api_version', `Svc-Version must be a date YYYY-MM-DD; got "${requested}".`);
+  }
+  if (requested < pinned) {
+    throw new ApiError(
+      'api_version_downgrade',
+      `Svc-Version ${requested} is older than ${pinned}, the version this credential is pinned to.`,
+    );
+  }
+  if (!(PUBLISHED_VERSIONS as readonly string[]).includes(requested)) {
+    throw new ApiError(
+      'unknown_api_version',
+      `Svc-Version ${requested} is not a published version (${PUBLISHED_VERSIONS.join(', ')}).`,
+    );
+  }
+  return requested;
+}
+
+async function resolveCredential(
+  runtime: Runtime,
+  secret: string,
+  kind: 'wallet' | 'app',
+): Promise<{ row: ApiKeyRow; mode: Mode }> {
+  const invalid =
+    kind === 'wallet'
+      ? new ApiError('invalid_api_key', 'The API key is invalid or has been revoked.')
+      : new ApiError('invalid_app_id', 'The App-Id is invalid or has been revoked.');
+  const format = parseKey(secret);
+  if (!format || format.kind !== kind) throw invalid;
+  // From the format, before any lookup (§12): a sandbox's database would not know a live credential anyway.
+  if (runtime.config.env === 'staging' && format.mode === 'live') {
+    throw new ApiError(
+      'not_sandbox_api_key',
+      'This server is a sandbox and accepts test credentials (wk_test_…, app_test_…) only.',
+    );
+  }
+  const row = await authenticateKey(runtime.db, secret, kind);
+  if (!row) throw invalid;
+  return { row, mode: row.mode };
+}
+
+export async function authenticateGateway(runtime: Runtime, headers: IncomingHttpHeaders): Promise<GatewayAuth> {
+  const values = Object.fromEntries(AUTH_HEADERS.map((name) => [name, asciiHeader(headers, name)])) as Record<
+    (typeof AUTH_HEADERS)[number],
+    string | undefined
+  >;
+  const apiKey = values['Api-Key'];
+  const appId = values['App-Id'];
+  const clientId = values['Client-Id'];
+  if (apiKey !== undefined && appId !== undefined) {
+    throw new ApiError('conflicting_auth_headers', 'Send either Api-Key or App-Id with Client-Id, not both.');
+  }
+  if (apiKey === undefined && appId === undefined) {
+    if (clientId === undefined) {
+      throw new ApiError('missing_auth_headers', 'Send Api-Key, or App-Id with Client-Id.');
+    }
+    throw new ApiError('missing_app_id', 'Client-Id was sent without App-Id.');
+  }
+  if (appId !== undefined && clientId === undefined) {
+    throw new ApiError('missing_client_id', 'App-Id requires the Client-Id header.');
+  }
+  const { row, mode } =
+    apiKey !== undefined
+      ? await resolveCredential(runtime, apiKey, 'wallet')
+      : await resolveCredential(runtime, appId!, 'app');
+  return {
+    credential: row,
+    mode,
+    clientId: clientId ?? null,
+    version: resolveVersion(values['Svc-Version'], row.pinned_version),
+    sdk: {
+      name: sdkValue(headers, 'Sdk-Name'),
+      version: sdkValue(headers, 'Sdk-Version'),
+      platform: sdkValue(headers, 'Sdk-Platform'),
+    },
+  };
+}
+
+/** Authenticates requests to the gateway contract's operations, putting the caller on `res.locals.gatewayAuth`. */
+export function gatewayAuth(runtime: Runtime): RequestHandler {
+  const routes = contractRoutes('gateway');
+  return async (req, res, next) => {
+    const route = matchRoute(routes, req);
+    if (!route) return next();
+    // Body type comes before auth in the order of refusals; answered here, so no request passes unauthenticated.
+    if (route.hasBody && hasBody(req) && !req.is('application/json')) {
+      throw new ApiError('invalid_params', 'Unsupported content type; send application/json.', { status: 415 });
+    }
+    res.locals.gatewayAuth = await authenticateGateway(runtime, req.headers);
+    next();
+  };
+}
+
+/**
+ * The limit of a gateway credential (§6): a wallet key's bucket, or one per App-Id + Client-Id, since an app id is
+ * public and shared by every installation. Runs after the validator, so Client-Id is at most 128 characters here.
+ */
+export function gatewayRateLimit(runtime: Runtime): RequestHandler {
+  return rateLimit({ ...runtime.config.rateLimit, now: runtime.now }, (_req, res) => {
+    const auth = res.locals.gatewayAuth;
+    if (!auth) return null;
+    return auth.credential.kind === 'app'
+      ? `app:${auth.credential.id}:${auth.clientId ?? ''}`
+      : `wallet:${auth.credential.id}`;
+  });
+}

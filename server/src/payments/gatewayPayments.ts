@@ -1,0 +1,174 @@
+/**
+ * The gateway's payment operations that need no chain: read, status (with long polling) and the buyer's cancel.
+ * A payment is addressed by its unguessable id alone, whatever merchant it belongs to (docs/decisions.md §4); only
+ * the mode must match the credential's.
+ */
+import type { Chains } from '../chains/index.js';
+import { findMerchant } from '../db/queries/accounts.js';
+import { findPayment, type PaymentRow } from '../db/queries/payments.js';
+import { ApiError } from '../errors.js';
+import type { components } from '../generated/gateway.js';
+import { currencyOfUnit } from './currencies.js';
+import { expireIfOverdue, transitionPayment, type LifecycleDeps } from './lifecycle.js';
+import type { PaymentNotifier } from './paymentWatch.js';
+import { SAMPLE } from './simulate.js';
+import { iso } from './snapshot.js';
+import { isFinal, POLL_IN_MS } from './stateMachine.js';
+
+export type PaymentInfo = components['schemas']['PaymentInfo'];
+export type GatewayStatusResponse = components['schemas']['PaymentStatusResponse'];
+type AmountDisplay = components['schemas']['AmountDisplay'];
+type Amount = components['schemas']['Amount'];
+
+export interface GatewayDeps extends LifecycleDeps {
+  /** Where on-chain asset names and decimals come from; null in a process that serves no chain. */
+  chains: Chains | null;
+}
+
+/** The payments a request may touch: those of the credential's mode. */
+export interface GatewayScope {
+  live: boolean;
+}
+
+/**
+ * An unknown id is 404, but a payment of the other mode is 403 `forbidden` (§4): the buyer already holds the id,
+ * so hiding it would only make a test/live mix-up harder to diagnose.
+ */
+export async function readGatewayPayment(deps: LifecycleDeps, scope: GatewayScope, id: string): Promise<PaymentRow> {
+  const payment = await findPayment(deps.db.knex, id);
+  if (!payment) throw new ApiError('payment_not_found', `No payment with id ${id}.`);
+  if (payment.live !== scope.live) {
+    const [credential, theirs] = scope.live ? ['live', 'test'] : ['test', 'live'];
+    throw new ApiError(
+      'forbidden',
+      `Payment ${id} is a ${theirs} payment; this ${credential} credential cannot use it.`,
+    );
+  }
+  return expireIfOverdue(deps, payment);
+}
+
+function fiatDisplay(unit: string): AmountDisplay {
+  const currency = currencyOfUnit(unit);
+  // Creation accepts active currencies only; one withdrawn since is still shown by its code.
+  return {
+    assetSymbol: currency?.code ?? unit.slice('iso4217/'.length),
+    assetName: currency?.name ?? unit.slice('iso4217/'.length),
+    decimals: currency?.digits ?? 0,
+    iconUrl: null,
+    networkIconUrl: null,
+    networkName: null,
+  };
+}
+
+/** Simulated payments (test mode) pay in a token no chain configures; its display is documented with the sample. */
+const SAMPLE_DISPLAY: AmountDisplay = {
+  assetSymbol: 'TEST',
+  assetName: 'Simulated test token',
+  decimals: SAMPLE.decimals,
+  iconUrl: null,
+  networkIconUrl: null,
+  networkName: 'Simulated chain',
+};
+
+function assetDisplay(chains: Chains | null, unit: string): AmountDisplay {
+  if (unit === SAMPLE.unit) return SAMPLE_DISPLAY;
+  const caip19 = unit.slice('caip19/'.length).toLowerCase();
+  for (const chain of chains?.evm ?? []) {
+    const asset = chain.config.assets.find((a) => a.caip19.toLowerCase() === caip19);
+    if (asset) {
+      return {
+        assetSymbol: asset.symbol,
+        assetName: asset.name,
+        decimals: asset.decimals,
+        iconUrl: asset.iconUrl,
+        networkIconUrl: asset.networkIconUrl,
+        networkName: asset.networkName,
+      };
+    }
+  }
+  throw new Error(`no configured asset ${unit}: cannot describe the amount paid`);
+}
+
+export async function gatewayPaymentInfo(deps: GatewayDeps, scope: GatewayScope, id: string): Promise<PaymentInfo> {
+  const payment = await readGatewayPayment(deps, scope, id);
+  const merchant = await findMerchant(deps.db.knex, payment.merchant_id);
+  if (!merchant) throw new Error(`payment ${id} names merchant ${payment.merchant_id}, which does not exist`);
+  return {
+    status: payment.status,
+    amount: { unit: payment.amount_unit, value: payment.amount_value, display: fiatDisplay(payment.amount_unit) },
+    expiresAt: Math.floor(payment.expires_at / 1000),
+    merchant: { name: merchant.name, iconUrl: merchant.icon_url },
+    // Set by confirm, which records the paying account and the credential's wallet (a later issue).
+    buyer: null,
+  };
+}
+
+export function gatewayStatusAnswer(deps: GatewayDeps, payment: PaymentRow): GatewayStatusResponse {
+  const final = isFinal(payment.status);
+  let info: GatewayStatusResponse['info'] = null;
+  if (payment.status === 'succeeded') {
+    const txId = payment.stages.success?.tx_id;
+    const paid = payment.stages.processing?.option_amount as { unit: string; value: string } | undefined;
+    if (typeof txId !== 'string' || !paid) throw new Error(`succeeded payment ${payment.id} lacks its tx or amount`);
+    const optionAmount: Amount = { unit: paid.unit, value: paid.value, display: assetDisplay(deps.chains, paid.unit) };
+    info = { txId, optionAmount };
+  }
+  return { status: payment.status, isFinal: final, pollInMs: final ? null : POLL_IN_MS, info };
+}
+
+export interface LongPoll {
+  /** How long to hold the request for a final status (0: answer at once). Wall time, not the business clock. */
+  maxPollMs: number;
+  /** Aborted when the client goes away or the request times out: stop reading for nobody. */
+  signal: AbortSignal;
+  notifier: PaymentNotifier;
+  /** Re-read period, for changes made by other processes, which the notifier cannot see. */
+  pollIntervalMs?: number;
+  /** Milliseconds, monotonic enough for a deadline; injectable like every clock. */
+  wallNow?: () => number;
+}
+
+export const DEFAULT_POLL_INTERVAL_MS = 500;
+
+/**
+ * The payment once it is final, or as it is when `maxPollMs` runs out (the contract's `maxPollMs`: a change to a
+ * status that is not final, such as `processing`, does not end the wait). Each wake re-reads the row, which also
+ * applies expiry, so a payment passing `expiresAt` during the wait ends it as `expired`.
+ */
+export async function waitForFinalStatus(
+  deps: GatewayDeps,
+  scope: GatewayScope,
+  id: string,
+  poll: LongPoll,
+): Promise<PaymentRow> {
+  const now = poll.wallNow ?? (() => performance.now());
+  const interval = poll.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const deadline = now() + poll.maxPollMs;
+  let payment = await readGatewayPayment(deps, scope, id);
+  while (!isFinal(payment.status) && !poll.signal.aborted) {
+    const remaining = deadline - now();
+    if (remaining <= 0) break;
+    await poll.notifier.wait(id, Math.min(interval, remaining), poll.signal);
+    if (poll.signal.aborted) break;
+    payment = await readGatewayPayment(deps, scope, id);
+  }
+  return payment;
+}
+
+/**
+ * The buyer declines: only from `requires_action`; a cancelled payment answers again unchanged (no version, no
+ * event), anything else is `invalid_state`. Expiry first, so a payment past its deadline is expired, not cancelled.
+ */
+export async function cancelGatewayPayment(
+  deps: GatewayDeps,
+  scope: GatewayScope,
+  id: string,
+): Promise<GatewayStatusResponse> {
+  await readGatewayPayment(deps, scope, id);
+  const { payment } = await transitionPayment(deps, id, {
+    to: 'cancelled',
+    from: ['requires_action'],
+    stages: { cancelled: { cancelled_at: iso(deps.now()), cancelled_by: 'buyer', cancellation_reason: null } },
+  });
+  return gatewayStatusAnswer(deps, payment);
+}

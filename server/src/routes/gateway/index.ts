@@ -1,0 +1,35 @@
+import { Router } from 'express';
+import { gatewayRateLimit } from '../../http/gatewayAuth.js';
+import { PaymentNotifier } from '../../payments/paymentWatch.js';
+import type { Runtime } from '../../runtime.js';
+import { cancelPaymentHandler } from './cancelPayment.js';
+import { getPaymentHandler } from './getPayment.js';
+import { getPaymentStatusHandler } from './getPaymentStatus.js';
+
+const notifiers = new WeakMap<Runtime, PaymentNotifier>();
+
+/** The runtime's notifier, hooked into its lifecycle once however many apps share the runtime. */
+export function paymentNotifierOf(runtime: Runtime): PaymentNotifier {
+  let notifier = notifiers.get(runtime);
+  if (!notifier) {
+    notifier = new PaymentNotifier();
+    runtime.eventHooks.push(notifier.hook);
+    notifiers.set(runtime, notifier);
+  }
+  return notifier;
+}
+
+/**
+ * The gateway. Mounted after the contract validator, so handlers get validated input; authentication ran before
+ * it (http/gatewayAuth.ts). Strict and case-sensitive like the validator's path matching.
+ */
+export function gatewayRouter(runtime: Runtime): Router {
+  const router = Router({ caseSensitive: true, strict: true });
+  // After the schema, before any resource lookup (docs/decisions.md §2); limited per credential (§6).
+  router.use(gatewayRateLimit(runtime));
+  const notifier = paymentNotifierOf(runtime);
+  router.get('/v1/gateway/payment/:id', getPaymentHandler(runtime));
+  router.get('/v1/gateway/payment/:id/status', getPaymentStatusHandler(runtime, notifier));
+  router.post('/v1/gateway/payment/:id/cancel', cancelPaymentHandler(runtime));
+  return router;
+}
