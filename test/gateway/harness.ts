@@ -1,14 +1,13 @@
 /** A real server over a real database for gateway tests: wallet credentials, payments made through the merchant API. */
-import assert from 'node:assert/strict';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { createApp, createRuntime, openDatabase, type Runtime } from '@paygate/server';
 import { createKey } from '../../server/src/accounts/index.js';
-import { errorCodeValues } from '../../server/src/generated/gateway.js';
 import { testConfig } from '../helpers/config.js';
 import { createMerchantAccount, type MerchantAccount } from '../helpers/fixtures.js';
 import { listen, type Listening } from '../helpers/http.js';
 import { testClock, type TestClock } from '../helpers/runtime.js';
+import { expectError, expectJson } from '../helpers/responses.js';
 
 export interface WalletCredentials {
   /** Wallet API keys (`wk_…`) and app ids (`app_…`) of each mode. */
@@ -119,21 +118,7 @@ export async function startGatewayHarness(
   };
 }
 
-/** Asserts an ErrorResponse with this status and code, and answers its message. */
-export async function expectError(res: Response, status: number, code: string): Promise<string> {
-  const body = (await res.json()) as { code: string; message: string };
-  assert.equal(res.status, status, `expected ${status} ${code}, got ${res.status} ${JSON.stringify(body)}`);
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'message']);
-  assert.equal(body.code, code);
-  assert.ok((errorCodeValues as readonly string[]).includes(body.code));
-  return body.message;
-}
-
-export async function expectJson<T>(res: Response, status: number): Promise<T> {
-  const body = (await res.json()) as T;
-  assert.equal(res.status, status, `expected ${status}, got ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
+export { expectError, expectJson };
 
 export const unknownPayment = 'pay_AAAAAAAAAAAAAAAAAAAAAAAA';
 

@@ -1,10 +1,9 @@
 /** A real server over a real database for merchant tests: requests go through fetch, responses are contract-checked. */
-import assert from 'node:assert/strict';
 import { createApp, type Database, type Runtime } from '@paygate/server';
-import { errorCodeValues } from '../../server/src/generated/merchant.js';
 import { createMerchantAccount, type MerchantAccount } from '../helpers/fixtures.js';
 import { listen, type Listening } from '../helpers/http.js';
 import { testClock, testRuntime, type TestClock } from '../helpers/runtime.js';
+import { expectError, expectJson } from '../helpers/responses.js';
 
 export interface Harness {
   runtime: Runtime;
@@ -64,21 +63,7 @@ export async function startHarness(
   return harness({});
 }
 
-/** Asserts an ErrorResponse with this status and code, and answers its message. */
-export async function expectError(res: Response, status: number, code: string): Promise<string> {
-  const body = (await res.json()) as { code: string; message: string };
-  assert.equal(res.status, status, `expected ${status} ${code}, got ${res.status} ${JSON.stringify(body)}`);
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'message']);
-  assert.equal(body.code, code);
-  assert.ok((errorCodeValues as readonly string[]).includes(body.code));
-  return body.message;
-}
-
-export async function expectJson<T>(res: Response, status: number): Promise<T> {
-  const body = (await res.json()) as T;
-  assert.equal(res.status, status, `expected ${status}, got ${res.status} ${JSON.stringify(body)}`);
-  return body;
-}
+export { expectError, expectJson };
 
 export const usd = (value = '1250') => ({ amount: { unit: 'iso4217/USD', value }, referenceId: 'order_1' });
 
