@@ -171,9 +171,8 @@ export async function listMerchantPayments(
   const limit = query.limit ?? 20;
   const cursor = query.startingAfter ? await findVisiblePayment(deps, scope, query.startingAfter) : null;
   // Reads apply expiry, so filters on status see the truth rather than a deadline nobody has enforced yet.
-  for (const id of await findOverduePayments(deps.db.knex, deps.now(), EXPIRE_BEFORE_LIST, scope)) {
-    const payment = await findPayment(deps.db.knex, id);
-    if (payment) await expireIfOverdue(deps, payment);
+  for (const payment of await findOverduePayments(deps.db.knex, deps.now(), EXPIRE_BEFORE_LIST, scope)) {
+    await expireIfOverdue(deps, payment);
   }
   const rows = await listPayments(deps.db.knex, {
     merchantId: scope.merchantId,

@@ -1,6 +1,5 @@
 import { assertPayload, type TaskList } from '../jobs/types.js';
 import { findOverduePayments } from '../db/queries/payments.js';
-import { findPayment } from '../db/queries/payments.js';
 import { expireIfOverdue, settleTestPayment, SETTLE_TEST_TASK, type LifecycleDeps } from './lifecycle.js';
 
 export const EXPIRE_SWEEP_TASK = 'payments.expireOverdue';
@@ -8,9 +7,8 @@ export const EXPIRE_SWEEP_TASK = 'payments.expireOverdue';
 /** Moves every payment past its deadline to `expired`, emitting the event; safe to run from many processes. */
 export async function sweepExpiredPayments(deps: LifecycleDeps, batch = 500): Promise<number> {
   let moved = 0;
-  for (const id of await findOverduePayments(deps.db.knex, deps.now(), batch)) {
-    const payment = await findPayment(deps.db.knex, id);
-    if (payment && (await expireIfOverdue(deps, payment)).status === 'expired') moved++;
+  for (const payment of await findOverduePayments(deps.db.knex, deps.now(), batch)) {
+    if ((await expireIfOverdue(deps, payment)).status === 'expired') moved++;
   }
   return moved;
 }

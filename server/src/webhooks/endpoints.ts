@@ -13,19 +13,13 @@ import {
   updateEndpoint,
   type EndpointRow,
 } from '../db/queries/webhooks.js';
+import { webhookEventTypeValues } from '../generated/merchant.js';
 import type { WebhookDeps } from './deps.js';
 import { ROTATION_OVERLAP_MS } from './schedule.js';
 import { checkWebhookUrl, WebhookUrlError } from './ssrf.js';
 
-export const EVENT_TYPES = [
-  'payment.created',
-  'payment.processing',
-  'payment.succeeded',
-  'payment.failed',
-  'payment.expired',
-  'payment.cancelled',
-  'payment.settled',
-] as const;
+// The contract's enum, generated with it, so a new event type cannot be missed here.
+export const EVENT_TYPES = webhookEventTypeValues;
 
 export type Mode = 'test' | 'live';
 

@@ -129,9 +129,9 @@ export async function findOverduePayments(
   now: number,
   limit: number,
   scope?: { merchantId: string; live: boolean },
-): Promise<string[]> {
-  const query = db('payments').select('id').where('status', 'requires_action').andWhere('expires_at', '<=', now);
+): Promise<PaymentRow[]> {
+  const query = db('payments').where('status', 'requires_action').andWhere('expires_at', '<=', now);
   if (scope) query.andWhere({ merchant_id: scope.merchantId, live: scope.live });
-  const rows = (await query.orderBy('expires_at').limit(limit)) as { id: string }[];
-  return rows.map((r) => r.id);
+  const rows = (await query.orderBy('expires_at').limit(limit)) as RawRow[];
+  return rows.map(fromRaw);
 }
