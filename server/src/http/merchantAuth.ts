@@ -10,7 +10,7 @@ import { parseKey } from '../accounts/keys.js';
 import { findMerchant, type ApiKeyRow, type MerchantRow } from '../db/queries/accounts.js';
 import { ApiError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import { loadContract, type ApiName } from './openapi.js';
+import { loadContract, templatePattern, type ApiName } from './openapi.js';
 
 export interface MerchantAuth {
   key: ApiKeyRow;
@@ -58,10 +58,7 @@ export function contractRoutes(api: ApiName): ContractRoute[] {
   const resolve = (p: Parameter): Parameter => (p.$ref ? (shared[p.$ref.split('/').pop()!] ?? {}) : p);
   const routes: ContractRoute[] = [];
   for (const [path, item] of Object.entries(contract.paths ?? {})) {
-    const source = path
-      .split(/(\{[^}]+\})/)
-      .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('');
+    const pattern = templatePattern(path);
     for (const method of METHODS) {
       const operation = item[method] as { requestBody?: unknown; parameters?: Parameter[] } | undefined;
       if (operation) {
@@ -71,7 +68,7 @@ export function contractRoutes(api: ApiName): ContractRoute[] {
           .map((p) => p.name!);
         routes.push({
           method: method.toUpperCase(),
-          pattern: new RegExp(`^${source}$`),
+          pattern,
           hasBody: !!operation.requestBody,
           headers,
         });

@@ -21,6 +21,15 @@ export function loadContract(api: ApiName): Record<string, unknown> {
   return structuredClone(doc);
 }
 
+/** An exact matcher for a contract path template: `{param}` is one segment, everything else is literal. */
+export function templatePattern(template: string): RegExp {
+  const source = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
 /** The path prefixes each contract owns; a validator ignores requests outside its own. */
 const prefixes: Record<ApiName, string[]> = {
   gateway: ['/v1/gateway/'],

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
-import { loadContract, type ApiName } from './openapi.js';
+import { loadContract, templatePattern, type ApiName } from './openapi.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -41,11 +41,7 @@ function contractTemplates(): Template[] {
   for (const api of apis) {
     const paths = (loadContract(api) as { paths?: Record<string, unknown> }).paths ?? {};
     for (const template of Object.keys(paths)) {
-      const source = template
-        .split(/(\{[^}]+\})/)
-        .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-        .join('');
-      templates.push({ pattern: new RegExp(`^${source}$`), template });
+      templates.push({ pattern: templatePattern(template), template });
     }
   }
   // A literal segment beats a parameter: /payment/list must not be read as /payment/{id}.
