@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createKey, revokeKey } from '../../server/src/accounts/index.js';
+import { sharedChains } from '../helpers/chain.js';
 import { captureLogs } from '../helpers/logs.js';
 import {
   expectError,
@@ -15,14 +16,15 @@ describe('gateway.auth', () => {
   let h: GatewayHarness;
   let paymentId: string;
   before(async () => {
-    h = await startGatewayHarness();
+    // The checkout operations need a chain to be served at all; the shared local chain serves them.
+    h = await startGatewayHarness({ chains: await sharedChains() });
     paymentId = await h.createPayment();
   });
   after(() => h.close());
 
   const expectOnEvery = async (headers: Record<string, string | null>, status: number, code: string) => {
     for (const op of operations) {
-      await expectError(await h.call(op.method, op.path(paymentId), { headers }), status, code);
+      await expectError(await h.call(op.method, op.path(paymentId), { headers, body: op.body }), status, code);
     }
   };
 
@@ -78,11 +80,11 @@ describe('gateway.auth', () => {
   it('403 forbidden for a credential of the other mode, after the payment lookup', async () => {
     const live = await h.createPayment({ live: true });
     for (const op of operations) {
-      await expectError(await h.call(op.method, op.path(live)), 403, 'forbidden');
+      await expectError(await h.call(op.method, op.path(live), { body: op.body }), 403, 'forbidden');
       const app = { 'Api-Key': null, 'App-Id': h.wallet.liveApp, 'Client-Id': 'install-1' };
-      await expectError(await h.call(op.method, op.path(paymentId), { headers: app }), 403, 'forbidden');
+      await expectError(await h.call(op.method, op.path(paymentId), { headers: app, body: op.body }), 403, 'forbidden');
       // An unknown id stays 404 whatever the mode.
-      await expectError(await h.call(op.method, op.path(unknownPayment)), 404, 'payment_not_found');
+      await expectError(await h.call(op.method, op.path(unknownPayment), { body: op.body }), 404, 'payment_not_found');
     }
     await expectJson(
       await h.call('GET', `/v1/gateway/payment/${live}`, { headers: { 'Api-Key': h.wallet.liveKey } }),
@@ -180,7 +182,7 @@ describe('gateway.auth', () => {
       ];
       for (const headers of credentials) {
         for (const op of operations) {
-          await expectError(await sandbox.call(op.method, op.path(id), { headers }), 403, 'not_sandbox_api_key');
+          await expectError(await sandbox.call(op.method, op.path(id), { headers, body: op.body }), 403, 'not_sandbox_api_key');
         }
       }
       await expectJson(await sandbox.call('GET', `/v1/gateway/payment/${id}`), 200);

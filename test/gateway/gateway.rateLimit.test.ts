@@ -19,7 +19,7 @@ describe('gateway.rateLimit', () => {
     for (const op of operations) {
       h.clock.advance(60_000);
       for (let i = 0; i < 3; i++) await expectJson(await read(), 200);
-      const res = await h.call(op.method, op.path(paymentId));
+      const res = await h.call(op.method, op.path(paymentId), { body: op.body });
       await expectError(res, 429, 'rate_limited');
       assert.equal(res.headers.get('retry-after'), '1', op.name);
     }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { paymentNotifierOf } from '../../server/src/routes/gateway/index.js';
+import { sharedChains } from '../helpers/chain.js';
 import { expectError, expectJson, operations, startGatewayHarness, type GatewayHarness } from './harness.js';
 
 /** 503 internal_error when PAYGATE_REQUEST_TIMEOUT_MS passes, on every operation of this slice. */
@@ -9,7 +10,7 @@ describe('gateway.timeout', () => {
   let h: GatewayHarness;
   let paymentId: string;
   before(async () => {
-    h = await startGatewayHarness({ config: { PAYGATE_REQUEST_TIMEOUT_MS: '300' } });
+    h = await startGatewayHarness({ config: { PAYGATE_REQUEST_TIMEOUT_MS: '300' }, chains: await sharedChains() });
     paymentId = await h.createPayment();
   });
   after(() => h.close());
@@ -27,7 +28,7 @@ describe('gateway.timeout', () => {
       });
       await holding;
       try {
-        const res = await h.call(op.method, op.path(paymentId));
+        const res = await h.call(op.method, op.path(paymentId), { body: op.body });
         await expectError(res, 503, 'internal_error');
       } finally {
         release();

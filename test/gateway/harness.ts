@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { createApp, createRuntime, openDatabase, type Runtime } from '@paygate/server';
 import { createKey } from '../../server/src/accounts/index.js';
+import type { Chains } from '../../server/src/chains/index.js';
+import type { CheckoutOptions } from '../../server/src/gateway/checkout.js';
 import { testConfig } from '../helpers/config.js';
 import { createMerchantAccount, type MerchantAccount } from '../helpers/fixtures.js';
 import { listen, type Listening } from '../helpers/http.js';
@@ -35,16 +37,25 @@ export interface GatewayHarness {
   /** A gateway request, authenticated with the test wallet key unless `headers` says otherwise. */
   call(method: string, path: string, options?: GatewayCall): Promise<Response>;
   /** Creates a payment through the merchant API and answers its id. */
-  createPayment(options?: { live?: boolean; expiresInSeconds?: number }): Promise<string>;
+  createPayment(options?: { live?: boolean; expiresInSeconds?: number; amount?: { unit: string; value: string } }): Promise<string>;
   /** Moves a test payment with the merchant's simulate call. */
   simulate(paymentId: string, ...steps: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startGatewayHarness(
-  options: { config?: Record<string, string>; logger?: Logger } = {},
-): Promise<GatewayHarness> {
-  const clock = testClock();
+export interface GatewayHarnessOptions {
+  config?: Record<string, string>;
+  logger?: Logger;
+  /** Chains to serve (the run's shared local chain, or a variant of it); none by default. */
+  chains?: Chains;
+  checkout?: CheckoutOptions;
+  /** Where the business clock starts (ms); a chain harness starts it at the chain's time. */
+  clockStart?: number;
+  merchant?: { feeConfig?: unknown; settlementAddresses?: Record<string, string> };
+}
+
+export async function startGatewayHarness(options: GatewayHarnessOptions = {}): Promise<GatewayHarness> {
+  const clock = testClock(options.clockStart);
   // The clock stands still unless a test moves it, so no bucket would ever refill: limits are off unless asked for.
   const config = { PAYGATE_RATE_LIMIT_RPS: '1000000', PAYGATE_RATE_LIMIT_BURST: '1000000', ...options.config };
   const db = openDatabase('sqlite::memory:');
@@ -53,9 +64,11 @@ export async function startGatewayHarness(
     db,
     logger: options.logger ?? pino({ level: 'silent' }),
     now: clock.now,
+    chains: options.chains,
+    checkout: options.checkout,
   });
   const server = await listen(createApp({ runtime, validateResponses: true }));
-  const account = await createMerchantAccount(runtime);
+  const account = await createMerchantAccount(runtime, options.merchant);
   const mint = async (kind: 'wallet' | 'app', mode: 'test' | 'live') =>
     (await createKey(runtime, { kind, mode, label: `${kind} ${mode}` })).secret;
   const wallet: WalletCredentials = {
@@ -95,7 +108,7 @@ export async function startGatewayHarness(
     call: (method, path, o = {}) => send(method, path, { 'Api-Key': wallet.testKey, ...o.headers }, o),
     async createPayment(o = {}) {
       const body = {
-        amount: { unit: 'iso4217/USD', value: '1250' },
+        amount: o.amount ?? { unit: 'iso4217/USD', value: '1250' },
         referenceId: 'order_1',
         ...(o.expiresInSeconds ? { expiresAt: Math.floor(clock.now() / 1000) + o.expiresInSeconds } : {}),
       };
@@ -122,17 +135,38 @@ export { expectError, expectJson };
 
 export const unknownPayment = 'pay_AAAAAAAAAAAAAAAAAAAAAAAA';
 
-/** The three operations of this slice, for checks that apply to all of them. */
+/** The gateway's operations, with a body that passes the schema, for checks that apply to all of them. */
 export interface Operation {
-  name: 'getPayment' | 'getPaymentStatus' | 'cancelPayment';
+  name: 'getPayment' | 'getPaymentStatus' | 'cancelPayment' | 'getPaymentOptions' | 'fetchAction' | 'confirmPayment';
   method: 'GET' | 'POST';
   path: (paymentId: string) => string;
+  body?: unknown;
 }
+
+const someOption = 'opt_e30.AAAA';
 
 export const operations: Operation[] = [
   { name: 'getPayment', method: 'GET', path: (id) => `/v1/gateway/payment/${id}` },
   { name: 'getPaymentStatus', method: 'GET', path: (id) => `/v1/gateway/payment/${id}/status` },
   { name: 'cancelPayment', method: 'POST', path: (id) => `/v1/gateway/payment/${id}/cancel` },
+  {
+    name: 'getPaymentOptions',
+    method: 'POST',
+    path: (id) => `/v1/gateway/payment/${id}/options`,
+    body: { accounts: ['eip155:31337:0x70997970C51812dc3A010C7d01b50e0d17dc79C8'] },
+  },
+  {
+    name: 'fetchAction',
+    method: 'POST',
+    path: (id) => `/v1/gateway/payment/${id}/fetch`,
+    body: { optionId: someOption, data: 'bld_x' },
+  },
+  {
+    name: 'confirmPayment',
+    method: 'POST',
+    path: (id) => `/v1/gateway/payment/${id}/confirm`,
+    body: { optionId: someOption, results: [`0x${'ab'.repeat(32)}`] },
+  },
 ];
 
 export interface StatusAnswer {

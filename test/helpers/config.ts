@@ -10,6 +10,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PAYGATE_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
     PAYGATE_OPTION_SECRET: randomBytes(32).toString('base64'),
     DATABASE_URL: 'sqlite::memory:',
+    // Expiry tests move the clock just past expiresAt; gateway tests that need the late-confirm grace set it.
+    PAYGATE_LATE_CONFIRM_GRACE_S: '0',
     ...overrides,
   });
 }

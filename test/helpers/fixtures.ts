@@ -13,13 +13,14 @@ export interface MerchantAccount {
 
 export async function createMerchantAccount(
   deps: AccountsDeps,
-  options: { feeConfig?: unknown; partnerId?: string } = {},
+  options: { feeConfig?: unknown; partnerId?: string; settlementAddresses?: Record<string, string> } = {},
 ): Promise<MerchantAccount> {
   const partnerId = options.partnerId ?? (await createPartner(deps, { name: 'Test partner' })).id;
   const merchant = await createMerchant(deps, {
     partnerId,
     name: 'Test merchant',
     feeConfig: options.feeConfig ?? null,
+    settlementAddresses: options.settlementAddresses,
   });
   const test = await createKey(deps, { kind: 'merchant', mode: 'test', partnerId });
   const live = await createKey(deps, { kind: 'merchant', mode: 'live', partnerId });

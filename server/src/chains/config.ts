@@ -17,6 +17,7 @@ import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { ConfigError } from '../config.js';
+import { findCurrency } from '../payments/currencies.js';
 
 /** Payments of a mode are served only on chains of that mode: live payments never touch a testnet, and back. */
 export type ChainMode = 'live' | 'test';
@@ -34,6 +35,16 @@ export interface AssetConfig {
   networkName: string;
   /** Whether the token implements EIP-3009 transferWithAuthorization (Circle's FiatToken v2 does). */
   eip3009: boolean;
+  /** The ISO 4217 currency a stablecoin is worth one unit of (USDC: `USD`, EURC: `EUR`); null for other assets. */
+  peg: string | null;
+}
+
+/** A Chainlink-style price feed (AggregatorV3Interface) of one pair. */
+export interface PriceFeedConfig {
+  /** The feed's proxy, checksummed. */
+  address: Address;
+  /** The oldest round accepted, in seconds since its `updatedAt`: the feed's heartbeat plus time for it to land. */
+  heartbeatS: number;
 }
 
 export interface EvmChainConfig {
@@ -50,6 +61,13 @@ export interface EvmChainConfig {
   /** Multicall3, which the startup checks batch their reads through. */
   multicall3: Address;
   assets: AssetConfig[];
+  /**
+   * Price feeds by pair, `BASE/QUOTE` (e.g. `ETH/USD`: USD per ETH). BASE is an asset's symbol, or its peg's code.
+   * Empty on a chain priced from the static table (test mode) or not priced at all.
+   */
+  priceFeeds: Record<string, PriceFeedConfig>;
+  /** Chainlink's L2 sequencer uptime feed; its prices are refused while the sequencer is down. Null on L1s. */
+  sequencerUptimeFeed: Address | null;
 }
 
 /** Where Multicall3 lives on every chain that has it (deployed with a presigned transaction). */
@@ -142,6 +160,21 @@ const assetSchema = z
     networkIconUrl: httpUrl.nullable().default(null),
     networkName: z.string().min(1).max(100),
     eip3009: z.boolean(),
+    peg: z
+      .string()
+      .refine((code) => findCurrency(code) !== null, 'must be an active ISO 4217 currency code, e.g. USD')
+      .nullable()
+      .default(null),
+  })
+  .strict();
+
+/** `BASE/QUOTE`: a symbol or currency code on each side, no spaces. */
+export const PRICE_PAIR = /^[^\s/]{1,32}\/[^\s/]{1,32}$/;
+
+const priceFeedSchema = z
+  .object({
+    address: addressSchema,
+    heartbeatS: z.number().int().min(1).max(604_800),
   })
   .strict();
 
@@ -166,6 +199,9 @@ const chainSchema = z
       }, 'is not a valid secp256k1 private key'),
     multicall3: addressSchema.default(CANONICAL_MULTICALL3),
     assets: z.array(assetSchema).min(1),
+    // Pairs are checked in checkChain: a record's key error would not say what a key must be.
+    priceFeeds: z.record(z.string(), priceFeedSchema).default({}),
+    sequencerUptimeFeed: addressSchema.nullable().default(null),
   })
   .strict();
 
@@ -200,6 +236,11 @@ function checkChain(chain: z.infer<typeof chainSchema>, at: string): EvmChainCon
     return { ...asset, caip19: asset.address ? `${chain.caip2}/erc20:${asset.address}` : asset.caip19 };
   });
   if (natives > 1) throw new Error(`${at}.assets: more than one native coin (slip44) asset`);
+  for (const pair of Object.keys(chain.priceFeeds)) {
+    if (!PRICE_PAIR.test(pair)) throw new Error(`${at}.priceFeeds.${pair}: must be a pair BASE/QUOTE, e.g. ETH/USD`);
+    const [base, quote] = pair.split('/');
+    if (base === quote) throw new Error(`${at}.priceFeeds.${pair}: a pair needs two different sides`);
+  }
   return {
     ...chain,
     caip2: chain.caip2 as `eip155:${number}`,

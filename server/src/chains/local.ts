@@ -175,6 +175,7 @@ export function localChainConfig(rpcUrl: string, testUsd: Address | null): EvmCh
     networkIconUrl: null,
     networkName,
     eip3009: false,
+    peg: null,
   };
   const tusd = testUsd && {
     caip19: `${LOCAL_CAIP2}/erc20:${testUsd}`,
@@ -186,6 +187,7 @@ export function localChainConfig(rpcUrl: string, testUsd: Address | null): EvmCh
     networkIconUrl: null,
     networkName,
     eip3009: true,
+    peg: 'USD',
   };
   return {
     caip2: LOCAL_CAIP2,
@@ -199,6 +201,9 @@ export function localChainConfig(rpcUrl: string, testUsd: Address | null): EvmCh
     relayerKey: ANVIL_KEYS.relayer,
     multicall3: CANONICAL_MULTICALL3,
     assets: tusd ? [native, tusd] : [native],
+    // Test mode without feeds: priced from the static table (server/src/quotes/staticRates.ts).
+    priceFeeds: {},
+    sequencerUptimeFeed: null,
   };
 }
 

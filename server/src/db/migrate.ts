@@ -4,12 +4,14 @@ import { migrateJobsSchema } from '../jobs/postgres.js';
 import * as initial from './migrations/001_initial.js';
 import * as webhooks from './migrations/002_webhooks.js';
 import * as webhookTrigger from './migrations/003_webhook_trigger.js';
+import * as gateway from './migrations/004_gateway.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
   '001_initial': initial,
   '002_webhooks': webhooks,
   '003_webhook_trigger': webhookTrigger,
+  '004_gateway': gateway,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -32,6 +32,11 @@ export interface LifecycleDeps {
   eventHooks: EventHook[];
   /** Told of each transition once it has committed (the runtime's metrics). */
   observer?: Pick<Observer, 'paymentTransition'>;
+  /**
+   * How long after `expires_at` an unpaid payment stays open for the confirm of a transfer mined in time
+   * (PAYGATE_LATE_CONFIRM_GRACE_S); it becomes `expired` only then. 0 when absent.
+   */
+  expiryGraceMs?: number;
 }
 
 /** Reports a transition when, and only if, its transaction commits: a rolled-back change never happened. */
@@ -145,8 +150,14 @@ export interface ChangeResult {
 }
 
 /** Moves a payment along the state machine, or answers `invalid_state`. */
-export async function transitionPayment(deps: LifecycleDeps, paymentId: string, change: Change): Promise<ChangeResult> {
-  return deps.db.knex.transaction(async (trx) => {
+export async function transitionPayment(
+  deps: LifecycleDeps,
+  paymentId: string,
+  change: Change,
+  /** The caller's transaction, when the change must commit together with its own writes. */
+  outer?: Knex.Transaction,
+): Promise<ChangeResult> {
+  const work = async (trx: Knex.Transaction): Promise<ChangeResult> => {
     const current = await findPayment(trx, paymentId, { forUpdate: true });
     if (!current) throw new ApiError('payment_not_found', `No payment with id ${paymentId}.`);
     if (current.status === change.to) return { payment: current, changed: false };
@@ -177,7 +188,8 @@ export async function transitionPayment(deps: LifecycleDeps, paymentId: string, 
       await deps.jobs.add(trx, SETTLE_TEST_TASK, { paymentId }, { jobKey: `settle:${paymentId}` });
     }
     return { payment: next, changed: true };
-  });
+  };
+  return outer ? work(outer) : deps.db.knex.transaction(work);
 }
 
 /** A stage of a succeeded payment that is not a status: settled (an event) or refunded (a record). */
@@ -217,7 +229,9 @@ export async function recordStage(
 
 /** Expiry applies on every read: a payment past its deadline is moved to `expired` before anyone sees it. */
 export async function expireIfOverdue(deps: LifecycleDeps, payment: PaymentRow): Promise<PaymentRow> {
-  if (payment.status !== 'requires_action' || deps.now() < payment.expires_at) return payment;
+  if (payment.status !== 'requires_action' || deps.now() < payment.expires_at + (deps.expiryGraceMs ?? 0)) {
+    return payment;
+  }
   try {
     const { payment: next } = await transitionPayment(deps, payment.id, {
       to: 'expired',

@@ -7,7 +7,7 @@ export const EXPIRE_SWEEP_TASK = 'payments.expireOverdue';
 /** Moves every payment past its deadline to `expired`, emitting the event; safe to run from many processes. */
 export async function sweepExpiredPayments(deps: LifecycleDeps, batch = 500): Promise<number> {
   let moved = 0;
-  for (const payment of await findOverduePayments(deps.db.knex, deps.now(), batch)) {
+  for (const payment of await findOverduePayments(deps.db.knex, deps.now() - (deps.expiryGraceMs ?? 0), batch)) {
     if ((await expireIfOverdue(deps, payment)).status === 'expired') moved++;
   }
   return moved;

@@ -3,6 +3,9 @@ import { gatewayRateLimit } from '../../http/gatewayAuth.js';
 import { PaymentNotifier } from '../../payments/paymentWatch.js';
 import type { Runtime } from '../../runtime.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
+import { confirmPaymentHandler } from './confirmPayment.js';
+import { fetchActionHandler } from './fetchAction.js';
+import { getPaymentOptionsHandler } from './getPaymentOptions.js';
 import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
 
@@ -31,5 +34,8 @@ export function gatewayRouter(runtime: Runtime): Router {
   router.get('/v1/gateway/payment/:id', getPaymentHandler(runtime));
   router.get('/v1/gateway/payment/:id/status', getPaymentStatusHandler(runtime, notifier));
   router.post('/v1/gateway/payment/:id/cancel', cancelPaymentHandler(runtime));
+  router.post('/v1/gateway/payment/:id/options', getPaymentOptionsHandler(runtime));
+  router.post('/v1/gateway/payment/:id/fetch', fetchActionHandler(runtime));
+  router.post('/v1/gateway/payment/:id/confirm', confirmPaymentHandler(runtime, notifier));
   return router;
 }

@@ -1,0 +1,150 @@
+/** The checkout on EVM chains: the `eip155` ChainAdapter (gateway/adapters.ts). */
+import { getAddress, type Address } from 'viem';
+import type { Database } from '../../db/connect.js';
+import { ApiError } from '../../errors.js';
+import type { ChainAdapter, Holding } from '../../gateway/adapters.js';
+import type { Chains, EvmChain } from '../index.js';
+import { erc20Abi, multicall3BalanceAbi } from './abis.js';
+import { evmActions } from './actions.js';
+import { authorizationProgress, DEFAULT_SETTLE_OPTIONS, relayAuthorization, transactionProgress, type SettleOptions } from './settle.js';
+import { verifyAuthorization, verifyTransaction } from './verify.js';
+
+const ACCOUNT = /^eip155:([1-9][0-9]{0,17}):(0x[0-9a-fA-F]{40})$/;
+
+/** Seconds per block, for the `etaS` of an option: a relay or send, then the confirmations. */
+const BLOCK_TIME_S: Record<number, number> = {
+  1: 12,
+  11155111: 12,
+  8453: 2,
+  84532: 2,
+  10: 2,
+  11155420: 2,
+  42161: 0.25,
+  421614: 0.25,
+  137: 2,
+  80002: 2,
+  31337: 1,
+};
+
+export function etaSeconds(chain: EvmChain): number {
+  const blockTime = BLOCK_TIME_S[chain.config.chainId] ?? 12;
+  return Math.ceil(blockTime * (chain.config.confirmations + 1));
+}
+
+export interface EvmAdapterOptions {
+  /** How long balances are reused between option listings (wall time). */
+  balanceCacheMs?: number;
+  settle?: Partial<SettleOptions>;
+  wallNow?: () => number;
+}
+
+export function createEvmAdapter(chains: Chains, db: Database, options: EvmAdapterOptions = {}): ChainAdapter {
+  const settle = { ...DEFAULT_SETTLE_OPTIONS, ...options.settle };
+  const cacheMs = options.balanceCacheMs ?? 3_000;
+  const wallNow = options.wallNow ?? (() => performance.now());
+  const balances = new Map<string, { at: number; values: Promise<bigint[]> }>();
+
+  const chainOf = (caip2: string): EvmChain => {
+    const chain = chains.evm.find((c) => c.config.caip2 === caip2);
+    if (!chain) throw new ApiError('params_validation', `This server no longer serves ${caip2}.`);
+    return chain;
+  };
+
+  /** Every configured asset's balance in one multicall; a failed read counts as nothing held. */
+  const readBalances = (chain: EvmChain, owner: Address): Promise<bigint[]> => {
+    const key = `${chain.config.caip2}:${owner}`;
+    const cached = balances.get(key);
+    if (cached && wallNow() - cached.at < cacheMs) return cached.values;
+    const values = chain.clients.public
+      .multicall({
+        allowFailure: true,
+        contracts: chain.config.assets.map((asset) =>
+          asset.address
+            ? { address: asset.address, abi: erc20Abi, functionName: 'balanceOf' as const, args: [owner] as const }
+            : {
+                address: chain.config.multicall3,
+                abi: multicall3BalanceAbi,
+                functionName: 'getEthBalance' as const,
+                args: [owner] as const,
+              },
+        ),
+      })
+      .then((results) => results.map((r) => (r.status === 'success' ? (r.result as bigint) : 0n)));
+    values.catch(() => balances.delete(key));
+    balances.set(key, { at: wallNow(), values });
+    return values;
+  };
+
+  return {
+    namespace: 'eip155',
+
+    normaliseAccount(caip10) {
+      const match = ACCOUNT.exec(caip10);
+      return match ? `eip155:${match[1]}:${getAddress(match[2]!)}` : null;
+    },
+
+    async holdings({ accounts, live, settlement }) {
+      const mode = live ? 'live' : 'test';
+      const perAccount = await Promise.all(
+        accounts.map(async (account): Promise<Holding[]> => {
+          const caip2 = account.slice(0, account.lastIndexOf(':'));
+          const chain = chains.evm.find((c) => c.config.caip2 === caip2 && c.config.mode === mode);
+          const recipient = settlement[caip2];
+          if (!chain || !recipient) return [];
+          const owner = getAddress(account.slice(account.lastIndexOf(':') + 1));
+          let values: bigint[];
+          try {
+            values = await readBalances(chain, owner);
+          } catch {
+            // An unreachable chain yields no options rather than failing the whole answer.
+            return [];
+          }
+          return chain.config.assets.map((asset, i) => ({
+            account,
+            chain: caip2,
+            kind: asset.address === null ? 'native' : asset.eip3009 ? 'eip3009' : 'erc20',
+            recipient: getAddress(recipient),
+            balance: values[i] ?? 0n,
+            etaS: etaSeconds(chain),
+            asset: {
+              caip19: asset.caip19,
+              decimals: asset.decimals,
+              symbol: asset.symbol,
+              name: asset.name,
+              peg: (asset as { peg?: string | null }).peg ?? null,
+              iconUrl: asset.iconUrl,
+              networkIconUrl: asset.networkIconUrl,
+              networkName: asset.networkName,
+            },
+          }));
+        }),
+      );
+      return perAccount.flat();
+    },
+
+    actions: (option) => evmActions(chainOf(option.claims.chain), option),
+
+    resolveBuild() {
+      return Promise.reject(new ApiError('params_validation', 'data is not a build action of this option.'));
+    },
+
+    verify(option, results, context) {
+      const chain = chainOf(option.claims.chain);
+      return option.claims.kind === 'eip3009'
+        ? verifyAuthorization(chain, option, results)
+        : verifyTransaction(chain, option, results, context);
+    },
+
+    async submit(claim) {
+      if (claim.kind !== 'eip3009') return { txId: claim.txId };
+      return relayAuthorization(db, chainOf(claim.chain), claim);
+    },
+
+    progress(claim, now) {
+      const chain = chainOf(claim.chain);
+      return claim.kind === 'eip3009'
+        ? authorizationProgress(chain, claim, now, settle)
+        : transactionProgress(chain, claim, now, settle);
+    },
+  };
+}

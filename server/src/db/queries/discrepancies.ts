@@ -1,0 +1,77 @@
+import type { Knex } from 'knex';
+
+export type DiscrepancyKind = 'late_payment' | 'overpayment' | 'underpayment';
+
+export interface DiscrepancyRow {
+  id: string;
+  paymentId: string;
+  kind: DiscrepancyKind;
+  live: boolean;
+  chain: string;
+  txId: string | null;
+  assetUnit: string;
+  expectedValue: string;
+  receivedValue: string;
+  note: string;
+  createdAt: number;
+}
+
+interface Raw {
+  id: string;
+  payment_id: string;
+  kind: DiscrepancyKind;
+  live: boolean | number;
+  chain_caip2: string;
+  tx_id: string | null;
+  asset_unit: string;
+  expected_value: string;
+  received_value: string;
+  note: string;
+  created_at: number | string;
+}
+
+/** Records a finding once: the same payment, kind and transaction seen again (a retried confirm) changes nothing. */
+export async function insertDiscrepancy(db: Knex | Knex.Transaction, row: DiscrepancyRow): Promise<void> {
+  await db('discrepancies')
+    .insert({
+      id: row.id,
+      payment_id: row.paymentId,
+      kind: row.kind,
+      live: row.live,
+      chain_caip2: row.chain,
+      tx_id: row.txId,
+      asset_unit: row.assetUnit,
+      expected_value: row.expectedValue,
+      received_value: row.receivedValue,
+      note: row.note,
+      created_at: row.createdAt,
+    })
+    .onConflict(db.raw('(payment_id, kind, chain_caip2, tx_id) WHERE tx_id IS NOT NULL'))
+    .ignore();
+}
+
+export async function listDiscrepancies(
+  db: Knex | Knex.Transaction,
+  filter: { live?: boolean; paymentId?: string; limit: number },
+): Promise<DiscrepancyRow[]> {
+  let query = db('discrepancies').orderBy([
+    { column: 'created_at', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ]);
+  if (filter.live !== undefined) query = query.where({ live: filter.live });
+  if (filter.paymentId !== undefined) query = query.where({ payment_id: filter.paymentId });
+  const rows = (await query.limit(filter.limit)) as Raw[];
+  return rows.map((raw) => ({
+    id: raw.id,
+    paymentId: raw.payment_id,
+    kind: raw.kind,
+    live: raw.live === true || raw.live === 1,
+    chain: raw.chain_caip2,
+    txId: raw.tx_id,
+    assetUnit: raw.asset_unit,
+    expectedValue: raw.expected_value,
+    receivedValue: raw.received_value,
+    note: raw.note,
+    createdAt: Number(raw.created_at),
+  }));
+}

@@ -1,0 +1,57 @@
+/**
+ * The checkout's dependencies, built once per runtime: the chain adapters, pricing, screening and the option
+ * secret. Options, fetch, confirm and the claim tasks all take a `Checkout`.
+ */
+import { createEvmAdapter, type EvmAdapterOptions } from '../chains/eip155/gateway.js';
+import type { Chains } from '../chains/index.js';
+import type { Config } from '../config.js';
+import type { SecretBox } from '../crypto/secretBox.js';
+import { ApiError } from '../errors.js';
+import type { GatewayDeps } from '../payments/gatewayPayments.js';
+import { createPricing, type Pricing } from '../quotes/index.js';
+import type { ChainAdapter } from './adapters.js';
+import { loadScreeningList, type ScreeningList } from './screening.js';
+
+export interface Checkout extends GatewayDeps {
+  chains: Chains;
+  config: Config;
+  secretBox: SecretBox;
+  optionSecret: Buffer;
+  adapters: ChainAdapter[];
+  pricing: Pricing;
+  screening: ScreeningList;
+}
+
+export interface CheckoutOptions {
+  evm?: EvmAdapterOptions;
+  pricing?: Pricing;
+}
+
+export function createCheckout(
+  deps: GatewayDeps & { config: Config; secretBox: SecretBox },
+  options: CheckoutOptions = {},
+): Checkout | null {
+  const chains = deps.chains;
+  if (!chains) return null;
+  const optionSecret = deps.config.optionSecret;
+  if (!optionSecret) throw new Error('PAYGATE_OPTION_SECRET is required to serve the checkout');
+  return {
+    ...deps,
+    chains,
+    optionSecret,
+    adapters: [createEvmAdapter(chains, deps.db, options.evm)],
+    pricing: options.pricing ?? createPricing({ chains, config: deps.config, logger: deps.logger }),
+    screening: loadScreeningList(deps.config.screeningFile),
+  };
+}
+
+export function adapterFor(checkout: Checkout, chainOrAccount: string): ChainAdapter | undefined {
+  const namespace = chainOrAccount.slice(0, chainOrAccount.indexOf(':'));
+  return checkout.adapters.find((a) => a.namespace === namespace);
+}
+
+export function requireAdapter(checkout: Checkout, chain: string): ChainAdapter {
+  const adapter = adapterFor(checkout, chain);
+  if (!adapter) throw new ApiError('params_validation', `This server does not serve ${chain}.`);
+  return adapter;
+}

@@ -1,0 +1,143 @@
+/**
+ * Option ids are self-contained signed tokens (docs/decisions.md §17): everything confirm checks is in the token,
+ * under an HMAC-SHA256 of PAYGATE_OPTION_SECRET, so listing options writes nothing and an option can never be
+ * altered by the wallet. A token is `opt_<base64url(JSON)>.<base64url(HMAC)>`; the HMAC covers the prefix and the
+ * payload, and is compared in constant time before the payload is parsed.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const OPTION_PREFIX = 'opt_';
+/** The contract's limit (the spec's 2^16 characters). */
+export const MAX_OPTION_ID_LENGTH = 65_536;
+const TOKEN_VERSION = 1;
+
+/** How the option moves the funds; decides its actions and how confirm verifies them. */
+export type OptionKind = 'eip3009' | 'erc20' | 'native' | 'solana';
+
+/** What an option pins. Short keys keep ids short; the names below are what the code uses. */
+export interface OptionClaims {
+  paymentId: string;
+  /** CAIP-10 of the paying account, as the chain adapter normalised it. */
+  account: string;
+  chain: string;
+  /** CAIP-19 of the asset paid. */
+  asset: string;
+  /** The amount in the asset's minor units. */
+  amount: string;
+  /** The asset's decimals, so the option's amount can be read without the chain configuration. */
+  decimals: number;
+  /** Where the funds go: the merchant's settlement address on that chain. */
+  recipient: string;
+  kind: OptionKind;
+  /** Unix seconds after which the quote is stale; null when no rate is involved (a stablecoin of the currency). */
+  quoteExpiresAt: number | null;
+  /** Unix seconds: the earlier of the quote's expiry and the payment's, the last moment the option can pay. */
+  deadline: number;
+  /** The rate quoted, fiat major units per whole token, for the record; null for a 1:1 peg. */
+  rate: { numerator: string; denominator: string; source: string } | null;
+  /** Milliseconds since the epoch, from the business clock. */
+  issuedAt: number;
+  /** Makes every issued option unique, so two listings never share an authorization nonce or a reference. */
+  salt: string;
+}
+
+interface Wire {
+  v: number;
+  p: string;
+  a: string;
+  c: string;
+  u: string;
+  n: string;
+  d: number;
+  r: string;
+  k: OptionKind;
+  x: number | null;
+  e: number;
+  q: [string, string, string] | null;
+  i: number;
+  s: string;
+}
+
+export interface VerifiedOption {
+  claims: OptionClaims;
+  /** SHA-256 of the whole token (hex): how claims name the option they paid. */
+  digest: string;
+  /** The HMAC bytes: the secret-derived seed of the option's nonce and reference. */
+  mac: Buffer;
+}
+
+function mac(secret: Buffer, signed: string): Buffer {
+  return createHmac('sha256', secret).update(signed).digest();
+}
+
+export function newSalt(): string {
+  return randomBytes(9).toString('base64url');
+}
+
+export function signOption(secret: Buffer, claims: OptionClaims): string {
+  const wire: Wire = {
+    v: TOKEN_VERSION,
+    p: claims.paymentId,
+    a: claims.account,
+    c: claims.chain,
+    u: claims.asset,
+    n: claims.amount,
+    d: claims.decimals,
+    r: claims.recipient,
+    k: claims.kind,
+    x: claims.quoteExpiresAt,
+    e: claims.deadline,
+    q: claims.rate ? [claims.rate.numerator, claims.rate.denominator, claims.rate.source] : null,
+    i: claims.issuedAt,
+    s: claims.salt,
+  };
+  const signed = OPTION_PREFIX + Buffer.from(JSON.stringify(wire)).toString('base64url');
+  const token = `${signed}.${mac(secret, signed).toString('base64url')}`;
+  if (token.length > MAX_OPTION_ID_LENGTH) throw new Error(`option id of ${token.length} characters exceeds the limit`);
+  return token;
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The option's claims when `token` is an untouched option of `paymentId` issued with `secret`; null otherwise (the
+ * caller answers `params_validation` without saying which check failed).
+ */
+export function verifyOption(secret: Buffer, token: string, paymentId: string): VerifiedOption | null {
+  if (token.length > MAX_OPTION_ID_LENGTH || !token.startsWith(OPTION_PREFIX)) return null;
+  const dot = token.lastIndexOf('.');
+  if (dot < 0) return null;
+  const signed = token.slice(0, dot);
+  const given = token.slice(dot + 1);
+  if (!BASE64URL.test(given) || !BASE64URL.test(signed.slice(OPTION_PREFIX.length))) return null;
+  const expected = mac(secret, signed);
+  const actual = Buffer.from(given, 'base64url');
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+  let wire: Wire;
+  try {
+    wire = JSON.parse(Buffer.from(signed.slice(OPTION_PREFIX.length), 'base64url').toString('utf8')) as Wire;
+  } catch {
+    return null;
+  }
+  // A valid MAC means we wrote it; the version check keeps a future format from being misread.
+  if (wire.v !== TOKEN_VERSION || wire.p !== paymentId) return null;
+  return {
+    claims: {
+      paymentId: wire.p,
+      account: wire.a,
+      chain: wire.c,
+      asset: wire.u,
+      amount: wire.n,
+      decimals: wire.d,
+      recipient: wire.r,
+      kind: wire.k,
+      quoteExpiresAt: wire.x,
+      deadline: wire.e,
+      rate: wire.q ? { numerator: wire.q[0], denominator: wire.q[1], source: wire.q[2] } : null,
+      issuedAt: wire.i,
+      salt: wire.s,
+    },
+    digest: createHash('sha256').update(token).digest('hex'),
+    mac: expected,
+  };
+}

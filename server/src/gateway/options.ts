@@ -1,0 +1,151 @@
+/**
+ * Get payment options: every configured asset the buyer's accounts hold enough of, priced now, each with its
+ * actions and a signed id. Nothing is written: the id carries the quote (optionToken.ts).
+ */
+import { collectDataFor, collectDataRequired } from '../collect/index.js';
+import { findMerchant } from '../db/queries/accounts.js';
+import type { PaymentRow } from '../db/queries/payments.js';
+import { ApiError } from '../errors.js';
+import type { components } from '../generated/gateway.js';
+import { currencyOfUnit } from '../payments/currencies.js';
+import { gatewayPaymentInfo, readGatewayPayment, type GatewayScope } from '../payments/gatewayPayments.js';
+import type { ChainAdapter, Holding } from './adapters.js';
+import { adapterFor, type Checkout } from './checkout.js';
+import { newSalt, signOption, verifyOption, type OptionClaims } from './optionToken.js';
+
+type OptionsRequest = components['schemas']['GetPaymentOptionsRequest'];
+type OptionsResponse = components['schemas']['GetPaymentOptionsResponse'];
+type PaymentOption = components['schemas']['PaymentOption'];
+type CollectData = components['schemas']['CollectData'];
+
+/** Well-formed accounts grouped by the adapter that serves them; other namespaces are ignored, malformed ones refused. */
+export function accountsByAdapter(checkout: Checkout, accounts: string[]): Map<ChainAdapter, string[]> {
+  const grouped = new Map<ChainAdapter, string[]>();
+  accounts.forEach((account, i) => {
+    const adapter = adapterFor(checkout, account);
+    if (!adapter) return;
+    const normalised = adapter.normaliseAccount(account);
+    if (!normalised) {
+      throw new ApiError('params_validation', `accounts[${i}] is not a valid ${adapter.namespace} account: ${account}.`);
+    }
+    const list = grouped.get(adapter) ?? [];
+    if (!list.includes(normalised)) list.push(normalised);
+    grouped.set(adapter, list);
+  });
+  return grouped;
+}
+
+/**
+ * Options and fetch need a payment that can still be paid: in `requires_action` and before `expiresAt` (the
+ * late-confirm grace after it is for confirms of transfers already made, never for new ones).
+ */
+export function requirePayable(checkout: Checkout, payment: PaymentRow): void {
+  const expired = payment.status === 'expired' || (payment.status === 'requires_action' && checkout.now() >= payment.expires_at);
+  if (expired) throw new ApiError('payment_expired', `Payment ${payment.id} has expired.`);
+  if (payment.status !== 'requires_action') {
+    throw new ApiError(
+      'invalid_state',
+      `Payment ${payment.id} is ${payment.status}; only a payment in requires_action can be paid.`,
+    );
+  }
+}
+
+export async function paymentCollectData(checkout: Checkout, payment: PaymentRow): Promise<CollectData | null> {
+  const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
+  if (!merchant) throw new Error(`payment ${payment.id} names merchant ${payment.merchant_id}, which does not exist`);
+  const required = collectDataRequired({
+    merchantCollectData: merchant.collect_data,
+    amount: { unit: payment.amount_unit, value: payment.amount_value },
+    thresholds: checkout.config.collectDataThresholds,
+  });
+  return required
+    ? collectDataFor(payment.id, { publicBaseUrl: checkout.config.publicBaseUrl, optionSecret: checkout.optionSecret })
+    : null;
+}
+
+async function optionOf(
+  checkout: Checkout,
+  adapter: ChainAdapter,
+  payment: PaymentRow,
+  holding: Holding,
+  collectData: CollectData | null,
+): Promise<PaymentOption | null> {
+  const currency = currencyOfUnit(payment.amount_unit);
+  if (!currency) return null;
+  const now = checkout.now();
+  const quote = await checkout.pricing.quote(
+    { currency: currency.code, digits: currency.digits, minor: BigInt(payment.amount_value) },
+    { ...holding.asset, chainCaip2: holding.chain },
+    now,
+  );
+  if (!quote || quote.amount <= 0n || quote.amount > holding.balance) return null;
+  const quoteExpiresAt = quote.expiresAt === null ? null : Math.floor(quote.expiresAt / 1000);
+  const paymentDeadline = Math.floor(payment.expires_at / 1000);
+  const claims: OptionClaims = {
+    paymentId: payment.id,
+    account: holding.account,
+    chain: holding.chain,
+    asset: holding.asset.caip19,
+    amount: quote.amount.toString(),
+    decimals: holding.asset.decimals,
+    recipient: holding.recipient,
+    kind: holding.kind,
+    quoteExpiresAt,
+    deadline: quoteExpiresAt === null ? paymentDeadline : Math.min(quoteExpiresAt, paymentDeadline),
+    rate: quote.rate ? { ...quote.rate, source: quote.source } : null,
+    issuedAt: now,
+    salt: newSalt(),
+  };
+  const id = signOption(checkout.optionSecret, claims);
+  const verified = verifyOption(checkout.optionSecret, id, payment.id)!;
+  return {
+    id,
+    account: holding.account,
+    amount: {
+      unit: `caip19/${holding.asset.caip19}`,
+      value: claims.amount,
+      display: {
+        assetSymbol: holding.asset.symbol,
+        assetName: holding.asset.name,
+        decimals: holding.asset.decimals,
+        iconUrl: holding.asset.iconUrl,
+        networkIconUrl: holding.asset.networkIconUrl,
+        networkName: holding.asset.networkName,
+      },
+    },
+    actions: await adapter.actions(verified),
+    etaS: holding.etaS,
+    expiresAt: quoteExpiresAt,
+    collectData,
+  };
+}
+
+export async function listPaymentOptions(
+  checkout: Checkout,
+  scope: GatewayScope,
+  id: string,
+  body: OptionsRequest,
+  includePaymentInfo: boolean,
+): Promise<OptionsResponse> {
+  const grouped = accountsByAdapter(checkout, body.accounts);
+  const payment = await readGatewayPayment(checkout, scope, id);
+  requirePayable(checkout, payment);
+  const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
+  if (!merchant) throw new Error(`payment ${id} names merchant ${payment.merchant_id}, which does not exist`);
+  const collectData = await paymentCollectData(checkout, payment);
+  const options: PaymentOption[] = [];
+  for (const [adapter, accounts] of grouped) {
+    const holdings = await adapter.holdings({
+      accounts,
+      live: payment.live,
+      settlement: merchant.settlement_addresses,
+    });
+    const priced = await Promise.all(holdings.map((h) => optionOf(checkout, adapter, payment, h, collectData)));
+    options.push(...priced.filter((o): o is PaymentOption => o !== null));
+  }
+  return {
+    options,
+    collectData,
+    info: includePaymentInfo ? await gatewayPaymentInfo(checkout, scope, id) : null,
+  };
+}
