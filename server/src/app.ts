@@ -12,6 +12,7 @@ import { opsRouter } from './http/ops.js';
 import { requestContext } from './http/requestContext.js';
 import { gatewayCors, securityHeaders } from './http/security.js';
 import { requestTimeout } from './http/timeout.js';
+import { collectRouter } from './routes/collect/index.js';
 import { dashboardRouter } from './routes/dashboard/index.js';
 import { devRouter } from './routes/dev/index.js';
 import { gatewayRouter } from './routes/gateway/index.js';
@@ -41,7 +42,7 @@ export function createApp(deps: AppDeps): Express {
   const requests = deps.requests ?? new InFlightRequests();
 
   app.use(requestContext({ logger: runtime.logger, metrics: runtime.metrics }));
-  app.use(securityHeaders);
+  app.use(securityHeaders(runtime.config));
   // Probes and scrapes answer during a shutdown too (readiness then says so), and are not waited for.
   app.use(opsRouter(runtime, requests));
   app.use(requests.middleware);
@@ -65,6 +66,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(merchantRouter(runtime));
   app.use(dashboardRouter(runtime));
   if (local) app.use(devRouter(local));
+  // The data-collection form: a web page and its post, outside the contracts and their validators (§16).
+  app.use(collectRouter(runtime));
 
   app.use(notFoundHandler);
   app.use(errorHandler(runtime.logger));

@@ -46,6 +46,8 @@ export interface NewMerchant {
   feeConfig?: unknown;
   /** CAIP-2 chain id → address. */
   settlementAddresses?: Record<string, string>;
+  /** Every payment requires the buyer's identity data, whatever its amount (docs/decisions.md §16). */
+  collectData?: boolean;
   /** An explicit id (imports, fixtures); generated when absent. */
   id?: string;
 }
@@ -63,7 +65,7 @@ export async function createMerchant(
     fee_config:
       input.feeConfig == null ? null : (validateFeeConfig(input.feeConfig) as unknown as Record<string, unknown>),
     settlement_addresses: parseSettlementAddresses(input.settlementAddresses ?? {}),
-    collect_data: false,
+    collect_data: input.collectData ?? false,
     created_at: deps.now(),
   };
   const taken = () => new ApiError('merchant_exists', `A merchant with id "${row.id}" already exists.`);

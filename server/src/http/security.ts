@@ -6,6 +6,7 @@
 import cors from 'cors';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
+import { collectPageCsp } from '../collect/page.js';
 import type { Config } from '../config.js';
 import { REQUEST_ID_HEADER } from './requestContext.js';
 
@@ -68,5 +69,36 @@ const docsHeaders = helmet({
   },
 });
 
-export const securityHeaders: RequestHandler = (req, res, next) =>
-  req.path === '/docs' || req.path.startsWith('/docs/') ? docsHeaders(req, res, next) : apiHeaders(req, res, next);
+/**
+ * The data-collection form (docs/decisions.md §16) runs its own script and style, allowed by hash and nothing else
+ * inline; it posts only to itself. A wallet opens it in a web view, a popup or a frame, so it may be framed by the
+ * origins that may call the gateway from a browser, and its opener keeps its handle on it (no COOP) to receive
+ * `IC_COMPLETE`. The no-referrer policy (helmet's default) keeps the link's token out of any Referer.
+ */
+function collectHeaders(config: Pick<Config, 'corsOrigins'>): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        scriptSrc: [collectPageCsp.scriptSrc],
+        styleSrc: [collectPageCsp.styleSrc],
+        connectSrc: ["'self'"],
+        frameAncestors: config.corsOrigins === '*' ? ['*'] : config.corsOrigins,
+        baseUri: ["'none'"],
+        formAction: ["'none'"],
+      },
+    },
+    crossOriginOpenerPolicy: false,
+    xFrameOptions: false,
+  });
+}
+
+export function securityHeaders(config: Pick<Config, 'corsOrigins'>): RequestHandler {
+  const collect = collectHeaders(config);
+  return (req, res, next) => {
+    if (req.path === '/docs' || req.path.startsWith('/docs/')) return docsHeaders(req, res, next);
+    if (req.path.startsWith('/collect/')) return collect(req, res, next);
+    return apiHeaders(req, res, next);
+  };
+}

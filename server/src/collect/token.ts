@@ -1,0 +1,27 @@
+/**
+ * The data-collection link's capability: `t` = base64url(HMAC-SHA256(option secret, `collect:<paymentId>`)).
+ * Only the gateway's options answer hands it out, so only a wallet that may pay the payment can open the form or
+ * post to it; it needs no storage and no expiry of its own, since the payment's state decides whether the form is
+ * still open (docs/decisions.md §16).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+const DIGEST_BYTES = 32;
+/** base64url of 32 bytes, unpadded. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+function digest(paymentId: string, secret: Buffer): Buffer {
+  return createHmac('sha256', secret).update(`collect:${paymentId}`, 'utf8').digest();
+}
+
+export function collectToken(paymentId: string, secret: Buffer): string {
+  return digest(paymentId, secret).toString('base64url');
+}
+
+/** Constant-time comparison; any malformed token is simply wrong. */
+export function collectTokenMatches(paymentId: string, token: unknown, secret: Buffer): boolean {
+  if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return false;
+  const given = Buffer.from(token, 'base64url');
+  const expected = digest(paymentId, secret);
+  return given.length === DIGEST_BYTES && timingSafeEqual(given, expected);
+}

@@ -1,0 +1,16 @@
+import { Router } from 'express';
+import type { Runtime } from '../../runtime.js';
+import { getCollectPageHandler } from './getCollectPage.js';
+import { submitCollectedDataHandler } from './submitCollectedData.js';
+
+/**
+ * The data-collection web form (docs/decisions.md §16): a page and its form post, outside the OpenAPI contracts, so
+ * app.ts mounts this after the contract validators, which ignore paths outside their prefixes. The token in the link
+ * is the credential; there is no API key.
+ */
+export function collectRouter(runtime: Runtime): Router {
+  const router = Router({ caseSensitive: true, strict: true });
+  router.get('/collect/:paymentId', getCollectPageHandler(runtime));
+  router.post('/collect/:paymentId', submitCollectedDataHandler(runtime));
+  return router;
+}
