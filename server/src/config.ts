@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { code as currencyByCode } from 'currency-codes';
 import { z } from 'zod';
 
 export type PaygateEnv = 'development' | 'staging' | 'production';
@@ -36,9 +37,17 @@ export interface Config {
   /** Express's `trust proxy`: false, true, a hop count, or the addresses (IPs, CIDRs, presets) of trusted proxies. */
   trustProxy: boolean | number | string[];
   requestTimeoutMs: number;
+  /** How long after expiresAt a transfer mined in time can still be confirmed (docs/decisions.md §17). */
+  lateConfirmGraceMs: number;
   shutdownTimeoutMs: number;
   /** Origins allowed to call the gateway from a browser: `*` or a list. */
   corsOrigins: '*' | string[];
+  /** How long an option's quote that involves an exchange rate stays valid. */
+  quoteTtlMs: number;
+  /** A JSON file of prices over the built-in static table of test mode (server/src/quotes/staticRates.ts). */
+  ratesFile: string | null;
+  /** ISO 4217 code → amount in minor units from which a payment requires data collection; empty: none does. */
+  collectDataThresholds: Map<string, bigint>;
 }
 
 export class ConfigError extends Error {
@@ -232,6 +241,34 @@ function parseCorsOrigins(raw: string | undefined): Config['corsOrigins'] {
   return origins;
 }
 
+/** 1000 USD and 1000 EUR: the FATF travel-rule threshold (docs/decisions.md §16). */
+export const DEFAULT_COLLECT_DATA_THRESHOLDS = 'USD:100000,EUR:100000';
+
+export function parseCollectDataThresholds(raw: string | undefined): Map<string, bigint> {
+  const name = 'PAYGATE_COLLECT_DATA_THRESHOLDS';
+  const text = (raw ?? DEFAULT_COLLECT_DATA_THRESHOLDS).trim();
+  const thresholds = new Map<string, bigint>();
+  if (text.toLowerCase() === 'none') return thresholds;
+  const entries = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (entries.length === 0) throw new ConfigError(name, 'names no threshold (use none to disable them)');
+  for (const entry of entries) {
+    const match = /^([A-Za-z]{3}):([0-9]{1,30})$/.exec(entry);
+    const currency = match?.[1]?.toUpperCase();
+    if (!match || !currency || !currencyByCode(currency)) {
+      throw new ConfigError(
+        name,
+        `must be none or a comma list of <ISO 4217 code>:<minor units>, e.g. USD:100000 (got "${entry}")`,
+      );
+    }
+    if (thresholds.has(currency)) throw new ConfigError(name, `names ${currency} twice`);
+    thresholds.set(currency, BigInt(match[2]!));
+  }
+  return thresholds;
+}
+
 const millisSchema = (min: number, fallback: number) =>
   intSchema(min, 2 ** 31 - 1, `must be an integer number of milliseconds ≥ ${min}`).default(fallback);
 
@@ -345,12 +382,26 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
       millisSchema(1, 30_000),
       readVar(env, 'PAYGATE_REQUEST_TIMEOUT_MS'),
     ),
+    lateConfirmGraceMs:
+      parseWith(
+        'PAYGATE_LATE_CONFIRM_GRACE_S',
+        z.coerce.number().int({ message: 'must be an integer' }).min(0).max(3600).default(120),
+        readVar(env, 'PAYGATE_LATE_CONFIRM_GRACE_S'),
+      ) * 1000,
     shutdownTimeoutMs: parseWith(
       'PAYGATE_SHUTDOWN_TIMEOUT_MS',
       millisSchema(0, 25_000),
       readVar(env, 'PAYGATE_SHUTDOWN_TIMEOUT_MS'),
     ),
     corsOrigins: parseCorsOrigins(readVar(env, 'PAYGATE_CORS_ORIGINS')),
+    quoteTtlMs:
+      parseWith(
+        'PAYGATE_QUOTE_TTL_S',
+        intSchema(1, 3600, 'must be an integer number of seconds between 1 and 3600').default(300),
+        readVar(env, 'PAYGATE_QUOTE_TTL_S'),
+      ) * 1000,
+    ratesFile: readVar(env, 'PAYGATE_RATES_FILE') ?? null,
+    collectDataThresholds: parseCollectDataThresholds(readVar(env, 'PAYGATE_COLLECT_DATA_THRESHOLDS')),
   };
 }
 

@@ -98,6 +98,30 @@ export const variables: VariableSpec[] = [
       'A file of screened accounts (one CAIP-10 or address per line); confirm refuses them with `sanctioned_user`.',
   },
   {
+    name: 'PAYGATE_LATE_CONFIRM_GRACE_S',
+    type: 'integer 0–3600',
+    default: '`120`',
+    modes: 'all',
+    description:
+      'After `expiresAt`, how long a transfer mined in time can still be confirmed; the payment becomes `expired` only then.',
+  },
+  {
+    name: 'PAYGATE_QUOTE_TTL_S',
+    type: 'integer 1–3600',
+    default: '`300`',
+    modes: 'all',
+    description:
+      "How long an option priced at an exchange rate stays valid (its `expiresAt`), counted from when the price was read. An option in a stablecoin of the payment's currency does not expire.",
+  },
+  {
+    name: 'PAYGATE_RATES_FILE',
+    type: 'path',
+    default: 'none',
+    modes: 'test mode only',
+    description:
+      'A JSON object of prices, e.g. `{"ETH/USD": "3125.50"}` (quote currency per unit of the base, as decimal strings), over the built-in table that prices test-mode chains without price feeds (the local chain, the testnet presets). Live chains are priced from their Chainlink feeds only.',
+  },
+  {
     name: 'PAYGATE_RATE_LIMIT_RPS',
     type: 'number > 0',
     default: '`50`',
@@ -142,6 +166,14 @@ export const variables: VariableSpec[] = [
     modes: 'all',
     description:
       'Browser origins allowed to call the gateway routes (`/v1/gateway/*`). Merchant and dashboard routes never allow CORS.',
+  },
+  {
+    name: 'PAYGATE_COLLECT_DATA_THRESHOLDS',
+    type: '`none` or a comma list of `<ISO 4217 code>:<minor units>`',
+    default: '`USD:100000,EUR:100000` (1000 USD, 1000 EUR)',
+    modes: 'all',
+    description:
+      "A payment whose amount reaches its currency's threshold requires the buyer's identity data (travel rule), as does every payment of a merchant created with `--collect-data`. `none`: only those merchants.",
   },
   {
     name: 'METRICS_PORT',

@@ -18,6 +18,8 @@ import type { Observer } from './observability/observer.js';
 import type { ReadinessCheck } from './observability/readiness.js';
 import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
+import { createCheckout, type Checkout, type CheckoutOptions } from './gateway/checkout.js';
+import { checkoutTasks } from './gateway/tasks.js';
 import { deliveryHook, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deps.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS } from './webhooks/schedule.js';
@@ -39,6 +41,10 @@ export interface Runtime extends WebhookDeps {
   readiness: ReadinessCheck[];
   /** The chains the gateway serves; null in processes that touch no chain (CLI tools, the worker for now). */
   chains: Chains | null;
+  /** Options, fetch, confirm and their jobs; null in a process that serves no chain. */
+  checkout: Checkout | null;
+  /** See LifecycleDeps.expiryGraceMs: PAYGATE_LATE_CONFIRM_GRACE_S. */
+  expiryGraceMs: number;
   /** Aborted when a shutdown's deadline passes: long work (a webhook attempt) stops and records itself. */
   shutdownSignal: AbortSignal;
   /** Runs every sweeper once (tests call it after moving the clock). */
@@ -103,6 +109,8 @@ export interface RuntimeOptions {
    * PAYGATE_CHAINS names, closed with the runtime (`paygate start`). Without it the runtime has no chains.
    */
   chains?: Chains | 'start';
+  /** Checkout tuning for tests: balance cache, settle timings, a fixed pricing. */
+  checkout?: CheckoutOptions;
 }
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
@@ -150,6 +158,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     observer: metrics.observer,
     shutdownSignal: shutdown.signal,
     chains,
+    expiryGraceMs: config.lateConfirmGraceMs,
     readiness: [
       {
         name: 'database',
@@ -172,6 +181,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ? createPostgresQueue({ ...queueOptions, db, concurrency: options.jobConcurrency })
       : createSqliteQueue({ ...queueOptions, knex: db.knex });
   Object.assign(tasks, timed(runtime.observer, { ...paymentTasks(runtime), ...webhookTasks(runtime) }));
+  runtime.checkout = createCheckout(runtime, options.checkout);
+  if (runtime.checkout) Object.assign(tasks, timed(runtime.observer, checkoutTasks(runtime.checkout)));
   runtime.eventHooks.push(deliveryHook(runtime));
 
   runtime.sweep = async () => {

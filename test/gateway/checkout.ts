@@ -77,7 +77,8 @@ export async function startCheckoutHarness(
       const account = privateKeyToAccount(key);
       const caip10 = `${LOCAL}:${account.address}`;
       if (ether > 0n) await fundAccount(chains.local!, { account: caip10, asset: 'native', amount: ether.toString() });
-      if (tusdAmount > 0n) await fundAccount(chains.local!, { account: caip10, asset: tusd, amount: tusdAmount.toString() });
+      if (tusdAmount > 0n)
+        await fundAccount(chains.local!, { account: caip10, asset: tusd, amount: tusdAmount.toString() });
       const wallet = createWalletClient({ account, chain: local.clients.chain, transport: http(local.config.rpcUrl) });
       return { account, caip10, wallet };
     },

@@ -182,7 +182,11 @@ describe('gateway.auth', () => {
       ];
       for (const headers of credentials) {
         for (const op of operations) {
-          await expectError(await sandbox.call(op.method, op.path(id), { headers, body: op.body }), 403, 'not_sandbox_api_key');
+          await expectError(
+            await sandbox.call(op.method, op.path(id), { headers, body: op.body }),
+            403,
+            'not_sandbox_api_key',
+          );
         }
       }
       await expectJson(await sandbox.call('GET', `/v1/gateway/payment/${id}`), 200);

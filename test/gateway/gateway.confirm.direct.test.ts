@@ -41,14 +41,20 @@ describe('gateway confirm: direct transfers on anvil', () => {
     const merchantBefore = await tokenBalance(SETTLEMENT);
     const hash = await sendAction(buyer, option);
 
-    const accepted = await expectJson<StatusAnswer>(await h.confirm(paymentId, { optionId: option.id, results: [hash] }), 200);
+    const accepted = await expectJson<StatusAnswer>(
+      await h.confirm(paymentId, { optionId: option.id, results: [hash] }),
+      200,
+    );
     assert.equal(accepted.status, 'processing');
     await h.drain();
     const status = await expectJson<StatusAnswer>(await h.call('GET', `/v1/gateway/payment/${paymentId}/status`), 200);
     assert.equal(status.status, 'succeeded');
     assert.equal(status.info?.txId, hash);
     assert.equal(await tokenBalance(SETTLEMENT), merchantBefore + 12_500_000n);
-    const processing = (await h.runtime.db.knex('events').where({ payment_id: paymentId, state_version: 1 }).first()) as {
+    const processing = (await h.runtime.db
+      .knex('events')
+      .where({ payment_id: paymentId, state_version: 1 })
+      .first()) as {
       payload: string;
     };
     const data = (JSON.parse(processing.payload) as { data: { processing: Record<string, unknown> } }).data;
@@ -69,7 +75,10 @@ describe('gateway confirm: direct transfers on anvil', () => {
     await h.drain();
     const status = await expectJson<StatusAnswer>(await h.call('GET', `/v1/gateway/payment/${paymentId}/status`), 200);
     assert.equal(status.status, 'succeeded');
-    assert.equal(await h.local.clients.public.getBalance({ address: SETTLEMENT }), before + BigInt(option.amount.value));
+    assert.equal(
+      await h.local.clients.public.getBalance({ address: SETTLEMENT }),
+      before + BigInt(option.amount.value),
+    );
   });
 
   it('a pending transaction is accepted, and its replacement with the same calldata completes the payment', async () => {
@@ -109,7 +118,10 @@ describe('gateway confirm: direct transfers on anvil', () => {
       assert.notEqual(fast, slow);
       await h.local.test.mine({ blocks: 1 });
       await h.drain();
-      const status = await expectJson<StatusAnswer>(await h.call('GET', `/v1/gateway/payment/${paymentId}/status`), 200);
+      const status = await expectJson<StatusAnswer>(
+        await h.call('GET', `/v1/gateway/payment/${paymentId}/status`),
+        200,
+      );
       const row = await h.runtime.db.knex('payments').where({ id: paymentId }).first();
       assert.equal(status.status, 'succeeded', row.failed);
       assert.equal(status.info?.txId, fast);

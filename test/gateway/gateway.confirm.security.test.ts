@@ -54,7 +54,12 @@ describe('gateway confirm: attacks on gasless options', () => {
     const [payload, mac] = option.id.split('.') as [string, string];
     const claims = JSON.parse(Buffer.from(payload.slice(4), 'base64url').toString()) as Record<string, unknown>;
     const cheaper = `opt_${Buffer.from(JSON.stringify({ ...claims, n: '1' })).toString('base64url')}.${mac}`;
-    for (const optionId of [cheaper, `${option.id}x`, 'opt_AAAA.BBBB', option.id.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))]) {
+    for (const optionId of [
+      cheaper,
+      `${option.id}x`,
+      'opt_AAAA.BBBB',
+      option.id.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+    ]) {
       await expectError(await h.confirm(paymentId, { optionId, results: [signature] }), 400, 'params_validation');
     }
     // A genuine option of another payment is not an option of this one.
@@ -98,7 +103,17 @@ describe('gateway confirm: attacks on gasless options', () => {
       address: h.local.testUsd,
       abi: token,
       functionName: 'transferWithAuthorization',
-      args: [m.from, m.to, BigInt(m.value), BigInt(m.validAfter), BigInt(m.validBefore), m.nonce, Number(v ?? BigInt(yParity + 27)), r, s],
+      args: [
+        m.from,
+        m.to,
+        BigInt(m.value),
+        BigInt(m.validAfter),
+        BigInt(m.validBefore),
+        m.nonce,
+        Number(v ?? BigInt(yParity + 27)),
+        r,
+        s,
+      ],
     });
     const relayer = h.local.clients.relayer.account.address;
     const relayerSent = await h.local.clients.public.getTransactionCount({ address: relayer });
@@ -135,7 +150,10 @@ describe('gateway confirm: attacks on gasless options', () => {
     const paymentId = await h.createPayment();
     const first = await h.optionFor(paymentId, buyer, h.tusd);
     const second = await h.optionFor(paymentId, buyer, h.tusd);
-    await expectJson(await h.confirm(paymentId, { optionId: first.id, results: [await signAction(buyer, first)] }), 200);
+    await expectJson(
+      await h.confirm(paymentId, { optionId: first.id, results: [await signAction(buyer, first)] }),
+      200,
+    );
     await expectError(
       await h.confirm(paymentId, { optionId: second.id, results: [await signAction(buyer, second)] }),
       409,
@@ -220,7 +238,11 @@ describe('gateway confirm: attacks on direct options', () => {
     await expectJson(await h.confirm(first, { optionId: option.id, results: [paid] }), 200);
     const second = await h.createPayment();
     const secondOption = await h.optionFor(second, buyer, h.tusd);
-    await expectError(await h.confirm(second, { optionId: secondOption.id, results: [paid] }), 400, 'params_validation');
+    await expectError(
+      await h.confirm(second, { optionId: secondOption.id, results: [paid] }),
+      400,
+      'params_validation',
+    );
   });
 
   it('a quote that expired by the clock is refused with quote_expired', async () => {

@@ -37,7 +37,11 @@ export interface GatewayHarness {
   /** A gateway request, authenticated with the test wallet key unless `headers` says otherwise. */
   call(method: string, path: string, options?: GatewayCall): Promise<Response>;
   /** Creates a payment through the merchant API and answers its id. */
-  createPayment(options?: { live?: boolean; expiresInSeconds?: number; amount?: { unit: string; value: string } }): Promise<string>;
+  createPayment(options?: {
+    live?: boolean;
+    expiresInSeconds?: number;
+    amount?: { unit: string; value: string };
+  }): Promise<string>;
   /** Moves a test payment with the merchant's simulate call. */
   simulate(paymentId: string, ...steps: string[]): Promise<void>;
   close(): Promise<void>;

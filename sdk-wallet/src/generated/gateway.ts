@@ -133,7 +133,17 @@ export interface paths {
          *
          *     **Refusals.** A stale quote answers `409 quote_expired` (get options again); an expired payment
          *     `410 payment_expired`; a screened account `403 sanctioned_user`, after which the payment is `failed`. When the
-         *     option requires data collection, `collectedData` must be present and valid (`400 params_validation`).
+         *     option requires data collection, `collectedData` must be present and valid (`400 params_validation`), unless the
+         *     buyer already submitted the web form at `collectData.url`.
+         *
+         *     **Binding.** A transaction counts only if it is the one the option issued: sent by the option's account, with the
+         *     option's calldata exactly (direct transfers end with a 32-byte reference to this payment). A transaction or an
+         *     authorization pays at most one payment, ever; reusing one answers `400 params_validation`.
+         *
+         *     **Late confirms.** A transaction mined before the quote's `expiresAt` (or the payment's) is still accepted after
+         *     it; the payment keeps waiting for such a confirm for a grace period after its `expiresAt` (120 s by default)
+         *     before it becomes `expired`. A transfer mined after the payment expired is refused with `410 payment_expired`
+         *     and recorded for the operator, never silently kept.
          */
         post: operations["confirmPayment"];
         delete?: never;

@@ -2,6 +2,7 @@
  * `paygate admin …`: accounts and credentials. A secret is printed once, by the command that mints it, and by no
  * other command: listings show the 12-character prefix only.
  */
+import { listDiscrepancies } from '../db/queries/discrepancies.js';
 import { parseArgs } from 'node:util';
 import { createKey, listKeys, revokeKey, rotateKey, type CreatedKey } from '../accounts/apiKeys.js';
 import { createDemoAccounts } from '../accounts/bootstrap.js';
@@ -16,7 +17,7 @@ Commands:
   create-partner     --name <name>
   create-merchant    --partner <id> --name <name> [--icon-url <url>] [--id <id>]
                      [--fee-base <minor units> --fee-percent <n>/<d> [--fee-currency <ISO 4217>]]
-                     [--settlement <caip2>=<address>]...
+                     [--settlement <caip2>=<address>]... [--collect-data]
   create-api-key     --partner <id> --mode test|live [--label <text>]
   create-wallet-key  --mode test|live [--label <text>] [--partner <id>]
   create-app         --mode test|live [--label <text>] [--partner <id>]
@@ -24,6 +25,7 @@ Commands:
   revoke-key         <prefix|key id>
   rotate-key         <prefix|key id>
   bootstrap          demo partner and merchant with test and live credentials
+  discrepancies      [--mode test|live] [--payment <id>] [--limit <n>]: money that moved but did not pay
   webhook-endpoint   a merchant's webhook endpoint and deliveries (paygate admin webhook-endpoint --help)
 
 Options:
@@ -45,6 +47,8 @@ Options:
   --settlement <caip2>=<address>   payout address per chain, repeatable,
                                    e.g. eip155:8453=0x… or solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp=…
   --id <id>                        use this merchant id instead of a generated one
+  --collect-data                   every payment requires the buyer's identity data (travel rule),
+                                   whatever its amount
 `,
   'create-api-key': 'Usage: paygate admin create-api-key --partner <id> --mode test|live [--label <text>] [--json]\n',
   'create-wallet-key':
@@ -55,6 +59,11 @@ Options:
   'revoke-key': 'Usage: paygate admin revoke-key <prefix|key id> [--json]\n',
   'rotate-key': 'Usage: paygate admin rotate-key <prefix|key id> [--json]\n',
   bootstrap: 'Usage: paygate admin bootstrap [--json]\n',
+  discrepancies: `Usage: paygate admin discrepancies [--mode test|live] [--payment <id>] [--limit <n>] [--json]
+
+Lists transfers that moved money without paying a payment as issued, newest first: late payments (mined after
+the payment expired), overpayments (accepted; the excess is the merchant's to refund) and underpayments (refused).
+`,
 };
 
 /**
@@ -157,6 +166,40 @@ function showHelp(command: string): number {
 const commands: Record<string, (args: string[]) => Promise<number>> = {
   'webhook-endpoint': runWebhookEndpoint,
 
+  async discrepancies(args) {
+    const parsed = parse('discrepancies', () =>
+      parseArgs({
+        ...strict(args),
+        options: {
+          ...commonOptions,
+          mode: { type: 'string' },
+          payment: { type: 'string' },
+          limit: { type: 'string' },
+        },
+      }),
+    );
+    if (!parsed) return showHelp('discrepancies');
+    const { values } = parsed;
+    const limit = values.limit === undefined ? 100 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      throw new UsageError('--limit must be an integer from 1 to 1000', help.discrepancies!);
+    }
+    const live = values.mode === undefined ? undefined : parseMode(values.mode, 'discrepancies') === 'live';
+    const rows = await withAccounts(({ db }) => listDiscrepancies(db.knex, { live, paymentId: values.payment, limit }));
+    const data = rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() }));
+    const human = data.length
+      ? data
+          .map(
+            (r) =>
+              `${r.createdAt}  ${r.kind.padEnd(12)} ${r.paymentId}  ${r.chain}  ${r.txId ?? '-'}\n` +
+              `    expected ${r.expectedValue}, received ${r.receivedValue} ${r.assetUnit}: ${r.note}`,
+          )
+          .join('\n')
+      : 'No discrepancies.';
+    emit(values.json ?? false, data, human);
+    return 0;
+  },
+
   async 'create-partner'(args) {
     const parsed = parse('create-partner', () =>
       parseArgs({ ...strict(args), options: { ...commonOptions, name: { type: 'string' } } }),
@@ -182,6 +225,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
           'fee-currency': { type: 'string' },
           'fee-percent': { type: 'string' },
           settlement: { type: 'string', multiple: true },
+          'collect-data': { type: 'boolean' },
         },
       }),
     );
@@ -193,13 +237,15 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
       iconUrl: values['icon-url'] ?? null,
       feeConfig: parseFee(values['fee-base'], values['fee-percent'], values['fee-currency']),
       settlementAddresses: parseSettlements(values.settlement ?? []),
+      collectData: values['collect-data'] ?? false,
       ...(values.id === undefined ? {} : { id: values.id }),
     };
     const merchant = await withAccounts((deps) => createMerchant(deps, input));
     emit(
       values.json,
       merchantJson(merchant),
-      `Created merchant ${merchant.id} (${merchant.name}) for partner ${merchant.partner_id}`,
+      `Created merchant ${merchant.id} (${merchant.name}) for partner ${merchant.partner_id}` +
+        (merchant.collect_data ? "; every payment requires the buyer's identity data" : ''),
     );
     return 0;
   },

@@ -143,7 +143,7 @@ async function requireCollectedData(checkout: Checkout, payment: PaymentRow, bod
   if (!required) return;
   if (body.collectedData !== undefined && body.collectedData !== null) {
     const checked = validateCollectedData(body.collectedData);
-    if (!checked.ok) throw new ApiError('params_validation', `collectedData ${checked.message}`);
+    if (!checked.ok) throw new ApiError('params_validation', `collectedData: ${checked.message}`);
     await saveCollectedData(checkout, payment.id, checked.value);
     return;
   }
@@ -158,7 +158,9 @@ async function refuseScreened(checkout: Checkout, payment: PaymentRow, account: 
   await transitionPayment(checkout, payment.id, {
     to: 'failed',
     from: ['requires_action'],
-    stages: { failed: { failed_at: iso(checkout.now()), failure_reason: 'The paying account did not pass screening.' } },
+    stages: {
+      failed: { failed_at: iso(checkout.now()), failure_reason: 'The paying account did not pass screening.' },
+    },
   }).catch((err: unknown) => {
     if (!(err instanceof ApiError && err.code === 'invalid_state')) throw err;
   });
@@ -215,7 +217,14 @@ export async function confirmPayment(
     const minedMs = draft.minedAt === null ? null : draft.minedAt * 1000;
     if (late && (minedMs === null || minedMs > payment.expires_at)) {
       if (minedMs !== null) {
-        await recordDiscrepancy(checkout, payment, option.claims, draft, 'late_payment', 'Transfer mined after the payment expired.');
+        await recordDiscrepancy(
+          checkout,
+          payment,
+          option.claims,
+          draft,
+          'late_payment',
+          'Transfer mined after the payment expired.',
+        );
       }
       throw new ApiError('payment_expired', `Payment ${id} has expired.`);
     }
@@ -224,7 +233,14 @@ export async function confirmPayment(
     }
   }
   if (draft.excess < 0n) {
-    await recordDiscrepancy(checkout, payment, option.claims, draft, 'underpayment', 'Transfer below the option amount.');
+    await recordDiscrepancy(
+      checkout,
+      payment,
+      option.claims,
+      draft,
+      'underpayment',
+      'Transfer below the option amount.',
+    );
     throw new ApiError(
       'params_validation',
       `results[0] sends ${BigInt(option.claims.amount) + draft.excess} but the option requires ${option.claims.amount}.`,
@@ -284,7 +300,14 @@ export async function confirmPayment(
     throw new ApiError('params_validation', 'results[0] has already paid another payment.');
   }
   if (draft.excess > 0n) {
-    await recordDiscrepancy(checkout, payment, option.claims, draft, 'overpayment', 'Transfer above the option amount.');
+    await recordDiscrepancy(
+      checkout,
+      payment,
+      option.claims,
+      draft,
+      'overpayment',
+      'Transfer above the option amount.',
+    );
   }
   return answer();
 }

@@ -26,7 +26,10 @@ export function accountsByAdapter(checkout: Checkout, accounts: string[]): Map<C
     if (!adapter) return;
     const normalised = adapter.normaliseAccount(account);
     if (!normalised) {
-      throw new ApiError('params_validation', `accounts[${i}] is not a valid ${adapter.namespace} account: ${account}.`);
+      throw new ApiError(
+        'params_validation',
+        `accounts[${i}] is not a valid ${adapter.namespace} account: ${account}.`,
+      );
     }
     const list = grouped.get(adapter) ?? [];
     if (!list.includes(normalised)) list.push(normalised);
@@ -40,7 +43,8 @@ export function accountsByAdapter(checkout: Checkout, accounts: string[]): Map<C
  * late-confirm grace after it is for confirms of transfers already made, never for new ones).
  */
 export function requirePayable(checkout: Checkout, payment: PaymentRow): void {
-  const expired = payment.status === 'expired' || (payment.status === 'requires_action' && checkout.now() >= payment.expires_at);
+  const expired =
+    payment.status === 'expired' || (payment.status === 'requires_action' && checkout.now() >= payment.expires_at);
   if (expired) throw new ApiError('payment_expired', `Payment ${payment.id} has expired.`);
   if (payment.status !== 'requires_action') {
     throw new ApiError(

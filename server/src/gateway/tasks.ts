@@ -56,8 +56,16 @@ export async function watchClaim(checkout: Checkout, paymentId: string): Promise
       checkout,
       paymentId,
       progress.state === 'succeeded'
-        ? { to: 'succeeded', from: ['processing'], stages: { success: { succeeded_at: iso(now), tx_id: progress.txId } } }
-        : { to: 'failed', from: ['processing'], stages: { failed: { failed_at: iso(now), failure_reason: progress.reason } } },
+        ? {
+            to: 'succeeded',
+            from: ['processing'],
+            stages: { success: { succeeded_at: iso(now), tx_id: progress.txId } },
+          }
+        : {
+            to: 'failed',
+            from: ['processing'],
+            stages: { failed: { failed_at: iso(now), failure_reason: progress.reason } },
+          },
       trx,
     );
   });

@@ -54,12 +54,16 @@ export function tokenOf(caip19: string): Address | null {
 
 /** The EIP-3009 nonce of an option: unpredictable without the secret, the same every time it is rebuilt. */
 export function authorizationNonce(option: VerifiedOption): Hex {
-  return keccak256(encodePacked(['string', 'string', 'bytes32'], ['paygate:eip3009', option.claims.paymentId, toHex(option.mac)]));
+  return keccak256(
+    encodePacked(['string', 'string', 'bytes32'], ['paygate:eip3009', option.claims.paymentId, toHex(option.mac)]),
+  );
 }
 
 /** The 32 bytes a direct transfer's calldata ends with. */
 export function paymentReference(option: VerifiedOption): Hex {
-  return keccak256(encodePacked(['string', 'string', 'bytes32'], ['paygate:ref', option.claims.paymentId, toHex(option.mac)]));
+  return keccak256(
+    encodePacked(['string', 'string', 'bytes32'], ['paygate:ref', option.claims.paymentId, toHex(option.mac)]),
+  );
 }
 
 export interface DirectCall {

@@ -6,7 +6,13 @@ import type { ChainAdapter, Holding } from '../../gateway/adapters.js';
 import type { Chains, EvmChain } from '../index.js';
 import { erc20Abi, multicall3BalanceAbi } from './abis.js';
 import { evmActions } from './actions.js';
-import { authorizationProgress, DEFAULT_SETTLE_OPTIONS, relayAuthorization, transactionProgress, type SettleOptions } from './settle.js';
+import {
+  authorizationProgress,
+  DEFAULT_SETTLE_OPTIONS,
+  relayAuthorization,
+  transactionProgress,
+  type SettleOptions,
+} from './settle.js';
 import { verifyAuthorization, verifyTransaction } from './verify.js';
 
 const ACCOUNT = /^eip155:([1-9][0-9]{0,17}):(0x[0-9a-fA-F]{40})$/;

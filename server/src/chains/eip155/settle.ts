@@ -37,7 +37,15 @@ export async function relayAuthorization(
   claim: ClaimRecord,
 ): Promise<{ txId: string | null }> {
   if (claim.txId) return { txId: claim.txId };
-  const d = claim.details as { token: Address; from: Address; to: Address; value: string; validBefore: string; nonce: Hex; signature: Hex };
+  const d = claim.details as {
+    token: Address;
+    from: Address;
+    to: Address;
+    value: string;
+    validBefore: string;
+    nonce: Hex;
+    signature: Hex;
+  };
   const publicClient = chain.clients.public;
   const used = await publicClient.readContract({
     address: d.token,
@@ -59,7 +67,17 @@ export async function relayAuthorization(
       address: d.token,
       abi: eip3009Abi,
       functionName: 'transferWithAuthorization',
-      args: [d.from, d.to, BigInt(d.value), 0n, BigInt(d.validBefore), d.nonce, Number(v ?? BigInt(yParity + 27)), r, s],
+      args: [
+        d.from,
+        d.to,
+        BigInt(d.value),
+        0n,
+        BigInt(d.validBefore),
+        d.nonce,
+        Number(v ?? BigInt(yParity + 27)),
+        r,
+        s,
+      ],
       nonce: Number(nonce),
     });
     await storeRelayerNonce(trx, chain.config.caip2, relayer, nonce + 1n);
@@ -143,7 +161,15 @@ export async function authorizationProgress(
   now: number,
   options: SettleOptions,
 ): Promise<ClaimProgress> {
-  const d = claim.details as { token: Address; from: Address; to: Address; value: string; validBefore: string; nonce: Hex; fromBlock: string };
+  const d = claim.details as {
+    token: Address;
+    from: Address;
+    to: Address;
+    value: string;
+    validBefore: string;
+    nonce: Hex;
+    fromBlock: string;
+  };
   const publicClient = chain.clients.public;
   const uses = await publicClient.getContractEvents({
     address: d.token,
@@ -156,7 +182,8 @@ export async function authorizationProgress(
   if (!use) {
     if (claim.txId) {
       const ours = await receiptOrNull(chain, claim.txId as Hex);
-      if (ours?.status === 'reverted') return { state: 'failed', reason: 'The authorization could not be used on chain.' };
+      if (ours?.status === 'reverted')
+        return { state: 'failed', reason: 'The authorization could not be used on chain.' };
       if (!ours && !(await transactionExists(chain, claim.txId as Hex))) {
         return missing(claim, now, options, `Relayed transaction ${claim.txId}`);
       }
@@ -170,7 +197,11 @@ export async function authorizationProgress(
   if (!receipt) return { state: 'pending', recheckInMs: options.recheckMs };
   const moved = transferredIn(receipt, d.token, d.from, d.to);
   if (receipt.status !== 'success' || moved < BigInt(d.value)) {
-    return { state: 'failed', reason: 'The authorization was used without the expected transfer.', txId: use.transactionHash };
+    return {
+      state: 'failed',
+      reason: 'The authorization was used without the expected transfer.',
+      txId: use.transactionHash,
+    };
   }
   return found(claim, (await atDepth(chain, receipt, options)) ?? { state: 'pending', recheckInMs: options.recheckMs });
 }
@@ -195,7 +226,15 @@ export async function transactionProgress(
   now: number,
   options: SettleOptions,
 ): Promise<ClaimProgress> {
-  const d = claim.details as { from: Address; nonce: number; to: Address; data: Hex; amount: string; recipient: Address; fromBlock: string };
+  const d = claim.details as {
+    from: Address;
+    nonce: number;
+    to: Address;
+    data: Hex;
+    amount: string;
+    recipient: Address;
+    fromBlock: string;
+  };
   let hash = claim.txId as Hex;
   let receipt = await receiptOrNull(chain, hash);
   if (!receipt) {
@@ -205,7 +244,11 @@ export async function transactionProgress(
     const tx = await chain.clients.public.getTransaction({ hash: replacement });
     // A replacement counts only if it is still exactly the issued transfer (a faster gas price is fine).
     if (!tx.to || getAddress(tx.to) !== d.to || tx.input.toLowerCase() !== d.data.toLowerCase()) {
-      return { state: 'failed', reason: `Transaction ${hash} was replaced by a different transaction.`, txId: replacement };
+      return {
+        state: 'failed',
+        reason: `Transaction ${hash} was replaced by a different transaction.`,
+        txId: replacement,
+      };
     }
     hash = replacement;
     receipt = await receiptOrNull(chain, hash);
@@ -218,6 +261,10 @@ export async function transactionProgress(
       return { state: 'failed', reason: `Transaction ${hash} moved ${moved}, less than ${d.amount}.`, txId: hash };
     }
   }
-  const progress = (await atDepth(chain, receipt, options)) ?? { state: 'pending', recheckInMs: options.recheckMs, txId: hash };
+  const progress = (await atDepth(chain, receipt, options)) ?? {
+    state: 'pending',
+    recheckInMs: options.recheckMs,
+    txId: hash,
+  };
   return found(claim, progress);
 }

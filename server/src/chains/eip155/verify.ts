@@ -141,7 +141,12 @@ export async function verifyTransaction(
   results: string[][],
   _context: ConfirmContext,
 ): Promise<ClaimDraft> {
-  const hash = single(results, 'eth_sendTransaction', TX_HASH, 'a transaction hash (0x followed by 64 hex characters)') as Hex;
+  const hash = single(
+    results,
+    'eth_sendTransaction',
+    TX_HASH,
+    'a transaction hash (0x followed by 64 hex characters)',
+  ) as Hex;
   const publicClient = chain.clients.public;
   let tx;
   try {
@@ -154,10 +159,13 @@ export async function verifyTransaction(
   }
   const expected = directCall(option);
   const account = addressOf(option.claims.account);
-  if (tx.chainId !== undefined && tx.chainId !== chain.config.chainId) refuse(`Transaction ${hash} is for another chain.`);
+  if (tx.chainId !== undefined && tx.chainId !== chain.config.chainId)
+    refuse(`Transaction ${hash} is for another chain.`);
   if (getAddress(tx.from) !== account) refuse(`Transaction ${hash} was not sent by the option's account ${account}.`);
   if (!tx.to || getAddress(tx.to) !== expected.to || tx.input.toLowerCase() !== expected.data.toLowerCase()) {
-    refuse(`Transaction ${hash} is not the transfer this option issued (recipient, token, amount or reference differ).`);
+    refuse(
+      `Transaction ${hash} is not the transfer this option issued (recipient, token, amount or reference differ).`,
+    );
   }
   let minedAt: number | null = null;
   if (tx.blockNumber !== null) {

@@ -31,7 +31,9 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('created_at').notNullable();
     t.bigInteger('updated_at').notNullable();
   });
-  await knex.raw('CREATE UNIQUE INDEX payment_claims_tx_id ON payment_claims (chain_caip2, tx_id) WHERE tx_id IS NOT NULL');
+  await knex.raw(
+    'CREATE UNIQUE INDEX payment_claims_tx_id ON payment_claims (chain_caip2, tx_id) WHERE tx_id IS NOT NULL',
+  );
 
   await knex.schema.createTable('discrepancies', (t) => {
     t.string('id', 40).primary();

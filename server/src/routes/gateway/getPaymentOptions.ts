@@ -18,7 +18,13 @@ export function getPaymentOptionsHandler(
     const auth = gatewayAuthOf(res);
     const includeInfo = String(req.query.includePaymentInfo) === 'true';
     res.json(
-      await listPaymentOptions(checkoutOf(runtime), { live: auth.mode === 'live' }, req.params.id, req.body, includeInfo),
+      await listPaymentOptions(
+        checkoutOf(runtime),
+        { live: auth.mode === 'live' },
+        req.params.id,
+        req.body,
+        includeInfo,
+      ),
     );
   };
 }
