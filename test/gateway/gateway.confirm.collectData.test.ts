@@ -57,7 +57,7 @@ describe('gateway confirm: data collection', () => {
     const buyer = await h.buyer(2_000_000_000n);
     const paymentId = await h.createPayment({ amount: large });
     const option = await h.optionFor(paymentId, buyer, h.tusd);
-    await saveCollectedData(h.runtime, paymentId, valid);
+    await saveCollectedData(h.runtime, paymentId, valid as Parameters<typeof saveCollectedData>[2]);
     const accepted = await expectJson<StatusAnswer>(
       await h.confirm(paymentId, { optionId: option.id, results: [await signAction(buyer, option)] }),
       200,

@@ -55,6 +55,12 @@ describe('gateway confirm: gasless EIP-3009 payment on anvil', () => {
       200,
     );
     assert.deepEqual(accepted, { status: 'processing', isFinal: false, pollInMs: 2000, info: null });
+    const info = await expectJson<{ buyer: unknown }>(await h.call('GET', `/v1/gateway/payment/${paymentId}`), 200);
+    assert.deepEqual(info.buyer, {
+      accountCaip10: buyer.caip10,
+      accountProviderName: 'wallet test',
+      accountProviderIcon: null,
+    });
 
     // The relay, then the watch at depth (one confirmation on the local chain).
     await h.drain();

@@ -1,7 +1,7 @@
 /** A real server over a real database for gateway tests: wallet credentials, payments made through the merchant API. */
 import type { Logger } from 'pino';
 import { pino } from 'pino';
-import { createApp, createRuntime, openDatabase, type Runtime } from '@paygate/server';
+import { createApp, createRuntime, openDatabase, type Database, type Runtime } from '@paygate/server';
 import { createKey } from '../../server/src/accounts/index.js';
 import type { Chains } from '../../server/src/chains/index.js';
 import type { CheckoutOptions } from '../../server/src/gateway/checkout.js';
@@ -56,13 +56,15 @@ export interface GatewayHarnessOptions {
   /** Where the business clock starts (ms); a chain harness starts it at the chain's time. */
   clockStart?: number;
   merchant?: { feeConfig?: unknown; settlementAddresses?: Record<string, string> };
+  /** A database the caller owns (e.g. PostgreSQL from createTestDatabase); an in-memory SQLite one otherwise. */
+  db?: Database;
 }
 
 export async function startGatewayHarness(options: GatewayHarnessOptions = {}): Promise<GatewayHarness> {
   const clock = testClock(options.clockStart);
   // The clock stands still unless a test moves it, so no bucket would ever refill: limits are off unless asked for.
   const config = { PAYGATE_RATE_LIMIT_RPS: '1000000', PAYGATE_RATE_LIMIT_BURST: '1000000', ...options.config };
-  const db = openDatabase('sqlite::memory:');
+  const db = options.db ?? openDatabase('sqlite::memory:');
   const runtime = await createRuntime({
     config: testConfig(config),
     db,
@@ -130,7 +132,7 @@ export async function startGatewayHarness(options: GatewayHarnessOptions = {}): 
     async close() {
       await server.close();
       await runtime.close();
-      await db.close();
+      if (!options.db) await db.close();
     },
   };
 }

@@ -178,6 +178,8 @@ export async function confirmPayment(
   id: string,
   body: ConfirmRequest,
   poll: LongPoll,
+  /** The wallet that confirms (its credential's label), shown as the buyer's account provider. */
+  wallet: { name: string } = { name: 'Unknown wallet' },
 ): Promise<GatewayStatusResponse> {
   // The resource first (docs/decisions.md §2): an unknown or foreign payment is 404/403 whatever the body says.
   let payment = await readGatewayPayment(checkout, scope, id);
@@ -262,7 +264,7 @@ export async function confirmPayment(
         resultsDigest,
         txId: draft.txId,
         state: 'pending',
-        details: draft.details,
+        details: { ...draft.details, wallet: wallet.name },
         createdAt: now,
         updatedAt: now,
       });

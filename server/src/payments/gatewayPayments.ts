@@ -5,6 +5,7 @@
  */
 import type { Chains } from '../chains/index.js';
 import { findMerchant } from '../db/queries/accounts.js';
+import { findClaimOfPayment } from '../db/queries/claims.js';
 import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
@@ -89,6 +90,19 @@ function assetDisplay(chains: Chains | null, unit: string): AmountDisplay {
   throw new Error(`no configured asset ${unit}: cannot describe the amount paid`);
 }
 
+/** The paying account, once a confirm recorded it, with the wallet (credential label) that confirmed. */
+async function buyerOf(deps: GatewayDeps, payment: PaymentRow): Promise<PaymentInfo['buyer']> {
+  const account = payment.stages.processing?.buyer_caip10;
+  if (typeof account !== 'string') return null;
+  const claim = await findClaimOfPayment(deps.db.knex, payment.id);
+  const wallet = claim?.details.wallet;
+  return {
+    accountCaip10: account,
+    accountProviderName: typeof wallet === 'string' ? wallet : 'Unknown wallet',
+    accountProviderIcon: null,
+  };
+}
+
 export async function gatewayPaymentInfo(deps: GatewayDeps, scope: GatewayScope, id: string): Promise<PaymentInfo> {
   const payment = await readGatewayPayment(deps, scope, id);
   const merchant = await findMerchant(deps.db.knex, payment.merchant_id);
@@ -98,8 +112,7 @@ export async function gatewayPaymentInfo(deps: GatewayDeps, scope: GatewayScope,
     amount: { unit: payment.amount_unit, value: payment.amount_value, display: fiatDisplay(payment.amount_unit) },
     expiresAt: Math.floor(payment.expires_at / 1000),
     merchant: { name: merchant.name, iconUrl: merchant.icon_url },
-    // Set by confirm, which records the paying account and the credential's wallet (a later issue).
-    buyer: null,
+    buyer: await buyerOf(deps, payment),
   };
 }
 

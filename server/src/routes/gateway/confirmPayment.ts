@@ -20,11 +20,18 @@ export function confirmPaymentHandler(
     const auth = gatewayAuthOf(res);
     const gone = new AbortController();
     res.on('close', () => gone.abort());
-    const answer = await confirmPayment(checkoutOf(runtime), { live: auth.mode === 'live' }, req.params.id, req.body, {
-      maxPollMs: Number(req.query.maxPollMs ?? 0),
-      signal: gone.signal,
-      notifier,
-    });
+    const answer = await confirmPayment(
+      checkoutOf(runtime),
+      { live: auth.mode === 'live' },
+      req.params.id,
+      req.body,
+      {
+        maxPollMs: Number(req.query.maxPollMs ?? 0),
+        signal: gone.signal,
+        notifier,
+      },
+      { name: auth.credential.label ?? 'Unknown wallet' },
+    );
     if (gone.signal.aborted || res.headersSent) return;
     res.json(answer);
   };
