@@ -30,9 +30,9 @@ import type { ChainAdapter, ClaimDraft } from './adapters.js';
 import { requireAdapter, type Checkout } from './checkout.js';
 import { verifyOption, type OptionClaims, type VerifiedOption } from './optionToken.js';
 import { paymentCollectData } from './options.js';
+import { pairResults } from './results.js';
 
 type ConfirmRequest = components['schemas']['ConfirmPaymentRequest'];
-type ConfirmResult = components['schemas']['ConfirmResult'];
 
 export function verifiedOptionOf(checkout: Checkout, paymentId: string, optionId: string): VerifiedOption {
   const option = verifyOption(checkout.optionSecret, optionId, paymentId);
@@ -48,17 +48,6 @@ export function refuseStaleQuote(checkout: Checkout, option: VerifiedOption): vo
   if (quoteIsStale(checkout, option.claims)) {
     throw new ApiError('quote_expired', 'The quote of this option has expired; get payment options again.');
   }
-}
-
-/** Both result forms, as lists of outputs, one list per action. */
-export function normaliseResults(results: ConfirmResult[], actionCount: number): string[][] {
-  if (results.length !== actionCount) {
-    throw new ApiError(
-      'params_validation',
-      `results has ${results.length} items but the option has ${actionCount} action${actionCount === 1 ? '' : 's'}.`,
-    );
-  }
-  return results.map((r) => (typeof r === 'string' ? [r] : r.data));
 }
 
 function digest(value: unknown): string {
@@ -185,7 +174,12 @@ export async function confirmPayment(
   let payment = await readGatewayPayment(checkout, scope, id);
   const option = verifiedOptionOf(checkout, id, body.optionId);
   const adapter = requireAdapter(checkout, option.claims.chain);
-  const results = normaliseResults(body.results, (await adapter.actions(option)).length);
+  const legs = pairResults(await adapter.actions(option), body.results);
+  // Options this server issues pay on one chain; a leg of another namespace cannot be one of its results.
+  if (legs.length !== 1 || legs[0]!.namespace !== adapter.namespace) {
+    throw new ApiError('params_validation', 'results do not match the actions of this option.');
+  }
+  const results = legs[0]!.results;
   const resultsDigest = digest(results);
   const answer = async () => gatewayStatusAnswer(checkout, await waitForFinalStatus(checkout, scope, id, poll));
 
