@@ -1,0 +1,329 @@
+/**
+ * The local Solana chain: one in-process LiteSVM (SPL Token, Token-2022, Associated Token Account and Memo programs,
+ * signature verification and the blockhash check on) with a clock that runs with wall time, and a record of the
+ * transactions that landed, for the RPC's status and transaction queries.
+ *
+ * Time and blockhashes. A slot passes every `slotMs` (400 ms, Solana's target) and is one block, so the block height
+ * is the number of slots since genesis; the Clock sysvar follows (slot and unix timestamp). LiteSVM accepts exactly
+ * one blockhash, its latest, and `expireBlockhash()` replaces it. Real validators instead accept each of the last 150
+ * blockhashes. So that a blockhash still lives the normal 150 blocks, the current one is "issued" the first time it
+ * is handed out (getLatestBlockhash, or simulateTransaction's replaceRecentBlockhash) with
+ * `lastValidBlockHeight = height at issue + 150`, and is expired in LiteSVM as soon as the block height passes that:
+ * from then on LiteSVM itself refuses transactions that use it (BlockhashNotFound). Later callers get the same
+ * blockhash and the same lastValidBlockHeight, so they have less of its life left; a blockhash nobody has been given
+ * yet does not age. The test controls (`paygate_expireBlockhash`, `paygate_warpSlots`) act on the same state.
+ */
+import { FailedTransactionMetadata, LiteSVM, TransactionMetadata, type SimulatedTransactionInfo } from 'litesvm';
+import {
+  getAddressDecoder,
+  getBase58Decoder,
+  getBase64Decoder,
+  type Address,
+  type EncodedAccount,
+  type Signature,
+  type Transaction,
+} from '@solana/kit';
+import { tokenBalances, type MaybeAccount, type RpcTokenBalance } from './accounts.js';
+import {
+  RPC_ERROR,
+  RpcError,
+  transactionErrorJson,
+  transactionErrorMessage,
+  type RpcTransactionError,
+} from './errors.js';
+import { transactionAccounts, transactionFee, type DecodedTransaction, type LoadedAddresses } from './transactions.js';
+
+/** Solana's target slot time. */
+export const DEFAULT_SLOT_MS = 400;
+/** MAX_PROCESSING_AGE: a blockhash is usable for this many blocks after its own. */
+export const BLOCKHASH_LIFETIME_BLOCKS = 150n;
+/** Slots after which a landed transaction counts as finalized (Tower BFT's 32-deep lockout). */
+export const FINALIZATION_DEPTH = 32n;
+/** Transactions kept for getSignatureStatuses/getTransaction (and LiteSVM's duplicate check). */
+const HISTORY_CAPACITY = 20_000;
+
+export type Commitment = 'processed' | 'confirmed' | 'finalized';
+
+export interface LedgerOptions {
+  /** Wall-clock milliseconds per slot; 400 by default. */
+  slotMs?: number;
+  /** The clock, for tests that drive time; Date.now by default. */
+  now?: () => number;
+}
+
+export interface RpcInnerInstructions {
+  index: number;
+  instructions: { programIdIndex: number; accounts: number[]; data: string; stackHeight: number }[];
+}
+
+/** What executing or simulating a transaction produced, in RPC terms. */
+export interface ExecutionOutcome {
+  err: RpcTransactionError | null;
+  logs: string[];
+  unitsConsumed: bigint;
+  returnData: { programId: Address; data: [string, 'base64'] } | null;
+  innerInstructions: RpcInnerInstructions[];
+}
+
+export interface LandedTransaction {
+  decoded: DecodedTransaction;
+  slot: bigint;
+  blockTime: bigint;
+  fee: bigint;
+  accountKeys: Address[];
+  loadedAddresses: LoadedAddresses;
+  preBalances: bigint[];
+  postBalances: bigint[];
+  preTokenBalances: RpcTokenBalance[];
+  postTokenBalances: RpcTokenBalance[];
+  outcome: ExecutionOutcome;
+}
+
+export interface SendOptions {
+  skipPreflight?: boolean;
+  /** The faucet's own transactions are not subject to `holdTransactions`. */
+  ignoreHold?: boolean;
+}
+
+function outcomeOf(meta: TransactionMetadata, err: RpcTransactionError | null): ExecutionOutcome {
+  const returned = meta.returnData();
+  const returnedData = returned.data();
+  return {
+    err,
+    logs: meta.logs(),
+    unitsConsumed: meta.computeUnitsConsumed(),
+    returnData:
+      returnedData.length > 0
+        ? {
+            programId: getAddressDecoder().decode(returned.programId()),
+            data: [getBase64Decoder().decode(returnedData), 'base64'],
+          }
+        : null,
+    innerInstructions: meta
+      .innerInstructions()
+      .map((inner, index) => ({
+        index,
+        instructions: inner.map((i) => ({
+          programIdIndex: i.instruction().programIdIndex(),
+          accounts: [...i.instruction().accounts()],
+          data: getBase58Decoder().decode(i.instruction().data()),
+          stackHeight: i.stackHeight(),
+        })),
+      }))
+      .filter((inner) => inner.instructions.length > 0),
+  };
+}
+
+export class LocalLedger {
+  readonly svm: LiteSVM;
+  readonly slotMs: number;
+  private readonly now: () => number;
+  private readonly startMs: number;
+  private readonly genesisSlot: bigint;
+  private warped = 0n;
+  private currentSlot: bigint;
+  private issued: { blockhash: string; lastValidBlockHeight: bigint } | null = null;
+  private holding = false;
+  private readonly landed = new Map<string, LandedTransaction>();
+
+  constructor(options: LedgerOptions = {}) {
+    this.slotMs = options.slotMs ?? DEFAULT_SLOT_MS;
+    this.now = options.now ?? Date.now;
+    this.startMs = this.now();
+    // new LiteSVM(): builtins, sysvars, the default SPL programs, sigverify and the blockhash check, all on.
+    this.svm = new LiteSVM().withTransactionHistory(BigInt(HISTORY_CAPACITY));
+    this.genesisSlot = this.svm.getClock().slot;
+    this.currentSlot = this.genesisSlot;
+    this.applyClock();
+  }
+
+  /** Moves the clock to wall time, expiring the issued blockhash once its last valid block height has passed. */
+  sync(): void {
+    const elapsed = BigInt(Math.max(0, Math.floor((this.now() - this.startMs) / this.slotMs)));
+    const slot = this.genesisSlot + elapsed + this.warped;
+    if (slot > this.currentSlot) {
+      this.currentSlot = slot;
+      this.applyClock();
+    }
+    if (this.issued && this.blockHeightNow() > this.issued.lastValidBlockHeight) this.expireBlockhash();
+  }
+
+  private applyClock(): void {
+    const clock = this.svm.getClock();
+    clock.slot = this.currentSlot;
+    clock.unixTimestamp = this.blockTime(this.currentSlot);
+    this.svm.setClock(clock);
+  }
+
+  private blockHeightNow(): bigint {
+    return this.currentSlot - this.genesisSlot;
+  }
+
+  /** The unix time (seconds) of a slot: genesis wall time plus its slots (warped ones included). */
+  blockTime(slot: bigint): bigint {
+    return BigInt(Math.floor((this.startMs + Number(slot - this.genesisSlot) * this.slotMs) / 1000));
+  }
+
+  /** The slot a commitment has reached: the tip, or 32 slots behind it for `finalized`. */
+  slot(commitment: Commitment = 'confirmed'): bigint {
+    this.sync();
+    if (commitment !== 'finalized') return this.currentSlot;
+    const finalized = this.currentSlot - FINALIZATION_DEPTH;
+    return finalized > this.genesisSlot ? finalized : this.genesisSlot;
+  }
+
+  blockHeight(commitment: Commitment = 'confirmed'): bigint {
+    return this.slot(commitment) - this.genesisSlot;
+  }
+
+  /** The blockhash to build transactions with; issuing it starts its 150 blocks. */
+  latestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint } {
+    this.sync();
+    const blockhash = this.svm.latestBlockhash();
+    if (this.issued?.blockhash !== blockhash) {
+      this.issued = { blockhash, lastValidBlockHeight: this.blockHeightNow() + BLOCKHASH_LIFETIME_BLOCKS };
+    }
+    return this.issued;
+  }
+
+  /** Whether LiteSVM would accept a transaction with this blockhash now. */
+  isBlockhashValid(blockhash: string): boolean {
+    this.sync();
+    return this.svm.latestBlockhash() === blockhash;
+  }
+
+  /** Replaces LiteSVM's blockhash: transactions built with the old one are refused from now on. */
+  expireBlockhash(): void {
+    this.svm.expireBlockhash();
+    this.issued = null;
+  }
+
+  /** Advances the clock by `slots` slots (and their time) at once. */
+  warpSlots(slots: bigint): void {
+    this.warped += slots;
+    this.sync();
+  }
+
+  /** While held, sent transactions are accepted (after preflight) and dropped, never landing. */
+  holdTransactions(hold: boolean): void {
+    this.holding = hold;
+  }
+
+  get holdingTransactions(): boolean {
+    return this.holding;
+  }
+
+  getAccount = (address: Address): MaybeAccount => this.svm.getAccount(address);
+
+  programAccounts(program: Address): EncodedAccount[] {
+    return this.svm.getProgramAccounts(program);
+  }
+
+  /**
+   * Runs a transaction against the current state without committing it. With `sigVerify` off (simulateTransaction's
+   * default) LiteSVM skips signature verification and the duplicate check, as Agave's simulation does.
+   */
+  simulate(
+    transaction: Transaction,
+    sigVerify: boolean,
+  ): { outcome: ExecutionOutcome; postAccounts: EncodedAccount[] | null } {
+    this.sync();
+    this.svm.withSigverify(sigVerify);
+    let result: FailedTransactionMetadata | SimulatedTransactionInfo;
+    try {
+      result = this.svm.simulateTransaction(transaction);
+    } finally {
+      // The instance verifies signatures at all other times.
+      this.svm.withSigverify(true);
+    }
+    if (result instanceof FailedTransactionMetadata) {
+      return { outcome: outcomeOf(result.meta(), transactionErrorJson(result.err())), postAccounts: null };
+    }
+    return { outcome: outcomeOf(result.meta(), null), postAccounts: result.postAccounts() };
+  }
+
+  /**
+   * sendTransaction: preflight (signatures, then a simulation) unless skipped, then execution. Returns the signature
+   * whether or not the transaction landed, as the RPC does: a transaction refused by the runtime before execution
+   * (bad signature, unknown blockhash, duplicate, no fee) is dropped; one that fails in execution lands with its error.
+   */
+  send(decoded: DecodedTransaction, options: SendOptions = {}): string {
+    this.sync();
+    if (!options.skipPreflight) this.preflight(decoded);
+    if ((this.holding && !options.ignoreHold) || !decoded.fullySigned) return decoded.signature;
+    const signature = decoded.signature as Signature;
+    const knownBefore = this.svm.getTransaction(signature) !== null;
+    const { accountKeys, loadedAddresses } = transactionAccounts(decoded.message, this.getAccount);
+    const pre = accountKeys.map(this.getAccount);
+    const result = this.svm.sendTransaction(decoded.transaction);
+    const included =
+      result instanceof TransactionMetadata || (!knownBefore && this.svm.getTransaction(signature) !== null);
+    if (!included) return decoded.signature;
+    const post = accountKeys.map(this.getAccount);
+    const balance = (a: MaybeAccount) => (a.exists ? BigInt(a.lamports) : 0n);
+    this.record({
+      decoded,
+      slot: this.currentSlot,
+      blockTime: this.blockTime(this.currentSlot),
+      fee: transactionFee(decoded.message),
+      accountKeys,
+      loadedAddresses,
+      preBalances: pre.map(balance),
+      postBalances: post.map(balance),
+      preTokenBalances: tokenBalances(pre, this.getAccount),
+      postTokenBalances: tokenBalances(post, this.getAccount),
+      outcome:
+        result instanceof TransactionMetadata
+          ? outcomeOf(result, null)
+          : outcomeOf(result.meta(), transactionErrorJson(result.err())),
+    });
+    return decoded.signature;
+  }
+
+  private preflight(decoded: DecodedTransaction): void {
+    const refused = () =>
+      new RpcError(RPC_ERROR.transactionSignatureVerificationFailure, 'Transaction signature verification failure');
+    if (!decoded.fullySigned) throw refused();
+    const { outcome } = this.simulate(decoded.transaction, true);
+    if (outcome.err === 'SignatureFailure') throw refused();
+    if (outcome.err !== null) {
+      throw new RpcError(
+        RPC_ERROR.sendTransactionPreflightFailure,
+        `Transaction simulation failed: ${transactionErrorMessage(outcome.err)}`,
+        {
+          accounts: null,
+          err: outcome.err,
+          fee: null,
+          innerInstructions: null,
+          loadedAddresses: null,
+          logs: outcome.logs,
+          postBalances: null,
+          postTokenBalances: null,
+          preBalances: null,
+          preTokenBalances: null,
+          replacementBlockhash: null,
+          returnData: outcome.returnData,
+          unitsConsumed: outcome.unitsConsumed,
+        },
+      );
+    }
+  }
+
+  private record(transaction: LandedTransaction): void {
+    this.landed.set(transaction.decoded.signature, transaction);
+    if (this.landed.size > HISTORY_CAPACITY) this.landed.delete(this.landed.keys().next().value!);
+  }
+
+  /** A landed transaction, if it is among the last 20,000. */
+  transaction(signature: string): LandedTransaction | null {
+    this.sync();
+    return this.landed.get(signature) ?? null;
+  }
+
+  /** How deep a landed transaction is, and whether that makes it finalized. */
+  confirmations(landed: LandedTransaction): { confirmations: bigint | null; finalized: boolean } {
+    const depth = this.slot() - landed.slot;
+    const finalized = depth >= FINALIZATION_DEPTH;
+    return { confirmations: finalized ? null : depth, finalized };
+  }
+}
