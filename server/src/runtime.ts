@@ -3,7 +3,7 @@
  * dependencies of the domain modules. Tests build one with their own clock and database (CONVENTIONS.md §12).
  */
 import type { Logger } from 'pino';
-import { chainReadinessChecks, startChains, type Chains } from './chains/index.js';
+import { chainReadinessChecks, feePayerBalances, startChains, type Chains } from './chains/index.js';
 import { withDevelopmentSecrets, type Config } from './config.js';
 import { SecretBox } from './crypto/secretBox.js';
 import { openDatabase, type Database } from './db/connect.js';
@@ -127,10 +127,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       throw describeDatabaseFailure(db.url, err);
     }
   }
+  // The chains start after the metrics (they report their RPC calls to them), so the gauge reads them late.
+  let chainsForMetrics: Chains | null = null;
   const metrics = createMetrics({
     logger,
     queueDepth: async () => ({ ...(await queueDepth(db, now())) }),
     processMetrics: options.processMetrics,
+    feePayerBalances: async () => (chainsForMetrics ? feePayerBalances(chainsForMetrics) : []),
   });
   const shutdown = new AbortController();
   let chains: Chains | null = null;
@@ -144,6 +147,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     throw err;
   }
   const ownsChains = options.chains === 'start';
+  chainsForMetrics = chains;
 
   const tasks: TaskList = {};
   const runtime = {

@@ -11,6 +11,7 @@ import {
   CANONICAL_MULTICALL3,
   loadChainsFile,
   loadChainsSetting,
+  loadSolanaChainsSetting,
   PRESETS,
   type EvmChainConfig,
 } from '../../server/src/chains/config.js';
@@ -155,12 +156,50 @@ describe('chains.config', () => {
 
     it('hold no key and no URL, only placeholders', () => {
       for (const path of Object.values(PRESETS)) {
-        const doc = JSON.parse(readFileSync(path, 'utf8')) as { chains: { rpcUrl: string; relayerKey: string }[] };
-        for (const chain of doc.chains) {
+        const doc = JSON.parse(readFileSync(path, 'utf8')) as {
+          chains?: { rpcUrl: string; relayerKey: string }[];
+          solanaChains?: { rpcUrl: string; feePayerKey: string }[];
+        };
+        for (const chain of doc.chains ?? []) {
           assert.match(chain.rpcUrl, /^\$\{PAYGATE_RPC_[A-Z_]+\}$/);
           assert.match(chain.relayerKey, /^\$\{PAYGATE_(TESTNET_)?RELAYER_KEY\}$/);
         }
+        for (const chain of doc.solanaChains ?? []) {
+          assert.match(chain.rpcUrl, /^\$\{PAYGATE_RPC_SOLANA[A-Z_]*\}$/);
+          assert.match(chain.feePayerKey, /^\$\{PAYGATE_(TESTNET_)?SOLANA_FEE_PAYER_KEY\}$/);
+        }
+        assert.ok((doc.chains?.length ?? 0) + (doc.solanaChains?.length ?? 0) > 0, path);
       }
+    });
+
+    it('serve Solana mainnet and devnet by their genesis-hash CAIP-2 ids, with their stablecoins and SOL', () => {
+      const feePayerKey = '99eUso3aSbE9tqGSTXzo3TLfKb9RkMTURrHKQ1K7Zh3BbeqPevr5E1iCbpTjqHuTFLtfxTTD5ekfVuZFzQyEQf8';
+      const env = {
+        PAYGATE_RPC_SOLANA: 'https://sol.rpc.example',
+        PAYGATE_RPC_SOLANA_DEVNET: 'https://devnet.rpc.example',
+        PAYGATE_SOLANA_FEE_PAYER_KEY: feePayerKey,
+        PAYGATE_TESTNET_SOLANA_FEE_PAYER_KEY: feePayerKey,
+      };
+      const [mainnet] = loadSolanaChainsSetting('solana', env);
+      const [devnet] = loadSolanaChainsSetting('solana-devnet', env);
+      assert.equal(mainnet!.caip2, 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp');
+      assert.equal(mainnet!.mode, 'live');
+      assert.deepEqual(
+        mainnet!.assets.map((a) => [a.symbol, a.peg]),
+        [
+          ['SOL', null],
+          ['USDC', 'USD'],
+          ['USDT', 'USD'],
+          ['EURC', 'EUR'],
+        ],
+      );
+      assert.equal(devnet!.caip2, 'solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1');
+      assert.equal(devnet!.mode, 'test');
+      assert.deepEqual(loadChainsSetting('solana', env), []);
+      expectError(
+        () => loadSolanaChainsSetting('solana', { ...env, PAYGATE_SOLANA_FEE_PAYER_KEY: 'not-a-key' }),
+        /solanaChains\[0\]\.feePayerKey: must be a 64-byte secret key in base58/,
+      );
     });
 
     it('refuse an unresolved placeholder, naming the field and the variable', () => {

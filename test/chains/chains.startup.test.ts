@@ -179,6 +179,7 @@ describe('chains.startup', () => {
       const config = { ...chain.config, rpcUrl: await deadRpcUrl() };
       const checks = chainReadinessChecks({
         evm: [{ config, clients: createEvmClients(config) }],
+        solana: [],
         local: null,
         close: async () => {},
       });

@@ -7,6 +7,8 @@ import type { Chains } from '../../server/src/chains/index.js';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
 import { deadRpcUrl, sharedChains, sharedLocalChain, useChainSnapshots } from '../helpers/chain.js';
 import type { Listening } from '../helpers/http.js';
+import { createSolanaRpc, generateKeyPairSigner } from '@solana/kit';
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { devServer, postJson } from './harness.js';
 
 describe('dev.devFaucet', () => {
@@ -53,6 +55,25 @@ describe('dev.devFaucet', () => {
       assert.equal(receipt.status, 'success');
       const [transfer] = parseEventLogs({ abi: TestUSD.abi, logs: receipt.logs, eventName: 'Transfer' });
       assert.equal(transfer?.args.to, account);
+    });
+
+    it('funds a fresh Solana account with TUSD (creating its token account) and with SOL', async () => {
+      const solana = (await sharedChains()).local!.solana;
+      const owner = (await generateKeyPairSigner()).address;
+      const tusdMint = solana.mints.tusd.address;
+      const minted = await faucet({
+        account: `${solana.caip2}:${owner}`,
+        asset: `${solana.caip2}/token:${tusdMint}`,
+        amount: '2500000',
+      });
+      assert.equal(minted.status, 200, JSON.stringify(minted.body));
+      assert.match(String(minted.body.txId), /^[1-9A-HJ-NP-Za-km-z]{86,88}$/);
+      const rpc = createSolanaRpc(solana.rpcUrl);
+      const [ata] = await findAssociatedTokenPda({ owner, mint: tusdMint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+      assert.equal((await rpc.getTokenAccountBalance(ata).send()).value.amount, '2500000');
+      const sol = await faucet({ account: `${solana.caip2}:${owner}`, asset: 'native', amount: '1000000000' });
+      assert.equal(sol.status, 200, JSON.stringify(sol.body));
+      assert.equal((await rpc.getBalance(owner).send()).value, 1_000_000_000n);
     });
 
     it('tops the gas up only to 1 ETH, however often a token is funded', async () => {
@@ -110,11 +131,11 @@ describe('dev.devFaucet', () => {
       await expect400(
         { account: 'eip155:8453:0x70997970C51812dc3A010C7d01b50e0d17dc79C8', asset: 'native', amount: '1' },
         'params_validation',
-        /^Chain eip155:8453 is not a local development chain\. Local chains are eip155:31337\.$/,
+        /^Chain eip155:8453 is not a local development chain\. Local chains are eip155:31337 and solana:\w{32}\.$/,
       );
     });
 
-    it('params_validation: a Solana account (no local Solana chain yet)', async () => {
+    it('params_validation: a Solana account on a chain that is not local', async () => {
       await expect400(
         {
           account: 'solana:5zpHnbVUWuvEe4H4uj3uu3YZCdv5AVuj:9jchmG2CGk2ppb7mAF2azpXrrJQq6FWBApBnfWoUovgU',
@@ -122,7 +143,7 @@ describe('dev.devFaucet', () => {
           amount: '1',
         },
         'params_validation',
-        /no local Solana chain yet/,
+        /is not a local development chain/,
       );
     });
 
@@ -206,7 +227,8 @@ describe('dev.devFaucet', () => {
     const dead = { ...chain.config, rpcUrl: await deadRpcUrl() };
     const broken: Chains = {
       evm: [],
-      local: { evm: { ...chain, clients: createEvmClients(dead) } },
+      solana: [],
+      local: { evm: { ...chain, clients: createEvmClients(dead) }, solana: (await sharedChains()).local!.solana },
       close: async () => {},
     };
     const brokenServer = await devServer(broken);

@@ -13,8 +13,9 @@ describe('dev.listDevChains', () => {
   });
   after(() => server?.close());
 
-  it('200: lists the local EVM chain, its RPC URL and its assets, native coin first', async () => {
+  it('200: lists the local EVM and Solana chains, their RPC URLs and assets, native coin first', async () => {
     const chain = await sharedLocalChain();
+    const solana = (await sharedChains()).local!.solana;
     const res = await fetch(`${server.url}/v1/dev/chains`);
     assert.equal(res.status, 200);
     const body = (await res.json()) as ListDevChainsResponse;
@@ -36,8 +37,26 @@ describe('dev.listDevChains', () => {
             },
           ],
         },
+        {
+          caip2: solana.caip2,
+          namespace: 'solana',
+          rpcUrl: solana.rpcUrl,
+          confirmations: 1,
+          assets: [
+            { caip19: `${solana.caip2}/slip44:501`, symbol: 'SOL', decimals: 9, address: null, eip3009: false },
+            {
+              caip19: `${solana.caip2}/token:${solana.mints.tusd.address}`,
+              symbol: 'TUSD',
+              decimals: 6,
+              address: solana.mints.tusd.address,
+              eip3009: false,
+            },
+          ],
+        },
       ],
     });
+    // The local Solana chain's id comes from its (fixed) genesis hash.
+    assert.equal(solana.caip2, 'solana:MfQzePv71xeCmNoR86q2ibum1QgT6UZj');
     // A fresh chain deploys TUSD from account #0 at nonce 0, so its address never changes between runs.
     assert.equal(chain.testUsd, '0x5FbDB2315678afecb367f032d93F642f64180aa3');
     // The RPC URL it lists is the live chain.

@@ -16,6 +16,8 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Chains } from '../../server/src/chains/index.js';
 import { fundAccount } from '../../server/src/chains/faucet.js';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
+import type { LocalSolanaChain } from '../../server/src/chains/solana/local/index.js';
+import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import type { components } from '../../server/src/generated/gateway.js';
 import { sharedChains } from '../helpers/chain.js';
 import { expectJson, startGatewayHarness, type GatewayHarness, type GatewayHarnessOptions } from './harness.js';
@@ -34,9 +36,19 @@ export interface Buyer {
   wallet: WalletClient<Transport, Chain, Account>;
 }
 
+export interface SolanaBuyer {
+  signer: KeyPairSigner;
+  caip10: string;
+}
+
 export interface CheckoutHarness extends GatewayHarness {
   chains: Chains;
   local: LocalEvmChain;
+  solana: LocalSolanaChain;
+  /** CAIP-19 of TUSD on the local Solana chain. */
+  solanaTusd: string;
+  /** A fresh Solana buyer holding `tusd` TUSD minor units (and no SOL: the service pays the fees). */
+  solanaBuyer(tusd?: bigint, lamports?: bigint): Promise<SolanaBuyer>;
   tusd: string;
   /** A fresh buyer holding `tusd` TUSD minor units and 1 ETH for gas. */
   buyer(tusd?: bigint, ether?: bigint): Promise<Buyer>;
@@ -53,13 +65,17 @@ export async function startCheckoutHarness(
 ): Promise<CheckoutHarness> {
   const chains = options.chains ?? (await sharedChains());
   const local = (await sharedChains()).local!.evm;
+  const solana = (await sharedChains()).local!.solana;
   // The business clock starts at the chain's time, so deadlines signed into authorizations mean the same to both.
   const block = await local.clients.public.getBlock();
   const harness = await startGatewayHarness({
     ...options,
     chains,
     clockStart: Number(block.timestamp) * 1000,
-    merchant: { settlementAddresses: { [LOCAL]: SETTLEMENT }, ...options.merchant },
+    merchant: {
+      settlementAddresses: { [LOCAL]: SETTLEMENT, [solana.caip2]: solana.settlementOwner.address },
+      ...options.merchant,
+    },
   });
   const tusd = `${LOCAL}/erc20:${local.testUsd}`;
   const options_ = async (paymentId: string, accounts: string[], query = ''): Promise<OptionsAnswer> =>
@@ -72,6 +88,14 @@ export async function startCheckoutHarness(
     chains,
     local,
     tusd,
+    solana,
+    solanaTusd: `${solana.caip2}/token:${solana.mints.tusd.address}`,
+    async solanaBuyer(tusdAmount = 100_000_000n, lamports = 0n) {
+      const signer = await generateKeyPairSigner();
+      if (tusdAmount > 0n) await solana.faucet.mintTokens(signer.address, solana.mints.tusd.address, tusdAmount);
+      if (lamports > 0n) await solana.faucet.airdropSol(signer.address, lamports);
+      return { signer, caip10: `${solana.caip2}:${signer.address}` };
+    },
     async buyer(tusdAmount = 100_000_000n, ether = 10n ** 18n) {
       const key: Hex = generatePrivateKey();
       const account = privateKeyToAccount(key);

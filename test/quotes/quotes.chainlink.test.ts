@@ -46,6 +46,24 @@ describe('quotes.chainlink', function () {
     });
   });
 
+  it('never issues a quote with less than half its TTL left, however short the TTL against the cache', async () => {
+    const feed = await ethUsd();
+    const shortTtl = 2_000;
+    const p = createPricing({
+      chains: { evm: [chainWithFeeds(chain, { 'ETH/USD': { feed, heartbeatS: 3600 } })] },
+      config: { quoteTtlMs: shortTtl, ratesFile: null },
+    });
+    const usd = { currency: 'USD', digits: 2, minor: 1250n };
+    await p.quote(usd, eth, NOW);
+    for (const later of [NOW + 999, NOW + 1_000, NOW + 3_000]) {
+      const quote = await p.quote(usd, eth, later);
+      assert.ok(
+        quote!.expiresAt! - later > shortTtl / 2,
+        `quote at +${later - NOW} ms expires at +${quote!.expiresAt! - NOW}`,
+      );
+    }
+  });
+
   it('uses the decimals the feed reports', async () => {
     const feed = await deployFeed(chain, 18, 'ETH / USD');
     await feed.setAnswer(2500n * 10n ** 18n, seconds(NOW));

@@ -17,6 +17,7 @@ import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { ConfigError } from '../config.js';
+import { solanaChainsOf, type SolanaChainConfig } from './solana/config.js';
 import { findCurrency } from '../payments/currencies.js';
 
 /** Payments of a mode are served only on chains of that mode: live payments never touch a testnet, and back. */
@@ -79,6 +80,8 @@ const presetsDir = join(dirname(fileURLToPath(import.meta.url)), 'presets');
 export const PRESETS: Record<string, string> = {
   live: join(presetsDir, 'live.json'),
   testnet: join(presetsDir, 'testnet.json'),
+  solana: join(presetsDir, 'solana.json'),
+  'solana-devnet': join(presetsDir, 'solana-devnet.json'),
 };
 
 type Env = Record<string, string | undefined>;
@@ -205,7 +208,21 @@ const chainSchema = z
   })
   .strict();
 
-const documentSchema = z.object({ chains: z.array(chainSchema).min(1) }).strict();
+const documentSchema = z
+  .object({
+    chains: z.array(chainSchema).default([]),
+    // Parsed by chains/solana/config.ts; a chain file may hold EVM chains, Solana chains, or both.
+    solanaChains: z.array(z.unknown()).default([]),
+  })
+  .strict()
+  .refine((doc) => doc.chains.length + doc.solanaChains.length > 0, {
+    message: 'must list at least one chain (chains or solanaChains)',
+  });
+
+export interface ChainDocuments {
+  evm: EvmChainConfig[];
+  solana: SolanaChainConfig[];
+}
 
 /** The checks across fields that a schema of each field cannot make; each names the field it blames. */
 function checkChain(chain: z.infer<typeof chainSchema>, at: string): EvmChainConfig {
@@ -253,6 +270,10 @@ function checkChain(chain: z.infer<typeof chainSchema>, at: string): EvmChainCon
 
 /** Validates a parsed chain document (placeholders already expanded); errors name the field, e.g. `chains[0].rpcUrl`. */
 export function parseChainsDocument(doc: unknown): EvmChainConfig[] {
+  return parseChainDocuments(doc).evm;
+}
+
+export function parseChainDocuments(doc: unknown): ChainDocuments {
   const result = documentSchema.safeParse(doc);
   if (!result.success) {
     const issue = result.error.issues[0]!;
@@ -260,16 +281,22 @@ export function parseChainsDocument(doc: unknown): EvmChainConfig[] {
     throw new Error(`${field}: ${issue.message}`);
   }
   const chains = result.data.chains.map((chain, i) => checkChain(chain, `chains[${i}]`));
+  const solana = solanaChainsOf(result.data.solanaChains);
   const ids = new Set<string>();
-  chains.forEach((chain, i) => {
-    if (ids.has(chain.caip2)) throw new Error(`chains[${i}].caip2: ${chain.caip2} is listed twice`);
+  [...chains, ...solana].forEach((chain, i) => {
+    const at = i < chains.length ? `chains[${i}]` : `solanaChains[${i - chains.length}]`;
+    if (ids.has(chain.caip2)) throw new Error(`${at}.caip2: ${chain.caip2} is listed twice`);
     ids.add(chain.caip2);
   });
-  return chains;
+  return { evm: chains, solana };
 }
 
 /** Reads and validates one chain file; a problem is a ConfigError that names PAYGATE_CHAINS, the file and the field. */
 export function loadChainsFile(path: string, env: Env): EvmChainConfig[] {
+  return loadChainDocumentsFile(path, env).evm;
+}
+
+function loadChainDocumentsFile(path: string, env: Env): ChainDocuments {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -286,7 +313,7 @@ export function loadChainsFile(path: string, env: Env): EvmChainConfig[] {
     } catch (err) {
       throw new Error(`not valid JSON (${(err as Error).message})`);
     }
-    return parseChainsDocument(expandPlaceholders(doc, env));
+    return parseChainDocuments(expandPlaceholders(doc, env));
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw new ConfigError('PAYGATE_CHAINS', `file ${path}: ${(err as Error).message}`);
@@ -297,7 +324,7 @@ export function loadChainsFile(path: string, env: Env): EvmChainConfig[] {
  * The chains a PAYGATE_CHAINS value other than `local` names: presets by name and files by path, comma-separated.
  * A chain may appear in only one of them.
  */
-export function loadChainsSetting(setting: string, env: Env): EvmChainConfig[] {
+export function loadChainDocuments(setting: string, env: Env): ChainDocuments {
   const entries = setting
     .split(',')
     .map((s) => s.trim())
@@ -306,17 +333,27 @@ export function loadChainsSetting(setting: string, env: Env): EvmChainConfig[] {
   if (entries.includes('local')) {
     throw new ConfigError('PAYGATE_CHAINS', 'local starts its own chain and cannot be combined with other entries');
   }
-  const all: EvmChainConfig[] = [];
+  const all: ChainDocuments = { evm: [], solana: [] };
   for (const entry of entries) {
     const path = PRESETS[entry] ?? resolve(entry);
-    for (const chain of loadChainsFile(path, env)) {
-      if (all.some((c) => c.caip2 === chain.caip2)) {
+    const docs = loadChainDocumentsFile(path, env);
+    for (const chain of [...docs.evm, ...docs.solana]) {
+      if ([...all.evm, ...all.solana].some((c) => c.caip2 === chain.caip2)) {
         throw new ConfigError('PAYGATE_CHAINS', `configures ${chain.caip2} twice (again in ${entry})`);
       }
-      all.push(chain);
     }
+    all.evm.push(...docs.evm);
+    all.solana.push(...docs.solana);
   }
   return all;
+}
+
+export function loadChainsSetting(setting: string, env: Env): EvmChainConfig[] {
+  return loadChainDocuments(setting, env).evm;
+}
+
+export function loadSolanaChainsSetting(setting: string, env: Env): SolanaChainConfig[] {
+  return loadChainDocuments(setting, env).solana;
 }
 
 /** The native coin's display facts, which viem needs to describe a chain. */

@@ -1,7 +1,9 @@
 /**
- * The faucet of the local chains (`POST /v1/dev/faucet`): mints TUSD or sends ether from anvil account #0, and
- * answers once the transaction is mined, so a test wallet can pay with the funds at once.
+ * The faucet of the local chains (`POST /v1/dev/faucet`): mints TUSD or sends ether from anvil account #0, or on
+ * the local Solana chain mints TUSD (creating the associated token account) or sends SOL, and answers once the
+ * transaction is confirmed, so a test wallet can pay with the funds at once.
  */
+import { isAddress as isSolanaAddress } from '@solana/kit';
 import { getAddress, isAddress, maxUint256, parseEther, type Address, type Hash } from 'viem';
 import { ApiError } from '../errors.js';
 import type { AssetConfig } from './config.js';
@@ -24,18 +26,16 @@ export interface FaucetRequest {
 }
 
 function localChainIds(local: LocalChains): string {
-  return local.evm.config.caip2;
+  return `${local.evm.config.caip2} and ${local.solana.caip2}`;
 }
 
 function parseAccount(local: LocalChains, account: string): { chain: LocalEvmChain; address: Address } {
   const [namespace, reference, address] = account.split(':') as [string, string, string];
   const caip2 = `${namespace}:${reference}`;
   if (caip2 !== local.evm.config.caip2) {
-    // The Solana issue adds a local validator; until then a Solana account has nowhere to be funded.
-    const why = namespace === 'solana' ? ': there is no local Solana chain yet' : '';
     throw new ApiError(
       'params_validation',
-      `Chain ${caip2} is not a local development chain${why}. Local chains are ${localChainIds(local)}.`,
+      `Chain ${caip2} is not a local development chain. Local chains are ${localChainIds(local)}.`,
     );
   }
   if (!isAddress(address, { strict: true })) {
@@ -103,8 +103,25 @@ async function mintToken(chain: LocalEvmChain, token: Address, to: Address, amou
   );
 }
 
+/** SOL or TUSD on the local Solana chain. */
+async function fundSolanaAccount(local: LocalChains, request: FaucetRequest): Promise<{ txId: string }> {
+  const solana = local.solana;
+  const owner = request.account.slice(request.account.lastIndexOf(':') + 1);
+  if (!isSolanaAddress(owner)) {
+    throw new ApiError('params_validation', `Account ${request.account} does not hold a base58 Solana public key.`);
+  }
+  const amount = BigInt(request.amount);
+  const tusd = `${solana.caip2}/token:${solana.mints.tusd.address}`;
+  if (request.asset === 'native' || request.asset === `${solana.caip2}/slip44:501`) {
+    return { txId: await solana.faucet.airdropSol(owner, amount) };
+  }
+  if (request.asset === tusd) return { txId: await solana.faucet.mintTokens(owner, solana.mints.tusd.address, amount) };
+  throw new ApiError('params_validation', `Asset ${request.asset} is not an asset of chain ${solana.caip2}.`);
+}
+
 /** Sends the asset and resolves with the transaction that credited it, once mined. */
-export async function fundAccount(local: LocalChains, request: FaucetRequest): Promise<{ txId: Hash }> {
+export async function fundAccount(local: LocalChains, request: FaucetRequest): Promise<{ txId: string }> {
+  if (request.account.startsWith(`${local.solana.caip2}:`)) return fundSolanaAccount(local, request);
   const { chain, address } = parseAccount(local, request.account);
   const asset = findAsset(chain, request.asset);
   const amount = BigInt(request.amount);

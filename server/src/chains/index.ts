@@ -6,10 +6,13 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { silentObserver, type Observer } from '../observability/observer.js';
 import type { ReadinessCheck } from '../observability/readiness.js';
-import { loadChainsSetting, type EvmChainConfig } from './config.js';
+import { loadChainsSetting, loadSolanaChainsSetting, type EvmChainConfig } from './config.js';
 import { createEvmClients, type EvmClients } from './eip155/client.js';
 import { ChainMetadataError, checkChainMetadata, shortError } from './eip155/metadata.js';
 import { startLocalEvmChain, type LocalEvmChain } from './local.js';
+import { connectSolanaChain, type SolanaChain } from './solana/client.js';
+import type { SolanaChainConfig } from './solana/config.js';
+import { startLocalSolanaChain, type LocalSolanaChain } from './solana/local/index.js';
 
 export interface EvmChain {
   config: EvmChainConfig;
@@ -18,10 +21,12 @@ export interface EvmChain {
 
 export interface LocalChains {
   evm: LocalEvmChain;
+  solana: LocalSolanaChain;
 }
 
 export interface Chains {
   evm: EvmChain[];
+  solana: SolanaChain[];
   /** The chains this process runs itself (PAYGATE_CHAINS=local); null otherwise. The dev routes exist only then. */
   local: LocalChains | null;
   /** Stops what was started (anvil); a no-op for remote chains. */
@@ -46,7 +51,22 @@ export async function startChains(
   if (config.chains === 'local') {
     const started = performance.now();
     const evm = await startLocalEvmChain({ observer });
-    chains = { evm: [{ config: evm.config, clients: evm.clients }], local: { evm }, close: evm.stop };
+    let solana: LocalSolanaChain;
+    try {
+      solana = await startLocalSolanaChain();
+    } catch (err) {
+      await evm.stop();
+      throw err;
+    }
+    const solanaChain = await connectSolanaChain(localSolanaConfig(solana), observer, solana.feePayer);
+    chains = {
+      evm: [{ config: evm.config, clients: evm.clients }],
+      solana: [solanaChain],
+      local: { evm, solana },
+      close: async () => {
+        await Promise.all([evm.stop(), solana.stop()]);
+      },
+    };
     options.logger?.info(
       {
         chain: evm.config.caip2,
@@ -56,12 +76,19 @@ export async function startChains(
       },
       'local chain running (anvil); fund test accounts with POST /v1/dev/faucet',
     );
+    options.logger?.info(
+      { chain: solana.caip2, rpcUrl: solana.rpcUrl, tusd: solana.mints.tusd.address },
+      'local Solana chain running (LiteSVM)',
+    );
   } else {
     const evm = loadChainsSetting(config.chains, config.chainEnv).map((c) => ({
       config: c,
       clients: createEvmClients(c, { observer }),
     }));
-    chains = { evm, local: null, close: async () => {} };
+    const solana = await Promise.all(
+      loadSolanaChainsSetting(config.chains, config.chainEnv).map((c) => connectSolanaChain(c, observer)),
+    );
+    chains = { evm, solana, local: null, close: async () => {} };
   }
   // Every chain is checked, so one start reports every misconfigured chain rather than the first one.
   const checks = await Promise.allSettled(chains.evm.map((c) => checkChainMetadata(c.config, c.clients.public)));
@@ -78,6 +105,88 @@ export async function startChains(
 
 /** One /readyz check per chain: its RPC endpoint answers and still serves the configured chain. */
 export function chainReadinessChecks(chains: Chains): ReadinessCheck[] {
+  return [...evmReadinessChecks(chains), ...chains.solana.map(solanaReadinessCheck)];
+}
+
+/** Below this the fee payer cannot pay for many more payments: /readyz fails so an operator tops it up in time. */
+export const FEE_PAYER_MIN_LAMPORTS = 10_000_000n;
+
+/** The Solana endpoint serves the configured genesis, and the fee payer can still pay fees. */
+function solanaReadinessCheck(chain: SolanaChain): ReadinessCheck {
+  const { config, rpc, feePayer } = chain;
+  return {
+    name: `chain:${config.caip2}`,
+    check: async () => {
+      let genesis: string;
+      let lamports: bigint;
+      try {
+        genesis = await rpc.getGenesisHash().send();
+        lamports = (await rpc.getBalance(feePayer.address, { commitment: config.commitment }).send()).value;
+      } catch (err) {
+        throw new Error(`${config.caip2}: ${shortError(err)}`);
+      }
+      if (`solana:${genesis.slice(0, 32)}` !== config.caip2) {
+        throw new Error(`${config.caip2}: the RPC endpoint serves genesis ${genesis}`);
+      }
+      if (lamports < FEE_PAYER_MIN_LAMPORTS) {
+        throw new Error(`${config.caip2}: the fee payer ${feePayer.address} holds ${lamports} lamports; top it up`);
+      }
+    },
+  };
+}
+
+/** The fee payer's balance per Solana chain, for the metrics. */
+export async function feePayerBalances(chains: Chains): Promise<{ chain: string; lamports: bigint }[]> {
+  const read = await Promise.allSettled(
+    chains.solana.map(async ({ config, rpc, feePayer }) => ({
+      chain: config.caip2,
+      lamports: (await rpc.getBalance(feePayer.address, { commitment: config.commitment }).send()).value,
+    })),
+  );
+  return read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+}
+
+/** The local Solana chain's entry in the chain configuration. */
+export function localSolanaConfig(local: LocalSolanaChain): SolanaChainConfig {
+  const networkName = 'Local Solana (LiteSVM)';
+  const { tusd } = local.mints;
+  return {
+    caip2: local.caip2,
+    namespace: 'solana',
+    name: 'Local Solana',
+    mode: 'test',
+    rpcUrl: local.rpcUrl,
+    commitment: local.commitment,
+    // The local chain hands its fee payer over as a signer (connectSolanaChain's third argument).
+    feePayerKey: '',
+    assets: [
+      {
+        caip19: `${local.caip2}/slip44:501`,
+        mint: null,
+        decimals: 9,
+        symbol: 'SOL',
+        name: 'Solana',
+        iconUrl: null,
+        networkIconUrl: null,
+        networkName,
+        peg: null,
+      },
+      {
+        caip19: `${local.caip2}/token:${tusd.address}`,
+        mint: tusd.address,
+        decimals: tusd.decimals,
+        symbol: tusd.symbol,
+        name: tusd.name,
+        iconUrl: null,
+        networkIconUrl: null,
+        networkName,
+        peg: 'USD',
+      },
+    ],
+  };
+}
+
+function evmReadinessChecks(chains: Chains): ReadinessCheck[] {
   return chains.evm.map(({ config, clients }) => ({
     name: `chain:${config.caip2}`,
     check: async () => {

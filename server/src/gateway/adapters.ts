@@ -45,6 +45,11 @@ export interface ClaimDraft {
   minedAt: number | null;
   /** Received minus the option's amount: above 0 an overpayment, below 0 an underpayment (both discrepancies). */
   excess: bigint;
+  /**
+   * Sends the transaction the service broadcasts (Solana), after every check and before the claim is written; a
+   * repeat of one that already landed succeeds. Throws `ApiError` when the chain refuses it.
+   */
+  broadcast?: () => Promise<void>;
 }
 
 export interface ClaimRecord {

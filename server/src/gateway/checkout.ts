@@ -3,6 +3,7 @@
  * secret. Options, fetch, confirm and the claim tasks all take a `Checkout`.
  */
 import { createEvmAdapter, type EvmAdapterOptions } from '../chains/eip155/gateway.js';
+import { createSolanaAdapter } from '../chains/solana/gateway.js';
 import type { Chains } from '../chains/index.js';
 import type { Config } from '../config.js';
 import type { SecretBox } from '../crypto/secretBox.js';
@@ -39,8 +40,22 @@ export function createCheckout(
     ...deps,
     chains,
     optionSecret,
-    adapters: [createEvmAdapter(chains, deps.db, options.evm)],
-    pricing: options.pricing ?? createPricing({ chains, config: deps.config, logger: deps.logger }),
+    adapters: [createEvmAdapter(chains, deps.db, options.evm), createSolanaAdapter(chains.solana)],
+    pricing:
+      options.pricing ??
+      createPricing({
+        chains: {
+          evm: [
+            ...chains.evm,
+            // No Chainlink on Solana here: test chains price SOL from the static table, live ones only pegged tokens.
+            ...chains.solana.map(({ config }) => ({
+              config: { caip2: config.caip2, mode: config.mode, priceFeeds: {}, sequencerUptimeFeed: null },
+            })),
+          ],
+        },
+        config: deps.config,
+        logger: deps.logger,
+      }),
     screening: loadScreeningList(deps.config.screeningFile),
   };
 }

@@ -243,6 +243,10 @@ export async function confirmPayment(
     );
   }
 
+  // Broadcast before the claim: a refused broadcast leaves the payment payable, and a repeat after a lost answer
+  // finds the claim written by the first confirm. Once sent, money may move, so a claim that then cannot be written
+  // for a payment that moved on meanwhile is recorded below as a discrepancy.
+  await draft.broadcast?.();
   const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
   const optionAmount = { unit: `caip19/${option.claims.asset}`, value: option.claims.amount };
   try {
@@ -291,6 +295,16 @@ export async function confirmPayment(
     if (winner) throw new ApiError('invalid_state', `Payment ${id} is already processing with different results.`);
     payment = await readGatewayPayment(checkout, scope, id);
     if (payment.status !== 'requires_action') {
+      if (draft.broadcast) {
+        await recordDiscrepancy(
+          checkout,
+          payment,
+          option.claims,
+          draft,
+          'late_payment',
+          `Broadcast while the payment became ${payment.status}.`,
+        );
+      }
       throw new ApiError('invalid_state', `Payment ${id} is ${payment.status} and can no longer be paid.`);
     }
     throw new ApiError('params_validation', 'results[0] has already paid another payment.');

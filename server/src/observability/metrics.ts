@@ -18,6 +18,8 @@ export interface MetricsOptions {
   queueDepth: () => Promise<Record<string, number>>;
   /** Node's process metrics (CPU, memory, event loop lag); off for the many short-lived runtimes of tests. */
   processMetrics?: boolean;
+  /** The Solana fee payers' balances, read on each scrape; absent in a process that serves no Solana chain. */
+  feePayerBalances?: () => Promise<{ chain: string; lamports: bigint }[]>;
 }
 
 const httpBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -84,6 +86,21 @@ export function createMetrics(options: MetricsOptions): Metrics {
       } catch (err) {
         // The other series are still worth a scrape; the missing depth and the log line tell the story.
         options.logger.warn({ err }, 'job queue depth unavailable');
+      }
+    },
+  });
+  new Gauge({
+    name: 'paygate_fee_payer_balance_lamports',
+    help: 'The Solana fee payer balance per chain (CAIP-2): every payment transaction spends from it; /readyz fails below 0.01 SOL.',
+    labelNames: ['chain'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      if (!options.feePayerBalances) return;
+      try {
+        for (const { chain, lamports } of await options.feePayerBalances()) this.set({ chain }, Number(lamports));
+      } catch (err) {
+        options.logger.warn({ err }, 'fee payer balance unavailable');
       }
     },
   });

@@ -74,8 +74,11 @@ const SAMPLE_DISPLAY: AmountDisplay = {
 function assetDisplay(chains: Chains | null, unit: string): AmountDisplay {
   if (unit === SAMPLE.unit) return SAMPLE_DISPLAY;
   const caip19 = unit.slice('caip19/'.length).toLowerCase();
-  for (const chain of chains?.evm ?? []) {
-    const asset = chain.config.assets.find((a) => a.caip19.toLowerCase() === caip19);
+  const configured = [...(chains?.evm ?? []), ...(chains?.solana ?? [])];
+  for (const chain of configured) {
+    const asset = (chain.config.assets as { caip19: string }[] as typeof chain.config.assets).find(
+      (a) => a.caip19.toLowerCase() === caip19,
+    );
     if (asset) {
       return {
         assetSymbol: asset.symbol,

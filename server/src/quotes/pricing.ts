@@ -49,7 +49,8 @@ export interface Pricing {
 
 /** A chain as pricing sees it: `Chains['evm']` entries fit. Without a public client only the static table serves. */
 export interface PricingChain {
-  config: Pick<EvmChainConfig, 'caip2' | 'mode' | 'priceFeeds' | 'sequencerUptimeFeed'>;
+  /** A Solana chain (no feeds) fits too: its caip2 is any CAIP-2 id. */
+  config: Pick<EvmChainConfig, 'mode' | 'priceFeeds' | 'sequencerUptimeFeed'> & { caip2: string };
   clients?: { public: FeedClient };
 }
 
@@ -98,7 +99,9 @@ export function createPricing(deps: PricingDeps): Pricing {
   const staticRates = deps.staticRates ?? loadStaticRates(deps.config.ratesFile);
   const ttlMs = deps.config.quoteTtlMs;
   const chains = new Map<string, PricingChain>(deps.chains.evm.map((chain) => [chain.config.caip2, chain]));
-  const reader = createFeedReader(deps.priceCacheMs ?? DEFAULT_PRICE_CACHE_MS);
+  // A quote lives from its price's read, so a cached read may use at most half the TTL: a quote is never issued
+  // with less than half its life left (or, with a TTL under the cache time, already expired).
+  const reader = createFeedReader(Math.min(deps.priceCacheMs ?? DEFAULT_PRICE_CACHE_MS, Math.floor(ttlMs / 2)));
   const graceS = deps.sequencerGraceS ?? DEFAULT_SEQUENCER_GRACE_S;
   const warn = (fields: Record<string, unknown>, message: string) => deps.logger?.warn(fields, message);
 

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { EvmChainConfig } from '../../chains/config.js';
-import type { LocalChains } from '../../chains/index.js';
+import { localSolanaConfig, type LocalChains } from '../../chains/index.js';
+import type { SolanaChainConfig } from '../../chains/solana/config.js';
 import type { components, operations } from '../../generated/dev.js';
 
 type Ok = operations['listDevChains']['responses'][200]['content']['application/json'];
@@ -23,9 +24,27 @@ function devChain(config: EvmChainConfig): components['schemas']['DevChain'] {
   };
 }
 
+/** The local Solana chain: final at its commitment, so one confirmation. */
+function devSolanaChain(config: SolanaChainConfig): components['schemas']['DevChain'] {
+  const assets = [...config.assets].sort((a, b) => Number(a.mint !== null) - Number(b.mint !== null));
+  return {
+    caip2: config.caip2,
+    namespace: 'solana',
+    rpcUrl: config.rpcUrl,
+    confirmations: 1,
+    assets: assets.map(({ caip19, symbol, decimals, mint }) => ({
+      caip19,
+      symbol,
+      decimals,
+      address: mint,
+      eip3009: false,
+    })),
+  };
+}
+
 /** GET /v1/dev/chains */
 export function listDevChainsHandler(local: LocalChains): RequestHandler<Record<string, never>, Ok> {
   return (_req, res) => {
-    res.json({ chains: [devChain(local.evm.config)] });
+    res.json({ chains: [devChain(local.evm.config), devSolanaChain(localSolanaConfig(local.solana))] });
   };
 }

@@ -1,0 +1,256 @@
+/**
+ * The checkout on Solana: the `solana` ChainAdapter. The wallet signs but never broadcasts: an option holds one
+ * `build` action, which fetch turns into a transaction built at that moment (fresh blockhash); confirm checks the
+ * signed transaction against the one it rebuilds from the option and the signed blockhash, adds the fee payer's
+ * signature and broadcasts; a watch job polls `getSignatureStatuses` at the chain's commitment.
+ */
+import { createHash } from 'node:crypto';
+import {
+  getBase64EncodedWireTransaction,
+  getCompiledTransactionMessageDecoder,
+  getPublicKeyFromAddress,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  isAddress,
+  partiallySignTransaction,
+  verifySignature,
+  type Address,
+  type Blockhash,
+  type Signature,
+  type SignatureBytes,
+  type Transaction,
+} from '@solana/kit';
+import { ApiError } from '../../errors.js';
+import type { Action, ChainAdapter, ClaimDraft, Holding } from '../../gateway/adapters.js';
+import type { VerifiedOption } from '../../gateway/optionToken.js';
+import { WATCH_TASK } from '../eip155/verify.js';
+import type { SolanaChain } from './client.js';
+import { associatedTokenAccount, mintOf, paymentTransaction, solanaAddressOf } from './transfer.js';
+
+const ACCOUNT = /^solana:([1-9A-HJ-NP-Za-km-z]{32}):([1-9A-HJ-NP-Za-km-z]{32,44})$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{86,88}$/;
+/** A slot is ~400 ms; a payment is final within a few slots at `confirmed`. */
+const ETA_S: Record<'confirmed' | 'finalized', number> = { confirmed: 2, finalized: 15 };
+const RECHECK_MS = 1_000;
+
+function refuse(message: string): never {
+  throw new ApiError('params_validation', message);
+}
+
+/** The build action's data: names its chain (so mixed options can be split) and is bound to the option. */
+export function buildDataOf(option: VerifiedOption): string {
+  const head = Buffer.from(JSON.stringify({ k: 'solana_transfer', c: option.claims.chain })).toString('base64url');
+  const tag = createHash('sha256').update('paygate:build:').update(option.mac).digest().subarray(0, 12);
+  return `bld_${head}.${tag.toString('base64url')}`;
+}
+
+/** An SPL token account's amount: a little-endian u64 at byte 64 of its data. */
+function tokenAmountOf(data: string | undefined): bigint {
+  if (!data) return 0n;
+  const bytes = Buffer.from(data, 'base64');
+  return bytes.length >= 72 ? bytes.readBigUInt64LE(64) : 0n;
+}
+
+function decodeSignedTransaction(output: string): Transaction {
+  if (BASE58_SIGNATURE.test(output)) {
+    refuse('results[0] is a signature; solana_signTransaction needs the complete signed transaction, base64.');
+  }
+  if (!BASE64.test(output)) refuse('results[0] must be the signed transaction, base64.');
+  const bytes = Buffer.from(output, 'base64');
+  if (bytes.length === 64) {
+    refuse('results[0] is a detached signature; send the complete signed transaction, base64.');
+  }
+  try {
+    return getTransactionDecoder().decode(bytes);
+  } catch {
+    refuse('results[0] is not a Solana transaction.');
+  }
+}
+
+export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
+  const chainOf = (caip2: string): SolanaChain => {
+    const chain = chains.find((c) => c.config.caip2 === caip2);
+    if (!chain) throw new ApiError('params_validation', `This server no longer serves ${caip2}.`);
+    return chain;
+  };
+
+  async function balances(chain: SolanaChain, owner: Address): Promise<bigint[]> {
+    const { config, rpc } = chain;
+    const tokenAccounts = await Promise.all(
+      config.assets.map((a) => (a.mint ? associatedTokenAccount(owner, a.mint) : null)),
+    );
+    const [lamports, accounts] = await Promise.all([
+      rpc.getBalance(owner, { commitment: config.commitment }).send(),
+      rpc
+        .getMultipleAccounts(
+          tokenAccounts.filter((a): a is Address => a !== null),
+          { encoding: 'base64', commitment: config.commitment },
+        )
+        .send(),
+    ]);
+    let next = 0;
+    return config.assets.map((asset) => {
+      if (!asset.mint) return lamports.value;
+      const account = accounts.value[next++];
+      return tokenAmountOf(account?.data[0]);
+    });
+  }
+
+  async function broadcast(chain: SolanaChain, wire: string, signature: Signature): Promise<void> {
+    try {
+      await chain.rpc
+        .sendTransaction(wire as never, { encoding: 'base64', preflightCommitment: chain.config.commitment })
+        .send();
+    } catch (err) {
+      // A repeat of a transaction that already landed (a retried confirm, a concurrent one) is not an error.
+      const status = await chain.rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send();
+      if (status.value[0]) return;
+      const message = (err as Error).message ?? String(err);
+      if (/blockhash/i.test(message)) {
+        refuse('The transaction\u2019s blockhash has expired; fetch the action again and sign the new transaction.');
+      }
+      refuse(`The transaction would fail on ${chain.config.caip2}: ${message.slice(0, 200)}`);
+    }
+  }
+
+  return {
+    namespace: 'solana',
+
+    normaliseAccount(caip10) {
+      const match = ACCOUNT.exec(caip10);
+      return match && isAddress(match[2]!) ? caip10 : null;
+    },
+
+    async holdings({ accounts, live, settlement }) {
+      const mode = live ? 'live' : 'test';
+      const perAccount = await Promise.all(
+        accounts.map(async (account): Promise<Holding[]> => {
+          const caip2 = account.slice(0, account.lastIndexOf(':'));
+          const chain = chains.find((c) => c.config.caip2 === caip2 && c.config.mode === mode);
+          const recipient = settlement[caip2];
+          if (!chain || !recipient) return [];
+          let values: bigint[];
+          try {
+            values = await balances(chain, solanaAddressOf(account));
+          } catch {
+            return [];
+          }
+          return chain.config.assets.map((asset, i) => ({
+            account,
+            chain: caip2,
+            kind: 'solana' as const,
+            recipient,
+            balance: values[i] ?? 0n,
+            etaS: ETA_S[chain.config.commitment],
+            asset: {
+              caip19: asset.caip19,
+              decimals: asset.decimals,
+              symbol: asset.symbol,
+              name: asset.name,
+              peg: asset.peg,
+              iconUrl: asset.iconUrl,
+              networkIconUrl: asset.networkIconUrl,
+              networkName: asset.networkName,
+            },
+          }));
+        }),
+      );
+      return perAccount.flat();
+    },
+
+    async actions(option): Promise<Action[]> {
+      return [{ type: 'build', data: { data: buildDataOf(option) } }];
+    },
+
+    async resolveBuild(option, data) {
+      if (data !== buildDataOf(option)) refuse('data is not a build action of this option.');
+      const chain = chainOf(option.claims.chain);
+      const { value } = await chain.rpc.getLatestBlockhash({ commitment: chain.config.commitment }).send();
+      const transaction = await paymentTransaction(option, chain.feePayer.address, value);
+      return [
+        {
+          type: 'walletRpc',
+          data: {
+            chain_id: option.claims.chain,
+            method: 'solana_signTransaction',
+            params: [{ transaction: getBase64EncodedWireTransaction(transaction) }],
+          },
+        },
+      ];
+    },
+
+    async verify(option, results): Promise<ClaimDraft> {
+      if (results.length !== 1) refuse(`results has ${results.length} items but the option has 1 action.`);
+      const outputs = results[0]!;
+      if (outputs.length !== 1) refuse(`results[0] must hold one signed transaction, not ${outputs.length}.`);
+      const chain = chainOf(option.claims.chain);
+      const signed = decodeSignedTransaction(outputs[0]!);
+      const message = getCompiledTransactionMessageDecoder().decode(signed.messageBytes);
+      const blockhash = message.lifetimeToken as Blockhash;
+      // The wallet may sign only what this option builds: same instructions, accounts, amounts, fee payer.
+      const expected = await paymentTransaction(option, chain.feePayer.address, {
+        blockhash,
+        lastValidBlockHeight: 0n,
+      });
+      if (Buffer.compare(Buffer.from(expected.messageBytes), Buffer.from(signed.messageBytes)) !== 0) {
+        refuse(
+          'results[0] is not the transaction this option builds (amount, recipient, mint or instructions differ).',
+        );
+      }
+      const buyer = solanaAddressOf(option.claims.account);
+      const buyerSignature = signed.signatures[buyer];
+      const valid =
+        buyerSignature != null &&
+        (await verifySignature(
+          await getPublicKeyFromAddress(buyer),
+          buyerSignature as SignatureBytes,
+          signed.messageBytes,
+        ));
+      if (!valid) refuse(`results[0] is not signed by the option's account ${buyer}.`);
+      const fresh = await chain.rpc.isBlockhashValid(blockhash, { commitment: 'processed' }).send();
+      if (!fresh.value) {
+        refuse('The transaction\u2019s blockhash has expired; fetch the action again and sign the new transaction.');
+      }
+      const complete = await partiallySignTransaction([chain.feePayer.keyPair], signed);
+      const signature = getSignatureFromTransaction(complete);
+      const wire = getBase64EncodedWireTransaction(complete);
+      return {
+        claimKey: `${chain.config.caip2}:tx:${signature}`,
+        kind: 'solana',
+        txId: signature,
+        details: { signature, blockhash, mint: mintOf(option.claims.asset) },
+        nextTask: WATCH_TASK,
+        minedAt: null,
+        excess: 0n,
+        broadcast: () => broadcast(chain, wire, signature),
+      };
+    },
+
+    async submit(claim) {
+      return { txId: claim.txId };
+    },
+
+    async progress(claim) {
+      const chain = chainOf(claim.chain);
+      const signature = claim.txId as Signature;
+      const read = async () =>
+        (await chain.rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send()).value[0];
+      let status = await read();
+      if (!status) {
+        const blockhash = claim.details.blockhash as Blockhash;
+        const fresh = await chain.rpc.isBlockhashValid(blockhash, { commitment: 'processed' }).send();
+        if (fresh.value) return { state: 'pending', recheckInMs: RECHECK_MS };
+        // Expired: the transaction can no longer land. One more look, in case it landed in the meantime.
+        status = await read();
+        if (!status)
+          return { state: 'failed', reason: `Transaction ${signature} never landed before its blockhash expired.` };
+      }
+      if (status.err) return { state: 'failed', reason: `Transaction ${signature} failed on chain.`, txId: signature };
+      const final =
+        status.confirmationStatus === 'finalized' ||
+        (chain.config.commitment === 'confirmed' && status.confirmationStatus === 'confirmed');
+      return final ? { state: 'succeeded', txId: signature } : { state: 'pending', recheckInMs: RECHECK_MS };
+    },
+  };
+}
