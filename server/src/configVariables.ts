@@ -76,11 +76,11 @@ export const variables: VariableSpec[] = [
   },
   {
     name: 'PAYGATE_CHAINS',
-    type: '`local`, or a comma list of `live`, `testnet` and paths',
+    type: '`local`, or a comma list of `live`, `testnet`, `solana`, `solana-devnet` and paths',
     default: '`local` in development; required otherwise',
     modes: 'all',
     description:
-      '`local` starts a local EVM chain (anvil, with Paygate Test USD) and the dev routes. `live` and `testnet` are the shipped presets; a path names a chain configuration file. See "Chains".',
+      '`local` starts a local EVM chain (anvil) and a local Solana chain (LiteSVM), both with Paygate Test USD, and the dev routes. `live`, `testnet`, `solana` and `solana-devnet` are the shipped presets; a path names a chain configuration file. See "Chains".',
   },
   {
     name: 'PAYGATE_WEBHOOK_ALLOW_LOOPBACK',
