@@ -3,7 +3,7 @@
  * actions and a signed id. Nothing is written: the id carries the quote (optionToken.ts).
  */
 import { collectDataFor, collectDataRequired } from '../collect/index.js';
-import { findMerchant } from '../db/queries/accounts.js';
+import { findMerchant, type MerchantRow } from '../db/queries/accounts.js';
 import type { PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
@@ -54,8 +54,12 @@ export function requirePayable(checkout: Checkout, payment: PaymentRow): void {
   }
 }
 
-export async function paymentCollectData(checkout: Checkout, payment: PaymentRow): Promise<CollectData | null> {
-  const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
+export async function paymentCollectData(
+  checkout: Checkout,
+  payment: PaymentRow,
+  known?: MerchantRow,
+): Promise<CollectData | null> {
+  const merchant = known ?? (await findMerchant(checkout.db.knex, payment.merchant_id));
   if (!merchant) throw new Error(`payment ${payment.id} names merchant ${payment.merchant_id}, which does not exist`);
   const required = collectDataRequired({
     merchantCollectData: merchant.collect_data,
@@ -136,7 +140,7 @@ export async function listPaymentOptions(
   requirePayable(checkout, payment);
   const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
   if (!merchant) throw new Error(`payment ${id} names merchant ${payment.merchant_id}, which does not exist`);
-  const collectData = await paymentCollectData(checkout, payment);
+  const collectData = await paymentCollectData(checkout, payment, merchant);
   const options: PaymentOption[] = [];
   for (const [adapter, accounts] of grouped) {
     const holdings = await adapter.holdings({

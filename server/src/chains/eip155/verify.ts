@@ -82,12 +82,15 @@ export async function verifyAuthorization(
   }
   const publicClient = chain.clients.public;
   const token = auth.domain.verifyingContract;
-  const used = await publicClient.readContract({
-    address: token,
-    abi: eip3009Abi,
-    functionName: 'authorizationState',
-    args: [auth.message.from, auth.message.nonce],
-  });
+  const [used, fromBlock] = await Promise.all([
+    publicClient.readContract({
+      address: token,
+      abi: eip3009Abi,
+      functionName: 'authorizationState',
+      args: [auth.message.from, auth.message.nonce],
+    }),
+    publicClient.getBlockNumber({ cacheTime: 0 }),
+  ]);
   if (!used) {
     // Everything the token will check (balance, validity window, signature) is checked now, by the token itself.
     const { v, r, s, yParity } = parseSignature(signature);
@@ -113,7 +116,6 @@ export async function verifyAuthorization(
       refuse(`The authorization would not transfer the funds: ${revertReason(err)}.`);
     }
   }
-  const fromBlock = await publicClient.getBlockNumber({ cacheTime: 0 });
   return {
     claimKey: `${chain.config.caip2}:auth:${token}:${auth.message.from}:${auth.message.nonce}`,
     kind: 'eip3009',
