@@ -62,6 +62,25 @@ describe('gateway confirm: direct transfers on anvil', () => {
     assert.equal(data.processing.chain_caip2, LOCAL);
   });
 
+  it('confirm with maxPollMs waits for the final status while the jobs run', async () => {
+    const buyer = await h.buyer();
+    const paymentId = await h.createPayment();
+    const option = await h.optionFor(paymentId, buyer, h.tusd);
+    const hash = await sendAction(buyer, option);
+    await h.runtime.startBackground();
+    try {
+      const answer = await expectJson<StatusAnswer>(
+        await h.confirm(paymentId, { optionId: option.id, results: [hash] }, '?maxPollMs=20000'),
+        200,
+      );
+      assert.equal(answer.status, 'succeeded');
+      assert.equal(answer.isFinal, true);
+      assert.equal(answer.info?.txId, hash);
+    } finally {
+      await h.runtime.stopBackground();
+    }
+  });
+
   it('a native transfer priced by a quote carries its expiry and completes the payment', async () => {
     const buyer = await h.buyer(0n, 10n ** 18n);
     const paymentId = await h.createPayment();
