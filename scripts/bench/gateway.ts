@@ -16,10 +16,7 @@
  * BENCH_SECTIONS (`evm,solana`), BENCH_WRITE=0 (print only, leave BENCHMARKS.md alone).
  */
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -40,7 +37,8 @@ import { startChains, type Chains } from '../../server/src/chains/index.js';
 import type { components } from '../../server/src/generated/gateway.js';
 import type { Observer } from '../../server/src/observability/observer.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
-import { withDirectTusd } from '../../test/gateway/checkout.js';
+import { typedDataOf, withDirectTusd } from '../../test/gateway/checkout.js';
+import { listen } from '../../test/helpers/http.js';
 import { createMerchantAccount } from '../../test/helpers/fixtures.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../test/helpers/postgres.js';
 import { machineLine, writeSection } from './_report.js';
@@ -97,24 +95,10 @@ async function startBare(): Promise<{ url: string; call: () => Promise<unknown>;
   const app = express();
   app.use(express.json());
   app.post('/bare', (req, res) => res.json({ ok: true, echo: (req.body as { accounts?: unknown })?.accounts ?? null }));
-  const server = await serve(app);
+  const server = await listen(app);
   const url = `${server.url}/bare`;
   const body = { accounts: [`eip155:31337:${SETTLEMENT}`] };
   return { url, call: () => post(url, {}, body), close: server.close };
-}
-
-async function serve(app: express.Express): Promise<{ url: string; close: () => void }> {
-  const server: Server = createServer(app);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => {
-      server.closeAllConnections();
-      server.close();
-    },
-  };
 }
 
 /** Chain RPC calls the server made while a series ran, from the chains' observer (every call is observed). */
@@ -258,7 +242,7 @@ async function startGateway(
     },
   });
   const walletKey = (await createKey(runtime, { kind: 'wallet', mode: 'test', label: 'bench' })).secret;
-  const server = await serve(createApp({ runtime }));
+  const server = await listen(createApp({ runtime }));
   return {
     runtime,
     url: server.url,
@@ -315,24 +299,8 @@ function optionIn(all: PaymentOption[], asset: string): PaymentOption {
 }
 
 /** Signs the option's `eth_signTypedData_v4` action with the buyer's local key, as a wallet would. */
-async function signAction(buyer: Buyer, option: PaymentOption): Promise<Hex> {
-  const action = option.actions[0]!;
-  if (action.type !== 'walletRpc' || action.data.method !== 'eth_signTypedData_v4') {
-    throw new Error(`expected eth_signTypedData_v4, got ${JSON.stringify(action)}`);
-  }
-  const typed = JSON.parse(action.data.params[1] as string) as {
-    domain: Record<string, unknown>;
-    types: Record<string, { name: string; type: string }[]>;
-    primaryType: string;
-    message: Record<string, unknown>;
-  };
-  const { EIP712Domain: _domain, ...types } = typed.types;
-  return buyer.account.signTypedData({
-    domain: typed.domain,
-    types,
-    primaryType: typed.primaryType,
-    message: typed.message,
-  });
+function signAction(buyer: Buyer, option: PaymentOption): Promise<Hex> {
+  return buyer.account.signTypedData(typedDataOf(option));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

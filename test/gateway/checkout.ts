@@ -120,8 +120,8 @@ export async function startCheckoutHarness(
   };
 }
 
-/** Signs the option's `eth_signTypedData_v4` action as the buyer's wallet would (the JSON it was given). */
-export async function signAction(buyer: Buyer, option: PaymentOption): Promise<Hex> {
+/** The typed data of the option's `eth_signTypedData_v4` action, as viem's `signTypedData` takes it. */
+export function typedDataOf(option: PaymentOption) {
   const action = option.actions[0]!;
   if (action.type !== 'walletRpc' || action.data.method !== 'eth_signTypedData_v4') {
     throw new Error(`expected eth_signTypedData_v4, got ${JSON.stringify(action)}`);
@@ -133,13 +133,12 @@ export async function signAction(buyer: Buyer, option: PaymentOption): Promise<H
     message: Record<string, unknown>;
   };
   const { EIP712Domain: _domain, ...types } = typed.types;
-  return buyer.wallet.signTypedData({
-    account: buyer.account,
-    domain: typed.domain,
-    types,
-    primaryType: typed.primaryType,
-    message: typed.message,
-  });
+  return { domain: typed.domain, types, primaryType: typed.primaryType, message: typed.message };
+}
+
+/** Signs the option's `eth_signTypedData_v4` action as the buyer's wallet would (the JSON it was given). */
+export async function signAction(buyer: Buyer, option: PaymentOption): Promise<Hex> {
+  return buyer.wallet.signTypedData({ account: buyer.account, ...typedDataOf(option) });
 }
 
 /** Sends the option's `eth_sendTransaction` action as the buyer's wallet would. */
