@@ -20,19 +20,16 @@ import { parseEther, type Hex } from 'viem';
 import { PayError, type PayableOption } from '@paygate/sdk-wallet';
 import { useChainSnapshots } from '../helpers/chain.js';
 import { startProxy, type Proxy } from '../sdk/helpers.js';
-import { alignChainClock, eventually, QUOTE_TTL_S, startE2e, type Buyer, type E2e } from './harness.js';
-
-/** Every event a test payment that succeeds produces (test payments settle by themselves after success). */
-const SUCCEEDED_EVENTS = ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.settled'];
-
-interface Delivery {
-  id: string;
-  eventId: string;
-  eventType: string;
-  paymentId: string;
-  trigger: string;
-  status: string;
-}
+import {
+  alignChainClock,
+  eventually,
+  QUOTE_TTL_S,
+  startE2e,
+  SUCCEEDED_EVENTS,
+  type Buyer,
+  type Delivery,
+  type E2e,
+} from './harness.js';
 
 describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real server and anvil', function () {
   // A first start of the shared anvil, and the merchant's polling (every 2 s), take longer than mocha's default.
@@ -54,32 +51,6 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
     const waiting = e.merchant.waitForFinal(paymentId, { timeoutMs: 30_000, signal: leftovers.signal });
     waiting.catch(() => undefined);
     return waiting;
-  }
-
-  /** Waits until the shop has answered every event of a succeeded payment, then answers its deliveries. */
-  async function allEventsReceived(paymentId: string) {
-    await eventually(
-      () => SUCCEEDED_EVENTS.every((type) => e.shop.deliveriesOf(paymentId).some((d) => d.event?.type === type)),
-      `the events of ${paymentId} at the shop`,
-    );
-    return e.shop.deliveriesOf(paymentId);
-  }
-
-  /** The payment's deliveries, as the dashboard API lists them. */
-  async function deliveriesOf(paymentId: string, eventType?: string): Promise<Delivery[]> {
-    const query = new URLSearchParams({ limit: '100', ...(eventType ? { eventType } : {}) });
-    const res = await e.dashboard('GET', `/v1/dashboard/webhook-deliveries?${query}`);
-    assert.equal(res.status, 200);
-    return ((await res.json()) as { data: Delivery[] }).data.filter((d) => d.paymentId === paymentId);
-  }
-
-  /** The outbox events of a payment, oldest first. */
-  async function eventTypes(paymentId: string): Promise<string[]> {
-    const rows = (await e.server.runtime.db
-      .knex('events')
-      .where({ payment_id: paymentId })
-      .orderBy('state_version')) as { type: string }[];
-    return rows.map((r) => r.type);
   }
 
   const signing = (b: Buyer) => b.log.filter((m) => m === 'eth_signTypedData_v4' || m === 'eth_sendTransaction');
@@ -130,7 +101,7 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
     assert.equal(payment.processing?.buyer_caip10, buyer.caip10);
 
     // The shop: every event verified and processed, the order fulfilled once, with the payment's transaction.
-    const received = await allEventsReceived(created.paymentId);
+    const received = await e.allEventsReceived(created.paymentId);
     assert.ok(
       received.every((d) => d.answer === 204),
       JSON.stringify(received.map((d) => d.answer)),
@@ -141,7 +112,7 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
     );
 
     // Resent from the dashboard: a new delivery of the same event, which the shop recognises.
-    const [succeeded] = await deliveriesOf(created.paymentId, 'payment.succeeded');
+    const [succeeded] = await e.deliveriesOf(created.paymentId, 'payment.succeeded');
     assert.ok(succeeded);
     const resend = await e.dashboard('POST', `/v1/dashboard/webhook-deliveries/${succeeded.id}/resend`);
     assert.equal(resend.status, 202);
@@ -157,7 +128,7 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
     assert.equal(again.answer, 204, 'a duplicate is answered 2xx, so Paygate stops sending it');
     assert.deepEqual(again.result, { outcome: 'duplicate', fulfilled: false });
     await eventually(
-      async () => (await deliveriesOf(created.paymentId)).find((d) => d.id === resent.id)?.status === 'delivered',
+      async () => (await e.deliveriesOf(created.paymentId)).find((d) => d.id === resent.id)?.status === 'delivered',
       'the resend recorded as delivered',
     );
 
@@ -174,7 +145,7 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
     assert.deepEqual(e.shop.deliveriesOf(created.paymentId).at(-1)!.result, { outcome: 'duplicate', fulfilled: false });
 
     assert.equal(e.shop.fulfilmentsOf(created.paymentId).length, 1, 'fulfilled exactly once');
-    assert.deepEqual(await eventTypes(created.paymentId), SUCCEEDED_EVENTS);
+    assert.deepEqual(await e.eventTypes(created.paymentId), SUCCEEDED_EVENTS);
   });
 
   it('direct (ether, the buyer’s own transaction): succeeded for the merchant, fulfilled once even when resent', async () => {
@@ -220,7 +191,7 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
     assert.equal(tx.from.toLowerCase(), buyer.address.toLowerCase());
     assert.equal(tx.value, 4_166_666_666_666_667n);
 
-    const received = await allEventsReceived(created.paymentId);
+    const received = await e.allEventsReceived(created.paymentId);
     assert.ok(received.every((d) => d.answer === 204));
     const processing = received.find((d) => d.event?.type === 'payment.processing')!.event!.data.processing;
     assert.deepEqual(processing?.option_amount, { unit: `caip19/${e.ether}`, value: '4166666666666667' });
@@ -230,7 +201,7 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
     );
 
     // Every delivery of the payment resent at once: each arrives again, none fulfils again.
-    const all = await deliveriesOf(created.paymentId);
+    const all = await e.deliveriesOf(created.paymentId);
     assert.equal(all.length, SUCCEEDED_EVENTS.length);
     for (const d of all) {
       assert.equal((await e.dashboard('POST', `/v1/dashboard/webhook-deliveries/${d.id}/resend`)).status, 202);
@@ -307,7 +278,7 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
         isFinal: true,
         pollInMs: null,
       });
-      await allEventsReceived(created.paymentId);
+      await e.allEventsReceived(created.paymentId);
       assert.equal(e.shop.fulfilmentsOf(created.paymentId).length, 1);
     });
 
@@ -355,11 +326,11 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
           isFinal: true,
           pollInMs: null,
         });
-        await allEventsReceived(created.paymentId);
+        await e.allEventsReceived(created.paymentId);
         assert.equal(await sentBy(relayer), relayed + 1, 'relayed once');
         assert.equal(await e.tusdBalance(buyer.address), 100_000_000n - 12_500_000n, 'the buyer paid once');
         assert.equal(await e.tusdBalance(e.settlement), 12_500_000n);
-        assert.deepEqual(await eventTypes(created.paymentId), SUCCEEDED_EVENTS, 'one processing, one success');
+        assert.deepEqual(await e.eventTypes(created.paymentId), SUCCEEDED_EVENTS, 'one processing, one success');
         assert.equal(e.shop.fulfilmentsOf(created.paymentId).length, 1);
       });
 
@@ -390,8 +361,8 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
         assert.equal(await sentBy(buyer.address), 1);
         assert.equal(await ethBalance(e.settlement), BigInt(option.amount.value));
 
-        await allEventsReceived(created.paymentId);
-        assert.deepEqual(await eventTypes(created.paymentId), SUCCEEDED_EVENTS);
+        await e.allEventsReceived(created.paymentId);
+        assert.deepEqual(await e.eventTypes(created.paymentId), SUCCEEDED_EVENTS);
         assert.equal(e.shop.fulfilmentsOf(created.paymentId).length, 1);
       });
     });

@@ -5,9 +5,21 @@
  * shop, built on the verifier's `EventProcessor`: it fulfils an order once, when its payment is first seen succeeded.
  * The merchant uses the merchant SDK, the buyer the wallet SDK with an EIP-1193 provider that signs with the buyer's
  * own private key (a viem wallet client with a local account), as a browser wallet does.
+ *
+ * The merchant is also paid on the run's local Solana chain (LiteSVM behind its JSON-RPC endpoint), at a fresh
+ * owner of its own; a Solana buyer is a fresh `@solana/kit` key pair holding TUSD from the faucet and no SOL.
  */
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
+import {
+  createSolanaRpc,
+  generateKeyPairSigner,
+  type Address as SolanaAddress,
+  type KeyPairSigner,
+  type Rpc,
+  type SolanaRpcApi,
+} from '@solana/kit';
+import { fetchMaybeToken, findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import {
   createWalletClient,
   erc20Abi,
@@ -35,6 +47,7 @@ import { createKey } from '../../server/src/accounts/index.js';
 import { fundAccount } from '../../server/src/chains/faucet.js';
 import type { Chains } from '../../server/src/chains/index.js';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
+import type { LocalSolanaChain } from '../../server/src/chains/solana/local/index.js';
 import { createPricing } from '../../server/src/quotes/index.js';
 import { sharedChains } from '../helpers/chain.js';
 import { testConfig } from '../helpers/config.js';
@@ -47,6 +60,8 @@ export const LOCAL = 'eip155:31337';
 export const QUOTE_TTL_S = 3;
 /** The feed's first answer, 8 decimals: 3000 USD per ETH. */
 export const ETH_USD = 3000_0000_0000n;
+/** Every event a test payment that succeeds produces (test payments settle by themselves after success). */
+export const SUCCEEDED_EVENTS = ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.settled'];
 
 /** The shared chains priced by an ETH/USD feed on the local chain instead of the static table. */
 function withEthUsdFeed(chains: Chains, address: Address): Chains {
@@ -207,6 +222,23 @@ export interface Buyer {
   log: CallLog;
 }
 
+/** A buyer on the local Solana chain: a `@solana/kit` key pair, which signs without sending, as a wallet does. */
+export interface SolanaBuyer {
+  signer: KeyPairSigner;
+  address: SolanaAddress;
+  caip10: string;
+}
+
+/** One webhook delivery, as the dashboard API lists it. */
+export interface Delivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  paymentId: string;
+  trigger: string;
+  status: string;
+}
+
 type LocalWallet = WalletClient<Transport, Chain, PrivateKeyAccount>;
 
 /**
@@ -286,12 +318,32 @@ export interface E2e {
   /** A fresh buyer with its own key, funded by the faucet (TUSD minor units; wei). */
   buyer(funds: { tusd?: bigint; wei?: bigint }): Promise<Buyer>;
   tusdBalance(address: Address): Promise<bigint>;
+  /** The run's local Solana chain, and a kit RPC client of its endpoint. */
+  solana: LocalSolanaChain;
+  solanaRpc: Rpc<SolanaRpcApi>;
+  /** CAIP-19 (without `caip19/`) of TUSD and of SOL on the local Solana chain. */
+  solanaTusd: string;
+  sol: string;
+  /** A fresh owner the merchant is paid at on the local Solana chain (its TUSD account does not exist yet). */
+  solanaSettlement: SolanaAddress;
+  /** A fresh Solana buyer funded by the faucet (TUSD minor units; lamports, none unless asked). */
+  solanaBuyer(funds: { tusd?: bigint; lamports?: bigint }): Promise<SolanaBuyer>;
+  /** The owner's TUSD on the local Solana chain (its associated token account; 0 when there is none). */
+  solanaTusdBalance(owner: SolanaAddress): Promise<bigint>;
+  lamports(owner: SolanaAddress): Promise<bigint>;
+  /** The payment's deliveries, as the dashboard API lists them (of one event type, when given). */
+  deliveriesOf(paymentId: string, eventType?: string): Promise<Delivery[]>;
+  /** Waits until the shop has answered every event of a succeeded payment, then answers its deliveries there. */
+  allEventsReceived(paymentId: string): Promise<ShopDelivery[]>;
+  /** The outbox events of a payment, oldest first. */
+  eventTypes(paymentId: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
 export async function startE2e(): Promise<E2e> {
   const shared = await sharedChains();
   const local = shared.local!.evm;
+  const solana = shared.local!.solana;
   await alignChainClock(local);
   const block = await local.clients.public.getBlock({ blockTag: 'latest' });
   // The feed stays on the chain for the whole file: the file reverts to this snapshot when it closes.
@@ -306,9 +358,22 @@ export async function startE2e(): Promise<E2e> {
       PAYGATE_WEBHOOK_ALLOW_LOOPBACK: 'true',
       PAYGATE_QUOTE_TTL_S: String(QUOTE_TTL_S),
     });
-    // The runtime's own pricing, but reading the feed again after 250 ms instead of 5 s: the default cache is longer
-    // than this short quote life, and a quote is counted from when its price was read.
-    const pricing = createPricing({ chains, config, priceCacheMs: 250 });
+    // The runtime's own pricing (createCheckout's), but reading the feed again after 250 ms instead of 5 s: the
+    // default cache is longer than this short quote life, and a quote is counted from when its price was read.
+    // Pricing reads `chains.evm` only, so the Solana chains join as createCheckout adds them: no feeds, so a test-mode
+    // chain prices SOL from the static table.
+    const pricing = createPricing({
+      chains: {
+        evm: [
+          ...chains.evm,
+          ...chains.solana.map(({ config: c }) => ({
+            config: { caip2: c.caip2, mode: c.mode, priceFeeds: {}, sequencerUptimeFeed: null },
+          })),
+        ],
+      },
+      config,
+      priceCacheMs: 250,
+    });
     server = await startServer(config, {
       handleSignals: false,
       runtime: { chains, jobPollIntervalMs: 50, checkout: { pricing } },
@@ -316,7 +381,10 @@ export async function startE2e(): Promise<E2e> {
     const runtime = server.runtime;
     shop = await startShop();
     const settlement = privateKeyToAccount(generatePrivateKey()).address;
-    const account = await createMerchantAccount(runtime, { settlementAddresses: { [LOCAL]: settlement } });
+    const solanaSettlement = (await generateKeyPairSigner()).address;
+    const account = await createMerchantAccount(runtime, {
+      settlementAddresses: { [LOCAL]: settlement, [solana.caip2]: solanaSettlement },
+    });
     const walletName = 'E2E wallet';
     const appId = (await createKey(runtime, { kind: 'app', mode: 'test', label: walletName })).secret;
     const url = server.url;
@@ -336,8 +404,15 @@ export async function startE2e(): Promise<E2e> {
     shop.useSecret(((await created.json()) as { secret: string }).secret);
 
     const tusd = `${LOCAL}/erc20:${local.testUsd}`;
+    const solanaRpc = createSolanaRpc(solana.rpcUrl);
     const running = server;
     const receiving = shop;
+    const deliveriesOf = async (paymentId: string, eventType?: string): Promise<Delivery[]> => {
+      const query = new URLSearchParams({ limit: '100', ...(eventType ? { eventType } : {}) });
+      const res = await dashboard('GET', `/v1/dashboard/webhook-deliveries?${query}`);
+      assert.equal(res.status, 200);
+      return ((await res.json()) as { data: Delivery[] }).data.filter((d) => d.paymentId === paymentId);
+    };
     return {
       server,
       url,
@@ -385,6 +460,42 @@ export async function startE2e(): Promise<E2e> {
           functionName: 'balanceOf',
           args: [address],
         }),
+      solana,
+      solanaRpc,
+      solanaTusd: `${solana.caip2}/token:${solana.mints.tusd.address}`,
+      sol: `${solana.caip2}/slip44:501`,
+      solanaSettlement,
+      async solanaBuyer(funds) {
+        const signer = await generateKeyPairSigner();
+        if (funds.tusd) await solana.faucet.mintTokens(signer.address, solana.mints.tusd.address, funds.tusd);
+        if (funds.lamports) await solana.faucet.airdropSol(signer.address, funds.lamports);
+        return { signer, address: signer.address, caip10: `${solana.caip2}:${signer.address}` };
+      },
+      async solanaTusdBalance(owner) {
+        const [ata] = await findAssociatedTokenPda({
+          owner,
+          mint: solana.mints.tusd.address,
+          tokenProgram: TOKEN_PROGRAM_ADDRESS,
+        });
+        const token = await fetchMaybeToken(solanaRpc, ata, { commitment: solana.commitment });
+        return token.exists ? token.data.amount : 0n;
+      },
+      lamports: async (owner) => (await solanaRpc.getBalance(owner, { commitment: solana.commitment }).send()).value,
+      deliveriesOf,
+      async allEventsReceived(paymentId) {
+        await eventually(
+          () => SUCCEEDED_EVENTS.every((type) => receiving.deliveriesOf(paymentId).some((d) => d.event?.type === type)),
+          `the events of ${paymentId} at the shop`,
+        );
+        return receiving.deliveriesOf(paymentId);
+      },
+      async eventTypes(paymentId) {
+        const rows = (await runtime.db.knex('events').where({ payment_id: paymentId }).orderBy('state_version')) as {
+          type: string;
+        }[];
+        return rows.map((r) => r.type);
+      },
+      // The Solana chain has no snapshots: its tests use fresh buyers and the file's own fresh settlement owner.
       async close() {
         await running.close();
         await receiving.close();

@@ -41,21 +41,7 @@ export function createCheckout(
     chains,
     optionSecret,
     adapters: [createEvmAdapter(chains, deps.db, options.evm), createSolanaAdapter(chains.solana)],
-    pricing:
-      options.pricing ??
-      createPricing({
-        chains: {
-          evm: [
-            ...chains.evm,
-            // No Chainlink on Solana here: test chains price SOL from the static table, live ones only pegged tokens.
-            ...chains.solana.map(({ config }) => ({
-              config: { caip2: config.caip2, mode: config.mode, priceFeeds: {}, sequencerUptimeFeed: null },
-            })),
-          ],
-        },
-        config: deps.config,
-        logger: deps.logger,
-      }),
+    pricing: options.pricing ?? createPricing({ chains, config: deps.config, logger: deps.logger }),
     screening: loadScreeningList(deps.config.screeningFile),
   };
 }

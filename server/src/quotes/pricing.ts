@@ -5,7 +5,7 @@
  * option for that asset, and nothing here throws for a feed that is stale, down or unreachable.
  */
 import type { Logger } from 'pino';
-import type { EvmChainConfig } from '../chains/config.js';
+import type { ChainMode, EvmChainConfig } from '../chains/config.js';
 import type { Config } from '../config.js';
 import { shortError } from '../chains/eip155/metadata.js';
 import { createFeedReader, refusePriceRound, refuseSequencer, type CachedRound, type FeedClient } from './chainlink.js';
@@ -55,8 +55,11 @@ export interface PricingChain {
 }
 
 export interface PricingDeps {
-  /** The runtime's `Chains` fits. */
-  chains: { evm: readonly PricingChain[] };
+  /**
+   * The runtime's `Chains` fits. Solana chains have no feeds here: a test chain prices SOL from the static table,
+   * a live one only its pegged stablecoins.
+   */
+  chains: { evm: readonly PricingChain[]; solana?: readonly { config: { caip2: string; mode: ChainMode } }[] };
   /**
    * `quoteTtlMs` (PAYGATE_QUOTE_TTL_S): how long a quote that involves a rate stays valid. `ratesFile`
    * (PAYGATE_RATES_FILE): pairs over the built-in static table, read once here; unused when `staticRates` is given.
@@ -98,7 +101,13 @@ function usesStaticTable(config: PricingChain['config']): boolean {
 export function createPricing(deps: PricingDeps): Pricing {
   const staticRates = deps.staticRates ?? loadStaticRates(deps.config.ratesFile);
   const ttlMs = deps.config.quoteTtlMs;
-  const chains = new Map<string, PricingChain>(deps.chains.evm.map((chain) => [chain.config.caip2, chain]));
+  const chains = new Map<string, PricingChain>([
+    ...deps.chains.evm.map((chain): [string, PricingChain] => [chain.config.caip2, chain]),
+    ...(deps.chains.solana ?? []).map(({ config }): [string, PricingChain] => [
+      config.caip2,
+      { config: { caip2: config.caip2, mode: config.mode, priceFeeds: {}, sequencerUptimeFeed: null } },
+    ]),
+  ]);
   // A quote lives from its price's read, so a cached read may use at most half the TTL: a quote is never issued
   // with less than half its life left (or, with a TTL under the cache time, already expired).
   const reader = createFeedReader(Math.min(deps.priceCacheMs ?? DEFAULT_PRICE_CACHE_MS, Math.floor(ttlMs / 2)));
