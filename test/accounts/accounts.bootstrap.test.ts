@@ -39,8 +39,10 @@ describeEachDatabase('accounts.bootstrap.demo', (get) => {
     const merchant = await findMerchant(get().db.knex, c.merchantId);
     assert.equal(merchant?.name, 'Demo merchant');
     assert.equal(merchant?.partner_id, c.partnerId);
+    // anvil's account #1, and the local Solana chain's documented settlement owner.
     assert.deepEqual(merchant?.settlement_addresses, {
       'eip155:31337': '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      'solana:MfQzePv71xeCmNoR86q2ibum1QgT6UZj': '37xNMmypvdazAkTFfJcnYV3bMb2k26fC4kxJqrqj4bXH',
     });
     assert.deepEqual(merchant?.fee_config, {
       kind: 'base_plus_percent',
