@@ -8,6 +8,10 @@ import type { components } from '../generated/gateway.js';
 import type { OptionKind, VerifiedOption } from './optionToken.js';
 
 export type Action = components['schemas']['Action'];
+
+/** The claim's jobs (gateway/tasks.ts): submit what the service submits, then watch the chain until final. */
+export const RELAY_TASK = 'gateway.relay';
+export const WATCH_TASK = 'gateway.watchClaim';
 export type WalletRpcActionItem = components['schemas']['WalletRpcActionItem'];
 
 /** An asset an account holds on a chain the payment's mode serves, with what the option needs to describe it. */

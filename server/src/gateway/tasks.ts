@@ -8,7 +8,7 @@ import { findPayment } from '../db/queries/payments.js';
 import { assertPayload, type TaskList } from '../jobs/types.js';
 import { transitionPayment } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
-import { RELAY_TASK, WATCH_TASK } from '../chains/eip155/verify.js';
+import { RELAY_TASK, WATCH_TASK } from './adapters.js';
 import { requireAdapter, type Checkout } from './checkout.js';
 
 export { RELAY_TASK, WATCH_TASK };

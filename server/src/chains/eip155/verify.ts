@@ -15,14 +15,11 @@ import {
   type Hex,
 } from 'viem';
 import { ApiError } from '../../errors.js';
-import type { ClaimDraft, ConfirmContext } from '../../gateway/adapters.js';
+import { RELAY_TASK, WATCH_TASK, type ClaimDraft, type ConfirmContext } from '../../gateway/adapters.js';
 import type { VerifiedOption } from '../../gateway/optionToken.js';
 import type { EvmChain } from '../index.js';
 import { eip3009Abi } from './abis.js';
 import { addressOf, authorizationOf, directCall, transferWithAuthorizationTypes } from './actions.js';
-
-export const RELAY_TASK = 'gateway.relay';
-export const WATCH_TASK = 'gateway.watchClaim';
 
 /** A transaction may be mined a little before the option by the server's clock: clocks drift. */
 const ISSUE_SKEW_S = 120;

@@ -21,9 +21,8 @@ import {
   type Transaction,
 } from '@solana/kit';
 import { ApiError } from '../../errors.js';
-import type { Action, ChainAdapter, ClaimDraft, Holding } from '../../gateway/adapters.js';
+import { WATCH_TASK, type Action, type ChainAdapter, type ClaimDraft, type Holding } from '../../gateway/adapters.js';
 import type { VerifiedOption } from '../../gateway/optionToken.js';
-import { WATCH_TASK } from '../eip155/verify.js';
 import type { SolanaChain } from './client.js';
 import { associatedTokenAccount, mintOf, paymentTransaction, solanaAddressOf } from './transfer.js';
 
