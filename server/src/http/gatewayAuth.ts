@@ -160,7 +160,9 @@ export function gatewayAuth(runtime: Runtime): RequestHandler {
     if (route.hasBody && hasBody(req) && !req.is('application/json')) {
       throw new ApiError('invalid_params', 'Unsupported content type; send application/json.', { status: 415 });
     }
-    res.locals.gatewayAuth = await authenticateGateway(runtime, req.headers);
+    const auth = await authenticateGateway(runtime, req.headers);
+    res.locals.gatewayAuth = auth;
+    runtime.metrics.observeGatewaySdk(auth.sdk);
     next();
   };
 }

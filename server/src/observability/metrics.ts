@@ -10,6 +10,21 @@ export interface Metrics {
   registry: Registry;
   observer: Observer;
   observeHttp(r: { method: string; route: string; status: number; seconds: number }): void;
+  /** One authenticated gateway request, by the SDK the wallet declares (`Sdk-Name`, `Sdk-Platform`). */
+  observeGatewaySdk(sdk: { name: string | null; platform: string | null }): void;
+}
+
+/**
+ * A label's values must be a bounded set, and `Sdk-*` headers are whatever clients send: names and platforms outside
+ * these lists count as `other`, absent ones as `none`. The full values are in the request log line.
+ */
+export const KNOWN_SDK_NAMES = ['@paygate/sdk-wallet', '@walletconnect/pay', '@reown/walletkit'];
+export const KNOWN_SDK_PLATFORMS = ['web', 'node', 'ios', 'android', 'react-native', 'flutter', 'unity'];
+
+function bounded(value: string | null, known: readonly string[]): string {
+  if (value === null) return 'none';
+  const lower = value.toLowerCase();
+  return known.includes(lower) ? lower : 'other';
 }
 
 export interface MetricsOptions {
@@ -138,11 +153,24 @@ export function createMetrics(options: MetricsOptions): Metrics {
     },
   };
 
+  const gatewaySdk = new Counter({
+    name: 'paygate_gateway_requests_by_sdk_total',
+    help: 'Authenticated gateway requests by the declared SDK name and platform (bounded: unknown values count as other).',
+    labelNames: ['sdk_name', 'sdk_platform'] as const,
+    registers,
+  });
+
   return {
     registry,
     observer,
     observeHttp({ method, route, status, seconds }) {
       http.observe({ method, route, status: String(status) }, seconds);
+    },
+    observeGatewaySdk({ name, platform }) {
+      gatewaySdk.inc({
+        sdk_name: bounded(name, KNOWN_SDK_NAMES),
+        sdk_platform: bounded(platform, KNOWN_SDK_PLATFORMS),
+      });
     },
   };
 }
