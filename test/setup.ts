@@ -1,10 +1,9 @@
 /**
- * Mocha global fixtures: one throwaway PostgreSQL per run, unless DATABASE_URL names one; and the run's local chains,
- * which test/helpers/chain.ts (EVM) and test/helpers/solana.ts (Solana) start on first use.
+ * Mocha global fixtures: one throwaway PostgreSQL per run, unless DATABASE_URL names one; and the run's local chains
+ * (anvil and the LiteSVM-backed Solana RPC), which test/helpers/chain.ts starts once, on first use.
  */
 import { stopSharedChains } from './helpers/chain.js';
 import { startThrowawayPostgres, type ThrowawayPostgres } from './helpers/postgres.js';
-import { stopSharedLocalSolana } from './helpers/solana.js';
 
 let pg: ThrowawayPostgres | null = null;
 
@@ -20,5 +19,4 @@ export async function mochaGlobalSetup(): Promise<void> {
 export async function mochaGlobalTeardown(): Promise<void> {
   pg?.stop();
   await stopSharedChains();
-  await stopSharedLocalSolana();
 }

@@ -1,6 +1,6 @@
 /**
- * One local Solana chain (LiteSVM behind its JSON-RPC endpoint) per mocha run: started on first use, so runs that
- * need no Solana never start one, and stopped by the global teardown in test/setup.ts. Tests talk to it with
+ * The run's one local Solana chain (LiteSVM behind its JSON-RPC endpoint), the same one the gateway tests use:
+ * started with anvil on first use and stopped by the global teardown in test/setup.ts. Tests talk to it with
  * @solana/kit, as the gateway does; its `paygate_*` controls change the shared clock, so a test that holds
  * transactions releases them afterwards (`useReleasedTransactions()`).
  */
@@ -28,19 +28,11 @@ import {
 } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { LocalSolanaChain } from '../../server/src/chains/solana/local/index.js';
+import { sharedChains } from './chain.js';
 
-let started: Promise<LocalSolanaChain> | null = null;
-
-export function sharedLocalSolana(): Promise<LocalSolanaChain> {
-  // Imported on first use, so a run without Solana tests never loads LiteSVM's native module.
-  started ??= import('../../server/src/chains/solana/local/index.js').then((m) => m.startLocalSolanaChain());
-  return started;
-}
-
-export async function stopSharedLocalSolana(): Promise<void> {
-  const chain = await started?.catch(() => null);
-  started = null;
-  await chain?.stop();
+/** The run's local chains' Solana chain (test/helpers/chain.ts starts both, once per run, on first use). */
+export async function sharedLocalSolana(): Promise<LocalSolanaChain> {
+  return (await sharedChains()).local!.solana;
 }
 
 /** The full Solana API, airdrops included: a plain URL leaves kit unsure which cluster it is. */
