@@ -110,9 +110,17 @@ function signer(deps: WebhookDeps, sealed: string, context: string): Webhook {
   return webhook;
 }
 
+/**
+ * Lease owners: unique per attempt across processes (a random prefix per process) and within one (a counter), without
+ * drawing random bytes on every attempt.
+ */
+const OWNER_PREFIX = randomBase62(12);
+let ownerSeq = 0;
+const newLeaseOwner = () => `${OWNER_PREFIX}${(++ownerSeq).toString(36)}`;
+
 /** One attempt of one delivery, if it is due and nobody else holds it. */
 export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Promise<AttemptResult | null> {
-  const owner = randomBase62(16);
+  const owner = newLeaseOwner();
   const claimedAt = deps.now();
   const claimed = await claimDeliveryWithContext(
     deps.db.knex,
@@ -174,7 +182,8 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Pr
     response_body: result.responseBody,
     delivered: result.delivered,
   };
-  // The common case, a success to a healthy endpoint, is one statement on PostgreSQL.
+  // The common case, a success to a healthy endpoint, is one statement on PostgreSQL, shared with the claims and
+  // records of the other attempts this process makes at the same moment (see `claimDeliveryWithContext`).
   const fastPath = deps.db.dialect === 'postgres' && result.delivered && endpoint.failing_since === null;
   const recorded = fastPath
     ? recordDeliveredAttempt(deps.db.knex, owner, attemptRow, endedAt).then((kept) => {

@@ -4,6 +4,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { setMaxListeners } from 'node:events';
 import type { LookupFunction } from 'node:net';
 import type { CheckedUrl } from './ssrf.js';
 
@@ -47,6 +48,17 @@ export interface SendOptions {
   timeoutMs: number;
   /** Aborted at shutdown: the attempt ends as a failure, so it is recorded and retried rather than lost. */
   signal?: AbortSignal;
+}
+
+/**
+ * Every attempt in flight listens to the shutdown signal, and a worker runs more than ten at once (its concurrency),
+ * which is not the leak Node warns about past ten listeners.
+ */
+const unboundedSignals = new WeakSet<AbortSignal>();
+function listenUnbounded(signal: AbortSignal): void {
+  if (unboundedSignals.has(signal)) return;
+  setMaxListeners(0, signal);
+  unboundedSignals.add(signal);
 }
 
 export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
@@ -105,6 +117,7 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
       finish({ status: null, error: 'interrupted: the sender shut down', responseBody: null });
       req.destroy();
     };
+    if (signal) listenUnbounded(signal);
     signal?.addEventListener('abort', interrupt, { once: true });
     req.on('error', (err) => finish({ status: null, error: describe(err), responseBody: null }));
     if (signal?.aborted) interrupt();

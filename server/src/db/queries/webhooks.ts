@@ -335,8 +335,232 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims a due delivery and reads what the attempt needs. On PostgreSQL this is one statement (an UPDATE … RETURNING
- * inside a CTE joined to the endpoint and the event): delivery throughput is bound by round trips, and this is the
+ * Runs a named statement on a connection of the knex pool: PostgreSQL parses and plans it once per connection
+ * instead of on every call (planning the claim cost more than running it), and knex's query building is skipped.
+ */
+async function runPrepared<R>(db: Knex, name: string, text: string, values: unknown[]): Promise<R[]> {
+  const conn = (await db.client.acquireConnection()) as {
+    query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
+  };
+  try {
+    return (await conn.query({ name, text, values })).rows;
+  } finally {
+    await db.client.releaseConnection(conn);
+  }
+}
+
+/**
+ * Combines calls into one statement with many rows: the calls made in one turn of the event loop (answers that
+ * arrived together), and those made while a statement of the same kind is in flight. A lone call waits for nothing
+ * but the end of the current turn; under load, one round trip serves many deliveries, which is what bounds
+ * throughput on a small machine (every round trip costs both processes CPU). Each call is its own row with its own
+ * conditions, so the outcome of each is what a statement of its own would have given. When a combined statement
+ * fails, each call is retried alone, so one bad row fails only its own call.
+ */
+export class Combiner<I, O> {
+  private queue: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
+  private running = false;
+
+  constructor(
+    private readonly run: (items: I[]) => Promise<O[]>,
+    private readonly max = 32,
+  ) {}
+
+  add(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.running) {
+        this.running = true;
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.max);
+        try {
+          const out = await this.run(batch.map((b) => b.item));
+          batch.forEach((b, i) => b.resolve(out[i]!));
+        } catch (err) {
+          if (batch.length === 1) batch[0]!.reject(err);
+          else
+            await Promise.all(
+              batch.map((b) =>
+                this.run([b.item]).then(
+                  (out) => b.resolve(out[0]!),
+                  (e: unknown) => b.reject(e),
+                ),
+              ),
+            );
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+interface ClaimRequest {
+  id: string;
+  owner: string;
+  now: number;
+  leaseMs: number;
+}
+
+interface DeliveredRecord {
+  owner: string;
+  attempt: AttemptRow;
+  updatedAt: number;
+}
+
+type Step = { claim: ClaimRequest } | { record: DeliveredRecord };
+type StepResult = ClaimedDelivery | null | boolean;
+
+/** Row counts are rounded up to a power of two (the rest padded with NULL rows, which match nothing). */
+const bucket = (n: number) => (n === 0 ? 0 : 2 ** Math.ceil(Math.log2(n)));
+
+/** `VALUES` rows of typed placeholders from `$first`: `($1::text, $2::bigint), ($3::text, $4::bigint)…`. */
+function valuesRows(types: string[], rows: number, first: number): string {
+  const out: string[] = [];
+  for (let r = 0; r < rows; r++)
+    out.push(`(${types.map((t, i) => `$${first + r * types.length + i}::${t}`).join(', ')})`);
+  return out.join(', ');
+}
+
+const CLAIM_TYPES = ['text', 'text', 'bigint', 'bigint'];
+const RECORD_TYPES = ['text', 'text', 'int', 'bigint', 'int', 'int', 'text', 'text', 'bigint'];
+
+/**
+ * The hot path of every attempt in one statement, for `claims` claims and `records` records at once (either may be
+ * 0). The statement has one placeholder per value rather than array parameters: PostgreSQL cannot see an array's
+ * length when it plans a prepared statement once for all calls, would guess ten rows, and so would plan it anew on
+ * every call (which cost more than running it); one text per (rounded) row count keeps the cached plan right.
+ *
+ * - A claim leases a delivery that is pending, due and unleased (or whose lease passed) at that claim's time, and
+ *   reads its endpoint and its event's payload, exactly as `claimDelivery` does alone.
+ * - A record closes a delivery as delivered and inserts its attempt row, only where that record's owner still holds
+ *   the lease, exactly as the transactional path does.
+ *
+ * Each row carries its own owner, which is unique per attempt, so the answer says by owner which claims won and
+ * which records were kept. Two changes to one delivery in one statement (two claims, or a claim and a record) change
+ * it once, and only the one that took effect comes back: the same outcome as two statements in some order.
+ * PostgreSQL runs every data-modifying CTE to completion whether or not the query reads it.
+ */
+function stepSql(claims: number, records: number): string {
+  const ctes: string[] = [];
+  const selects: string[] = [];
+  if (claims > 0) {
+    ctes.push(
+      `c (id, owner, now, lease_until) AS (VALUES ${valuesRows(CLAIM_TYPES, claims, 1)})`,
+      `claimed AS (
+        UPDATE webhook_deliveries w SET lease_until = c.lease_until, lease_owner = c.owner, updated_at = c.now
+        FROM c
+        WHERE w.id = c.id AND w.status = 'pending' AND w.next_attempt_at <= c.now
+          AND (w.lease_until IS NULL OR w.lease_until < c.now)
+        RETURNING w.*
+      )`,
+    );
+    selects.push(`SELECT claimed.lease_owner AS owner, to_jsonb(claimed.*) AS delivery_row,
+        to_jsonb(e.*) AS endpoint_row, ev.payload AS event_payload
+      FROM claimed LEFT JOIN webhook_endpoints e ON e.id = claimed.endpoint_id
+        LEFT JOIN events ev ON ev.id = claimed.event_id`);
+  }
+  if (records > 0) {
+    ctes.push(
+      `r (id, owner, attempt, started_at, status, latency_ms, error, response_body, updated_at) AS (
+        VALUES ${valuesRows(RECORD_TYPES, records, claims * CLAIM_TYPES.length + 1)}
+      )`,
+      `recorded AS (
+        UPDATE webhook_deliveries w
+        SET status = 'delivered', attempt_count = r.attempt, next_attempt_at = NULL, delivered_at = r.started_at,
+            updated_at = r.updated_at, lease_until = NULL, lease_owner = NULL
+        FROM r
+        WHERE w.id = r.id AND w.lease_owner = r.owner
+        RETURNING w.id, r.owner
+      )`,
+      `attempts AS (
+        INSERT INTO webhook_attempts
+          (delivery_id, attempt, started_at, status, latency_ms, error, response_body, delivered)
+        SELECT r.id, r.attempt, r.started_at, r.status, r.latency_ms, r.error, r.response_body, true
+        FROM r JOIN recorded ON recorded.id = r.id AND recorded.owner = r.owner
+      )`,
+    );
+    selects.push(
+      'SELECT owner, NULL::jsonb AS delivery_row, NULL::jsonb AS endpoint_row, NULL::text AS event_payload FROM recorded',
+    );
+  }
+  return `WITH ${ctes.join(',\n')}\n${selects.join('\nUNION ALL\n')}`;
+}
+const stepTexts = new Map<string, string>();
+
+type StepRaw = {
+  owner: string;
+  delivery_row: Record<string, unknown> | null;
+  endpoint_row: Record<string, unknown> | null;
+  event_payload: string | null;
+};
+
+async function runSteps(db: Knex, steps: Step[]): Promise<StepResult[]> {
+  const claims: ClaimRequest[] = [];
+  const records: DeliveredRecord[] = [];
+  for (const step of steps) {
+    if ('claim' in step) claims.push(step.claim);
+    else records.push(step.record);
+  }
+  const [n, m] = [bucket(claims.length), bucket(records.length)];
+  const name = `paygate_webhook_step_${n}_${m}`;
+  let text = stepTexts.get(name);
+  if (text === undefined) stepTexts.set(name, (text = stepSql(n, m)));
+  const values: unknown[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = claims[i];
+    if (c) values.push(c.id, c.owner, c.now, c.now + c.leaseMs);
+    else values.push(null, null, null, null);
+  }
+  for (let i = 0; i < m; i++) {
+    const r = records[i];
+    if (!r) values.push(null, null, null, null, null, null, null, null, null);
+    else {
+      const a = r.attempt;
+      values.push(a.delivery_id, r.owner, a.attempt, a.started_at, a.status, a.latency_ms, a.error, a.response_body);
+      values.push(r.updatedAt);
+    }
+  }
+  const rows = await runPrepared<StepRaw>(db, name, text, values);
+  const won = new Map<string, ClaimedDelivery>();
+  const kept = new Set<string>();
+  for (const row of rows) {
+    if (row.delivery_row === null) {
+      kept.add(row.owner);
+      continue;
+    }
+    const delivery = deliveryFromRaw(row.delivery_row);
+    won.set(row.owner, {
+      delivery,
+      endpoint: row.endpoint_row ? endpointFromRaw(row.endpoint_row) : null,
+      payload: delivery.payload ?? row.event_payload,
+    });
+  }
+  return steps.map((step) => ('claim' in step ? (won.get(step.claim.owner) ?? null) : kept.has(step.record.owner)));
+}
+
+/** One combiner per database, so the attempts of one process share round trips. */
+const stepCombiners = new WeakMap<Knex, Combiner<Step, StepResult>>();
+function step(db: Knex, item: Step): Promise<StepResult> {
+  let combiner = stepCombiners.get(db);
+  if (!combiner) {
+    combiner = new Combiner((items) => runSteps(db, items));
+    stepCombiners.set(db, combiner);
+  }
+  return combiner.add(item);
+}
+
+/**
+ * Claims a due delivery and reads what the attempt needs. On PostgreSQL this is one prepared statement (an UPDATE …
+ * RETURNING inside a CTE joined to the endpoint and the event), shared with the claims and records that other
+ * attempts of this process make at the same moment: delivery throughput is bound by round trips, and this is the
  * hot path of every attempt. SQLite has no data-modifying CTEs, and no network between us and it.
  */
 export async function claimDeliveryWithContext(
@@ -357,32 +581,13 @@ export async function claimDeliveryWithContext(
         : undefined;
     return { delivery, endpoint, payload: delivery.payload ?? event?.payload ?? null };
   }
-  const result = (await db.raw(
-    `WITH d AS (
-       UPDATE webhook_deliveries SET lease_until = ?, lease_owner = ?, updated_at = ?
-       WHERE id = ? AND status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
-       RETURNING *
-     )
-     SELECT d.*, to_jsonb(e.*) AS endpoint_row, ev.payload AS event_payload
-     FROM d LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id LEFT JOIN events ev ON ev.id = d.event_id`,
-    [now + leaseMs, owner, now, id, now, now],
-  )) as {
-    rows: (Record<string, unknown> & { endpoint_row: Record<string, unknown> | null; event_payload: string | null })[];
-  };
-  const row = result.rows[0];
-  if (!row) return null;
-  const { endpoint_row, event_payload, ...raw } = row;
-  const delivery = deliveryFromRaw(raw);
-  return {
-    delivery,
-    endpoint: endpoint_row ? endpointFromRaw(endpoint_row) : null,
-    payload: delivery.payload ?? event_payload,
-  };
+  return (await step(db, { claim: { id, owner, now, leaseMs } })) as ClaimedDelivery | null;
 }
 
 /**
- * Records a successful attempt and closes the delivery in one statement on PostgreSQL; the attempt row is written
- * only if we still held the lease, exactly as the transactional path does. Returns false when the lease was lost.
+ * Records a successful attempt and closes the delivery in one statement on PostgreSQL (shared with the claims and
+ * records other attempts of this process make at the same moment); the attempt row is written only if we still held
+ * the lease, exactly as the transactional path does. Returns false when the lease was lost.
  */
 export async function recordDeliveredAttempt(
   db: Knex,
@@ -390,29 +595,5 @@ export async function recordDeliveredAttempt(
   attempt: AttemptRow,
   updatedAt: number,
 ): Promise<boolean> {
-  const result = (await db.raw(
-    `WITH d AS (
-       UPDATE webhook_deliveries
-       SET status = 'delivered', attempt_count = ?, next_attempt_at = NULL, delivered_at = ?, updated_at = ?,
-           lease_until = NULL, lease_owner = NULL
-       WHERE id = ? AND lease_owner = ?
-       RETURNING id
-     )
-     INSERT INTO webhook_attempts (delivery_id, attempt, started_at, status, latency_ms, error, response_body, delivered)
-     SELECT d.id, ?, ?, ?, ?, ?, ?, true FROM d`,
-    [
-      attempt.attempt,
-      attempt.started_at,
-      updatedAt,
-      attempt.delivery_id,
-      owner,
-      attempt.attempt,
-      attempt.started_at,
-      attempt.status,
-      attempt.latency_ms,
-      attempt.error,
-      attempt.response_body,
-    ],
-  )) as { rowCount: number };
-  return result.rowCount === 1;
+  return (await step(db, { record: { owner, attempt, updatedAt } })) as boolean;
 }
