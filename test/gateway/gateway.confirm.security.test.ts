@@ -58,7 +58,9 @@ describe('gateway confirm: attacks on gasless options', () => {
       cheaper,
       `${option.id}x`,
       'opt_AAAA.BBBB',
-      option.id.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+      // The MAC's last character with another data bit, and with only a spare bit changed: both are foreign.
+      respellLastChar(option.id, 4),
+      respellLastChar(option.id, 1),
     ]) {
       await expectError(await h.confirm(paymentId, { optionId, results: [signature] }), 400, 'params_validation');
     }
@@ -298,3 +300,11 @@ describe('gateway confirm: a reorg before depth', () => {
     assert.match(String(row.failed), /dropped/);
   });
 });
+
+const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** `text` with its last base64url character's 6-bit value XORed with `bits`. */
+function respellLastChar(text: string, bits: number): string {
+  const index = BASE64URL_ALPHABET.indexOf(text.slice(-1));
+  return text.slice(0, -1) + BASE64URL_ALPHABET[index ^ bits];
+}

@@ -6,7 +6,6 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-const DIGEST_BYTES = 32;
 /** base64url of 32 bytes, unpadded. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -21,7 +20,8 @@ export function collectToken(paymentId: string, secret: Buffer): string {
 /** Constant-time comparison; any malformed token is simply wrong. */
 export function collectTokenMatches(paymentId: string, token: unknown, secret: Buffer): boolean {
   if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return false;
-  const given = Buffer.from(token, 'base64url');
-  const expected = digest(paymentId, secret);
-  return given.length === DIGEST_BYTES && timingSafeEqual(given, expected);
+  // Compared as text, so a last character differing only in base64url's spare bits is a different token.
+  const given = Buffer.from(token, 'utf8');
+  const expected = Buffer.from(collectToken(paymentId, secret), 'utf8');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

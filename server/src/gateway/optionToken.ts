@@ -111,8 +111,11 @@ export function verifyOption(secret: Buffer, token: string, paymentId: string): 
   const given = token.slice(dot + 1);
   if (!BASE64URL.test(given) || !BASE64URL.test(signed.slice(OPTION_PREFIX.length))) return null;
   const expected = mac(secret, signed);
-  const actual = Buffer.from(given, 'base64url');
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+  // Compared as text: base64url decoding ignores a last character's spare bits, so comparing decoded bytes would
+  // accept several spellings of one MAC, and an option id must have exactly one.
+  const actual = Buffer.from(given, 'utf8');
+  const wanted = Buffer.from(expected.toString('base64url'), 'utf8');
+  if (actual.length !== wanted.length || !timingSafeEqual(actual, wanted)) return null;
   let wire: Wire;
   try {
     wire = JSON.parse(Buffer.from(signed.slice(OPTION_PREFIX.length), 'base64url').toString('utf8')) as Wire;
