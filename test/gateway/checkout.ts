@@ -4,6 +4,8 @@
  */
 import {
   createWalletClient,
+  erc20Abi,
+  getAddress,
   http,
   type Account,
   type Chain,
@@ -50,6 +52,8 @@ export interface CheckoutHarness extends GatewayHarness {
   /** A fresh Solana buyer holding `tusd` TUSD minor units (and no SOL: the service pays the fees). */
   solanaBuyer(tusd?: bigint, lamports?: bigint): Promise<SolanaBuyer>;
   tusd: string;
+  /** The TUSD balance of an address on the local EVM chain. */
+  tusdBalance(address: string): Promise<bigint>;
   /** A fresh buyer holding `tusd` TUSD minor units and 1 ETH for gas. */
   buyer(tusd?: bigint, ether?: bigint): Promise<Buyer>;
   options(paymentId: string, accounts: string[], query?: string): Promise<OptionsAnswer>;
@@ -89,6 +93,13 @@ export async function startCheckoutHarness(
     local,
     tusd,
     solana,
+    tusdBalance: (address) =>
+      local.clients.public.readContract({
+        address: local.testUsd,
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [getAddress(address)],
+      }),
     solanaTusd: `${solana.caip2}/token:${solana.mints.tusd.address}`,
     async solanaBuyer(tusdAmount = 100_000_000n, lamports = 0n) {
       const signer = await generateKeyPairSigner();

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { getAddress, parseAbi } from 'viem';
 import { sharedChains, useChainSnapshots } from '../helpers/chain.js';
 import { expectJson } from './harness.js';
 import {
@@ -12,8 +11,6 @@ import {
   type StatusAnswer,
 } from './checkout.js';
 
-const balanceOf = parseAbi(['function balanceOf(address) view returns (uint256)']);
-
 describe('gateway confirm: direct transfers on anvil', () => {
   useChainSnapshots();
   let h: CheckoutHarness;
@@ -23,13 +20,7 @@ describe('gateway confirm: direct transfers on anvil', () => {
   });
   after(() => h.close());
 
-  const tokenBalance = (address: string) =>
-    h.local.clients.public.readContract({
-      address: h.local.testUsd,
-      abi: balanceOf,
-      functionName: 'balanceOf',
-      args: [getAddress(address)],
-    });
+  const tokenBalance = (address: string) => h.tusdBalance(address);
 
   it('an ERC-20 transfer the buyer sends, then confirm, then succeeded', async () => {
     const buyer = await h.buyer();

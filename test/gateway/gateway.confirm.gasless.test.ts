@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { getAddress, parseAbi } from 'viem';
 import { useChainSnapshots } from '../helpers/chain.js';
 import { expectJson } from './harness.js';
 import {
@@ -10,8 +9,6 @@ import {
   type CheckoutHarness,
   type StatusAnswer,
 } from './checkout.js';
-
-const balanceOf = parseAbi(['function balanceOf(address) view returns (uint256)']);
 
 describe('gateway confirm: gasless EIP-3009 payment on anvil', () => {
   useChainSnapshots();
@@ -27,13 +24,7 @@ describe('gateway confirm: gasless EIP-3009 payment on anvil', () => {
   });
   after(() => h.close());
 
-  const tokenBalance = (address: string) =>
-    h.local.clients.public.readContract({
-      address: h.local.testUsd,
-      abi: balanceOf,
-      functionName: 'balanceOf',
-      args: [getAddress(address)],
-    });
+  const tokenBalance = (address: string) => h.tusdBalance(address);
 
   it('options, a wallet signature, confirm, processing, then succeeded with every event snapshot', async () => {
     const buyer = await h.buyer();
