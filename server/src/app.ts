@@ -7,10 +7,11 @@ import { errorHandler, notFoundHandler } from './http/errorHandler.js';
 import { gatewayAuth } from './http/gatewayAuth.js';
 import { InFlightRequests } from './http/inflight.js';
 import { merchantAuth } from './http/merchantAuth.js';
-import { contractValidator, type ApiName } from './http/openapi.js';
+import { contractValidator } from './http/openapi.js';
 import { opsRouter } from './http/ops.js';
 import { requestContext } from './http/requestContext.js';
 import { gatewayCors, securityHeaders } from './http/security.js';
+import { inSequence, onlyFor, surfaces } from './http/surface.js';
 import { requestTimeout } from './http/timeout.js';
 import { collectRouter } from './routes/collect/index.js';
 import { dashboardRouter } from './routes/dashboard/index.js';
@@ -41,31 +42,37 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', runtime.config.trustProxy);
   const requests = deps.requests ?? new InFlightRequests();
 
-  app.use(requestContext({ logger: runtime.logger, metrics: runtime.metrics }));
-  app.use(securityHeaders(runtime.config));
-  // Probes and scrapes answer during a shutdown too (readiness then says so), and are not waited for.
-  app.use(opsRouter(runtime, requests));
-  app.use(requests.middleware);
-  app.use(requestTimeout(runtime.config.requestTimeoutMs));
-  app.use(docsRouter(deps.docsDir ?? defaultDocsDir));
-  // Before the validators, which would answer a preflight OPTIONS with 405.
-  app.use('/v1/gateway', gatewayCors(runtime.config));
-
-  app.use(express.json({ limit: BODY_LIMIT }));
-  // Authentication before the schema (docs/decisions.md §2); it leaves routes outside the contract to the validator.
-  app.use(gatewayAuth(runtime));
-  app.use(merchantAuth(runtime));
-  app.use(dashboardAuth(runtime));
-  // The dev routes exist only while the local chains run.
+  // Mounted as one middleware, not one Express layer each: none of them is mounted on a path, and a layer costs more
+  // than most of them (http/surface.ts). The order is the request path of ARCHITECTURE.md.
+  app.use(
+    inSequence([
+      requestContext({ logger: runtime.logger, metrics: runtime.metrics }),
+      securityHeaders(runtime.config),
+      // Probes and scrapes answer during a shutdown too (readiness then says so), and are not waited for. This
+      // router and the docs' match regardless of case and a trailing slash, hence the loose tests: they only skip
+      // requests a router would ignore.
+      onlyFor((path) => /^\/(healthz|readyz|metrics)/i.test(path), opsRouter(runtime, requests)),
+      requests.middleware,
+      requestTimeout(runtime.config.requestTimeoutMs),
+      onlyFor((path) => /^\/docs/i.test(path), docsRouter(deps.docsDir ?? defaultDocsDir)),
+      // Before the validators, which would answer a preflight OPTIONS with 405.
+      onlyFor((path) => /^\/v1\/gateway(\/|$)/i.test(path), gatewayCors(runtime.config)),
+      express.json({ limit: BODY_LIMIT }),
+    ]),
+  );
+  // Each contract's path: authentication before the schema (docs/decisions.md §2; it leaves routes outside the
+  // contract to the validator), the validator, then the router, which rate-limits before any lookup (§6). The dev
+  // routes exist only while the local chains run.
+  const validateResponses = deps.validateResponses ?? false;
   const local = runtime.chains?.local ?? null;
-  const apis: ApiName[] = ['gateway', 'merchant', 'dashboard', ...(local ? ['dev' as const] : [])];
-  for (const api of apis) {
-    app.use(contractValidator(api, deps.validateResponses ?? false));
-  }
-  app.use(gatewayRouter(runtime));
-  app.use(merchantRouter(runtime));
-  app.use(dashboardRouter(runtime));
-  if (local) app.use(devRouter(local));
+  app.use(
+    surfaces({
+      gateway: [gatewayAuth(runtime), contractValidator('gateway', validateResponses), gatewayRouter(runtime)],
+      merchant: [merchantAuth(runtime), contractValidator('merchant', validateResponses), merchantRouter(runtime)],
+      dashboard: [dashboardAuth(runtime), contractValidator('dashboard', validateResponses), dashboardRouter(runtime)],
+      ...(local ? { dev: [contractValidator('dev', validateResponses), devRouter(local)] } : {}),
+    }),
+  );
   // The data-collection form: a web page and its post, outside the contracts and their validators (§16).
   app.use(collectRouter(runtime));
 

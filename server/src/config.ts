@@ -32,6 +32,11 @@ export interface Config {
   metricsPort: number | null;
   metricsToken: string | null;
   rateLimit: { rps: number; burst: number };
+  /**
+   * How long a merchant key that authenticated is trusted without another database read (accounts/credentialCache.ts):
+   * the longest a revocation by another process takes to reach this one. 0 reads every time.
+   */
+  credentialCacheTtlMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   logFormat: 'json' | 'pretty';
   /** Express's `trust proxy`: false, true, a hop count, or the addresses (IPs, CIDRs, presets) of trusted proxies. */
@@ -374,6 +379,11 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
         readVar(env, 'PAYGATE_RATE_LIMIT_BURST'),
       ),
     },
+    credentialCacheTtlMs: parseWith(
+      'PAYGATE_CREDENTIAL_CACHE_TTL_MS',
+      intSchema(0, 60_000, 'must be an integer number of milliseconds between 0 and 60000').default(5000),
+      readVar(env, 'PAYGATE_CREDENTIAL_CACHE_TTL_MS'),
+    ),
     logLevel,
     logFormat,
     trustProxy: parseTrustProxy(readVar(env, 'PAYGATE_TRUST_PROXY')),

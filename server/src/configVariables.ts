@@ -136,6 +136,14 @@ export const variables: VariableSpec[] = [
     description: 'Burst size of the per-credential token bucket.',
   },
   {
+    name: 'PAYGATE_CREDENTIAL_CACHE_TTL_MS',
+    type: 'integer 0–60000 (milliseconds)',
+    default: '`5000`',
+    modes: 'all',
+    description:
+      'How long a merchant API key that authenticated is trusted without a database read. A key revoked by this process is refused at once; one revoked by another process (the CLI, another instance) within this time. `0`: read every time.',
+  },
+  {
     name: 'PAYGATE_REQUEST_TIMEOUT_MS',
     type: 'integer ≥ 1 (milliseconds)',
     default: '`30000`',

@@ -116,6 +116,14 @@ describe('ops.config', () => {
       ]);
     });
 
+    it('parse the credential cache TTL: 5 s by default, 0 turns it off, at most a minute', () => {
+      assert.equal(loadConfig({}, { stdoutIsTTY: false }).credentialCacheTtlMs, 5000);
+      assert.equal(loadConfig({ PAYGATE_CREDENTIAL_CACHE_TTL_MS: '0' }).credentialCacheTtlMs, 0);
+      assert.equal(loadConfig({ PAYGATE_CREDENTIAL_CACHE_TTL_MS: '60000' }).credentialCacheTtlMs, 60_000);
+      expectConfigError({ PAYGATE_CREDENTIAL_CACHE_TTL_MS: '60001' }, 'PAYGATE_CREDENTIAL_CACHE_TTL_MS', /0 and 60000/);
+      expectConfigError({ PAYGATE_CREDENTIAL_CACHE_TTL_MS: '-1' }, 'PAYGATE_CREDENTIAL_CACHE_TTL_MS');
+    });
+
     it('parse a list of CORS origins', () => {
       const config = loadConfig({ PAYGATE_CORS_ORIGINS: 'https://a.example, http://localhost:5173' });
       assert.deepEqual(config.corsOrigins, ['https://a.example', 'http://localhost:5173']);

@@ -122,6 +122,22 @@ describe('ops.http.hardening', () => {
     }
   });
 
+  it('leaves out of API answers the headers that only concern HTML documents', async () => {
+    const res = await fetch(`${s.server.url}/v1/merchant/payments`, { headers: merchantHeaders() });
+    assert.equal(res.headers.get('Cross-Origin-Resource-Policy'), 'same-origin');
+    for (const header of [
+      'Cross-Origin-Opener-Policy',
+      'Referrer-Policy',
+      'Origin-Agent-Cluster',
+      'X-DNS-Prefetch-Control',
+      'X-Download-Options',
+      'X-Permitted-Cross-Domain-Policies',
+      'X-XSS-Protection',
+    ]) {
+      assert.equal(res.headers.get(header), null, header);
+    }
+  });
+
   it('gives /docs a CSP that allows its inline script and styles and nothing external', async () => {
     for (const path of ['/docs', '/docs/merchant']) {
       const res = await fetch(`${s.server.url}${path}`);

@@ -16,6 +16,7 @@ import {
 import { ApiError } from '../errors.js';
 import { CURRENT_VERSION } from '../http/versions.js';
 import { newId } from '../ids.js';
+import { credentialRevoked } from './credentialCache.js';
 import { cleanText, inTransaction, type AccountsDeps } from './deps.js';
 import { hashKey, mintKey, parseKey, type KeyKind, type Mode } from './keys.js';
 import { requirePartner } from './merchants.js';
@@ -116,9 +117,16 @@ async function revokeRow(trx: Knex.Transaction, row: ApiKeyRow, at: number): Pro
   return toInfo({ ...row, revoked_at: at });
 }
 
-/** Revokes the key a key id or prefix names; it stops authenticating at once. */
+/**
+ * Revokes the key a key id or prefix names; it stops authenticating at once in this process, and in others within
+ * their credential cache's TTL (accounts/credentialCache.ts).
+ */
 export async function revokeKey(deps: AccountsDeps, target: string): Promise<KeyInfo> {
-  return deps.db.knex.transaction(async (trx) => revokeRow(trx, await resolveActiveKey(trx, target), deps.now()));
+  const revoked = await deps.db.knex.transaction(async (trx) =>
+    revokeRow(trx, await resolveActiveKey(trx, target), deps.now()),
+  );
+  credentialRevoked();
+  return revoked;
 }
 
 /**
@@ -130,7 +138,7 @@ export async function rotateKey(
   deps: AccountsDeps,
   target: string,
 ): Promise<{ revoked: KeyInfo; created: CreatedKey }> {
-  return deps.db.knex.transaction(async (trx) => {
+  const rotated = await deps.db.knex.transaction(async (trx) => {
     const old = await resolveActiveKey(trx, target);
     const now = deps.now();
     const revoked = await revokeRow(trx, old, now);
@@ -143,6 +151,8 @@ export async function rotateKey(
     });
     return { revoked, created };
   });
+  credentialRevoked();
+  return rotated;
 }
 
 /**
@@ -158,6 +168,11 @@ export async function authenticateKey(
   const parsed = parseKey(secret);
   if (!parsed || parsed.kind !== expectedKind) return null;
   const row = await findActiveKeyByHash(typeof db === 'function' ? db : db.knex, hashKey(secret));
-  if (!row || row.kind !== parsed.kind || row.mode !== parsed.mode) return null;
+  if (!row || !matchesFormat(row, parsed)) return null;
   return row;
+}
+
+/** Whether a stored key is of the kind and mode its secret's format says. */
+export function matchesFormat(row: Pick<ApiKeyRow, 'kind' | 'mode'>, format: { kind: KeyKind; mode: Mode }): boolean {
+  return row.kind === format.kind && row.mode === format.mode;
 }

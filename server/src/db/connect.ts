@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -31,30 +32,176 @@ function knexLog(logger: Logger | undefined): Knex.Config['log'] {
   return { debug: line('debug'), warn: line('warn'), error: line('error'), deprecate: line('warn') };
 }
 
+/** A read of one row by a fixed statement; `db` may be a transaction, whose connection it then uses. */
+export type PreparedRead<Row> = (db: Knex | Knex.Transaction, values: unknown[]) => Promise<Row | undefined>;
+
+/**
+ * A read that runs on every request of a hot path, as one fixed statement (`?` placeholders) prepared once per
+ * connection: by name on PostgreSQL, by text on SQLite (below). It runs on a connection of the knex pool, or of the
+ * transaction it is given, without knex's query builder and runner, which cost more than such a read; so knex's
+ * query events and SQL-prefixed error messages do not apply to it. A named statement's columns are listed, so a
+ * column added by a later migration cannot change a cached plan's result.
+ */
+export function preparedRead<Row>(name: string, sql: string): PreparedRead<Row> {
+  let n = 0;
+  const pgText = sql.replace(/\?/g, () => `$${++n}`);
+  return async (db, values) => {
+    // What knex refuses too: the connection of a finished transaction may be someone else's by now.
+    if ('isCompleted' in db && db.isCompleted()) throw new Error(`${name}: the transaction is already complete.`);
+    const client = db.client as Knex.Client;
+    const conn = (await client.acquireConnection()) as PgConnection & BetterSqlite3.Database;
+    try {
+      if (client.config.client === 'pg') return (await conn.query({ name, text: pgText, values })).rows[0] as Row;
+      // As knex binds them: SQLite has no booleans.
+      return conn.prepare(sql).get(values.map((v) => (typeof v === 'boolean' ? Number(v) : v))) as Row | undefined;
+    } finally {
+      await client.releaseConnection(conn);
+    }
+  };
+}
+
+interface PgConnection {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/** Prepared statements kept per SQLite connection; a few texts vary with their input (lists of ids), so a bound. */
+const STATEMENTS_PER_CONNECTION = 500;
+
+/**
+ * knex hands better-sqlite3 the SQL text of every query to prepare anew, which costs about as much as running a
+ * small indexed read. The query functions issue a fixed set of texts, so the connection keeps what it prepared by
+ * text and knex binds and runs the same statement on every call. knex runs each statement to completion
+ * (`all` or `run`, never an iterator), so a statement is never in use when it is handed out again.
+ */
+function reusePreparedStatements(conn: BetterSqlite3.Database): void {
+  const prepare = conn.prepare.bind(conn);
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  conn.prepare = ((sql: string) => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = prepare(sql);
+      // Insertion order is age: the oldest text goes first.
+      if (statements.size >= STATEMENTS_PER_CONNECTION) statements.delete(statements.keys().next().value!);
+      statements.set(sql, statement);
+    }
+    return statement;
+  }) as BetterSqlite3.Database['prepare'];
+}
+
+/** How long a query waits for the SQLite connection before it fails (knex's default for its pools). */
+const ACQUIRE_TIMEOUT_MS = 60_000;
+
+/**
+ * The pool of an SQLite database (knex's `connectionPool`): its one connection, lent to one query or transaction at
+ * a time, in the order they asked. better-sqlite3 is synchronous and SQLite has one writer anyway, so one connection
+ * is all there is to pool, and tarn's general pool (a timer, events and several promise turns per acquire) cost
+ * more per query than a small read takes. The connection opens on first use, so a file that cannot be opened fails
+ * the first query (the migration) as before.
+ */
+export class SqliteConnection {
+  private connection: BetterSqlite3.Database | null = null;
+  private lent = false;
+  private closed = false;
+  /** Called when the connection comes back while closing. */
+  private returned: (() => void) | null = null;
+  private readonly waiting: { resolve: (c: BetterSqlite3.Database) => void; reject: (e: Error) => void }[] = [];
+
+  constructor(private readonly open: () => BetterSqlite3.Database) {}
+
+  acquire(): { promise: Promise<BetterSqlite3.Database> } {
+    if (this.closed) return { promise: Promise.reject(new Error('The database is closed.')) };
+    if (!this.lent) {
+      try {
+        this.connection ??= this.open();
+      } catch (err) {
+        return { promise: Promise.reject(err as Error) };
+      }
+      this.lent = true;
+      return { promise: Promise.resolve(this.connection) };
+    }
+    return {
+      promise: new Promise((resolve, reject) => {
+        const waiter = {
+          resolve: (c: BetterSqlite3.Database) => {
+            clearTimeout(timer);
+            resolve(c);
+          },
+          reject: (e: Error) => {
+            clearTimeout(timer);
+            reject(e);
+          },
+        };
+        const timer = setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(waiter), 1);
+          reject(new Error(`Timed out after ${ACQUIRE_TIMEOUT_MS} ms waiting for the database connection.`));
+        }, ACQUIRE_TIMEOUT_MS);
+        this.waiting.push(waiter);
+      }),
+    };
+  }
+
+  /** Hands the connection straight to the next in line, so nobody can slip in between. */
+  release(connection: BetterSqlite3.Database): boolean {
+    if (!this.lent || connection !== this.connection) return false;
+    const next = this.waiting.shift();
+    if (next) next.resolve(connection);
+    else {
+      this.lent = false;
+      this.returned?.();
+    }
+    return true;
+  }
+
+  /** As tarn does: no new borrower, the current one finishes (a transaction commits or rolls back), then it closes. */
+  async destroy(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.waiting.splice(0)) waiter.reject(new Error('The database is closed.'));
+    if (this.lent) await new Promise<void>((resolve) => (this.returned = resolve));
+    this.connection?.close();
+    this.connection = null;
+  }
+
+  // What knex reads of a tarn pool.
+  numUsed(): number {
+    return this.lent ? 1 : 0;
+  }
+  numFree(): number {
+    return this.connection && !this.lent ? 1 : 0;
+  }
+  numPendingAcquires(): number {
+    return this.waiting.length;
+  }
+}
+
+function openSqlite(filename: string): BetterSqlite3.Database {
+  const conn = new BetterSqlite3(filename);
+  conn.pragma('journal_mode = WAL');
+  conn.pragma('synchronous = NORMAL');
+  conn.pragma('foreign_keys = ON');
+  conn.pragma('busy_timeout = 5000');
+  reusePreparedStatements(conn);
+  return conn;
+}
+
 /** Opens the database a `DATABASE_URL` names: `sqlite:<path>` (embedded default) or `postgres://…`. */
 export function openDatabase(databaseUrl: string, options: { poolMax?: number; logger?: Logger } = {}): Database {
   if (databaseUrl.startsWith('sqlite:')) {
     const filename = databaseUrl.slice('sqlite:'.length);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+    // better-sqlite3 is synchronous: one connection serialises writers, which is what SQLite does anyway.
+    const pool = new SqliteConnection(() => openSqlite(filename));
     const knex = knexFactory({
       client: 'better-sqlite3',
-      connection: { filename },
+      connectionPool: pool,
       useNullAsDefault: true,
       log: knexLog(options.logger),
-      // better-sqlite3 is synchronous: one connection serialises writers, which is what SQLite does anyway.
-      pool: {
-        min: 1,
-        max: 1,
-        afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
-          conn.pragma('journal_mode = WAL');
-          conn.pragma('synchronous = NORMAL');
-          conn.pragma('foreign_keys = ON');
-          conn.pragma('busy_timeout = 5000');
-          done(null, conn);
-        },
-      },
     });
-    return { knex, url: databaseUrl, dialect: 'sqlite', close: () => knex.destroy() };
+    const close = async () => {
+      await knex.destroy();
+      // knex leaves a pool it was given to its owner.
+      await pool.destroy();
+    };
+    return { knex, url: databaseUrl, dialect: 'sqlite', close };
   }
   const knex = knexFactory({
     client: 'pg',

@@ -5,9 +5,10 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { authenticateKey } from '../accounts/apiKeys.js';
-import { parseKey } from '../accounts/keys.js';
-import { findMerchant, type ApiKeyRow, type MerchantRow } from '../db/queries/accounts.js';
+import { matchesFormat } from '../accounts/apiKeys.js';
+import { CredentialCache } from '../accounts/credentialCache.js';
+import { hashKey, parseKey } from '../accounts/keys.js';
+import { findActiveKeyWithMerchant, type ApiKeyRow, type MerchantRow } from '../db/queries/accounts.js';
 import { ApiError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { loadContract, templatePattern, type ApiName } from './openapi.js';
@@ -104,13 +105,28 @@ export function asciiHeader(headers: IncomingHttpHeaders, name: string): string 
 
 const invalidKey = () => new ApiError('invalid_api_key', 'The API key is invalid or has been revoked.');
 
-/** The checks of docs/decisions.md §2 and §12, in their order: headers, then the key, then the merchant. */
-export async function authenticateMerchant(
+const caches = new WeakMap<Runtime, CredentialCache<MerchantAuth>>();
+
+/** One cache per runtime, shared by the merchant and dashboard APIs (accounts/credentialCache.ts). */
+function credentialCacheOf(runtime: Runtime): CredentialCache<MerchantAuth> {
+  let cache = caches.get(runtime);
+  if (!cache) {
+    cache = new CredentialCache({ ttlMs: runtime.config.credentialCacheTtlMs, now: runtime.now });
+    caches.set(runtime, cache);
+  }
+  return cache;
+}
+
+/**
+ * The checks of docs/decisions.md §2 and §12, in their order: headers, then the key, then the merchant. Synchronous
+ * when the credential is in the cache, so a cached request waits for nothing.
+ */
+export function authenticateMerchant(
   runtime: Runtime,
   headers: IncomingHttpHeaders,
   /** The header parameters the operation declares (Idempotency-Key too): here only their characters are checked. */
   declared: string[] = [],
-): Promise<MerchantAuth> {
+): MerchantAuth | Promise<MerchantAuth> {
   const secret = asciiHeader(headers, 'Api-Key');
   if (secret === undefined) throw new ApiError('missing_merchant_api_key', 'The Api-Key header is required.');
   const merchantId = asciiHeader(headers, 'Merchant-Id');
@@ -123,15 +139,25 @@ export async function authenticateMerchant(
   if (runtime.config.env === 'staging' && format.mode === 'live') {
     throw new ApiError('not_sandbox_api_key', 'This server is a sandbox and accepts test keys (sk_test_…) only.');
   }
-  const key = await authenticateKey(runtime.db, secret, 'merchant');
-  if (!key || key.partner_id === null) throw invalidKey();
-
-  const merchant = await findMerchant(runtime.db.knex, merchantId);
-  if (!merchant) throw new ApiError('merchant_not_found', `No merchant with id ${merchantId}.`);
-  if (merchant.partner_id !== key.partner_id) {
-    throw new ApiError('forbidden', `This API key does not belong to the partner of merchant ${merchantId}.`);
-  }
-  return { key, merchant, live: key.mode === 'live' };
+  // The key and the merchant in one statement; a credential that passes every check below is then served from
+  // the cache for a few seconds (only while no revocation happened in this process since it was read).
+  const hash = hashKey(secret);
+  const cache = credentialCacheOf(runtime);
+  const cacheId = `${hash} ${merchantId}`;
+  const cached = cache.read(cacheId);
+  if (cached.hit) return cached.value;
+  return (async () => {
+    const found = await findActiveKeyWithMerchant(runtime.db.knex, hash, merchantId);
+    if (!found || !matchesFormat(found.key, format) || found.key.partner_id === null) throw invalidKey();
+    const { key, merchant } = found;
+    if (!merchant) throw new ApiError('merchant_not_found', `No merchant with id ${merchantId}.`);
+    if (merchant.partner_id !== key.partner_id) {
+      throw new ApiError('forbidden', `This API key does not belong to the partner of merchant ${merchantId}.`);
+    }
+    const auth: MerchantAuth = { key, merchant, live: key.mode === 'live' };
+    cache.store(cacheId, auth, cached.ticket);
+    return auth;
+  })();
 }
 
 /**
@@ -140,14 +166,22 @@ export async function authenticateMerchant(
  */
 export function merchantKeyAuth(runtime: Runtime, api: 'merchant' | 'dashboard'): RequestHandler {
   const routes = contractRoutes(api);
-  return async (req, res, next) => {
+  return (req, res, next) => {
     const route = matchRoute(routes, req);
     if (!route) return next();
     // Body type comes before auth in the order of refusals; answered here, so no request passes unauthenticated.
     if (route.hasBody && hasBody(req) && !req.is('application/json')) {
       throw new ApiError('invalid_params', 'Unsupported content type; send application/json.', { status: 415 });
     }
-    res.locals.merchantAuth = await authenticateMerchant(runtime, req.headers, route.headers);
+    const auth = authenticateMerchant(runtime, req.headers, route.headers);
+    // Express passes a throw, or the rejection of a returned promise, to the error handler.
+    if (auth instanceof Promise) {
+      return auth.then((found) => {
+        res.locals.merchantAuth = found;
+        next();
+      });
+    }
+    res.locals.merchantAuth = auth;
     next();
   };
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RequestHandler } from 'express';
@@ -38,8 +39,48 @@ const prefixes: Record<ApiName, string[]> = {
   dashboard: ['/v1/dashboard/'],
 };
 
+/** Each prefix, and the path it names without its trailing slash, which the contract owns too. */
+const owned = Object.fromEntries(
+  Object.entries(prefixes).map(([api, list]) => [api, list.map((p) => ({ prefix: p, exact: p.replace(/\/$/, '') }))]),
+) as Record<ApiName, { prefix: string; exact: string }[]>;
+
 export function ownsPath(api: ApiName, path: string): boolean {
-  return prefixes[api].some((p) => path === p.replace(/\/$/, '') || path.startsWith(p));
+  for (const { prefix, exact } of owned[api]) if (path === exact || path.startsWith(prefix)) return true;
+  return false;
+}
+
+type PathToRegexp = (path: unknown, options?: Record<string, unknown>) => unknown;
+
+/**
+ * express-openapi-validator 5.6 compiles the template of every route it scans with path-to-regexp's `pathToRegexp`
+ * on every request (lookupRoute in middlewares/openapi.metadata.js): several microseconds per route, a sizeable
+ * share of a small request (cdimascio/express-openapi-validator#1217 caches them, unreleased). The result depends
+ * only on the arguments and the validator only reads it, so the function it calls is memoised, in the copy of
+ * path-to-regexp the validator loads. Express's router uses `match` of that module, which is left alone.
+ */
+function memoisePathToRegexp(): void {
+  const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+  const module = fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp & { memoised?: true } };
+  const compile = module.pathToRegexp;
+  if (compile.memoised) return;
+  // By template, then by the two flags the validator passes ({ sensitive, strict }); other calls are not memoised.
+  const compiled = new Map<string, unknown[]>();
+  const memoised: PathToRegexp & { memoised?: true } = (path, options) => {
+    const sensitive = options?.sensitive;
+    const strict = options?.strict;
+    const flagsOnly =
+      typeof sensitive === 'boolean' && typeof strict === 'boolean' && Object.keys(options!).length === 2;
+    if (typeof path !== 'string' || !flagsOnly) return compile(path, options);
+    let byFlags = compiled.get(path);
+    if (byFlags === undefined) {
+      // Templates come from the contracts, so this stays small; the bound is a guard.
+      if (compiled.size >= 10_000) return compile(path, options);
+      compiled.set(path, (byFlags = []));
+    }
+    return (byFlags[(sensitive ? 1 : 0) + (strict ? 2 : 0)] ??= compile(path, options));
+  };
+  memoised.memoised = true;
+  module.pathToRegexp = memoised;
 }
 
 /**
@@ -47,6 +88,7 @@ export function ownsPath(api: ApiName, path: string): boolean {
  * that any drift between contract and code fails a test rather than a customer.
  */
 export function contractValidator(api: ApiName, validateResponses: boolean): RequestHandler[] {
+  memoisePathToRegexp();
   return OpenApiValidator.middleware({
     apiSpec: loadContract(api) as never,
     // Parameters are always coerced (they arrive as strings); false keeps bodies strict, so `"value": 1250` is
@@ -57,6 +99,9 @@ export function contractValidator(api: ApiName, validateResponses: boolean): Req
     ignorePaths: (path: string) => !ownsPath(api, path),
     ignoreUndocumented: false,
     validateSecurity: false,
+    // No operation takes multipart/form-data or a binary body, so the upload middleware (a promise per request, and
+    // multer for nothing) would never act.
+    fileUploader: false,
     $refParser: { mode: 'dereference' },
   }) as unknown as RequestHandler[];
 }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics.js';
-import { loadContract, templatePattern, type ApiName } from './openapi.js';
+import { loadContract, ownsPath, templatePattern, type ApiName } from './openapi.js';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -34,18 +34,25 @@ interface Template {
   template: string;
 }
 
-/** The path templates of every contract, whether or not its routes are mounted, most specific first. */
-function contractTemplates(): Template[] {
-  const apis: ApiName[] = ['gateway', 'merchant', 'dashboard', 'dev'];
-  const templates: Template[] = [];
-  for (const api of apis) {
+const APIS: ApiName[] = ['gateway', 'merchant', 'dashboard', 'dev'];
+
+/**
+ * The path templates of every contract, whether or not its routes are mounted, most specific first, by contract:
+ * a path can only be an operation of the contract that owns it (http/openapi.ts `ownsPath`), so only that
+ * contract's templates are tried.
+ */
+function contractTemplates(): Map<ApiName, Template[]> {
+  const byApi = new Map<ApiName, Template[]>();
+  for (const api of APIS) {
     const paths = (loadContract(api) as { paths?: Record<string, unknown> }).paths ?? {};
-    for (const template of Object.keys(paths)) {
-      templates.push({ pattern: templatePattern(template), template });
-    }
+    const templates = Object.keys(paths).map((template) => ({ pattern: templatePattern(template), template }));
+    // A literal segment beats a parameter: /payment/list must not be read as /payment/{id}.
+    byApi.set(
+      api,
+      templates.sort((a, b) => paramCount(a.template) - paramCount(b.template)),
+    );
   }
-  // A literal segment beats a parameter: /payment/list must not be read as /payment/{id}.
-  return templates.sort((a, b) => paramCount(a.template) - paramCount(b.template));
+  return byApi;
 }
 
 const paramCount = (template: string) => (template.match(/\{/g) ?? []).length;
@@ -59,7 +66,8 @@ export function routeNamer(): (req: Request) => string {
   const templates = contractTemplates();
   return (req) => {
     const path = req.originalUrl.split('?')[0] ?? '';
-    const match = templates.find((t) => t.pattern.test(path));
+    const api = APIS.find((a) => ownsPath(a, path));
+    const match = api ? templates.get(api)!.find((t) => t.pattern.test(path)) : undefined;
     if (match) return match.template;
     const route = req.route as { path?: unknown } | undefined;
     if (typeof route?.path === 'string') return `${req.baseUrl}${route.path}`;
@@ -75,9 +83,15 @@ export function requestContext(deps: { logger: Logger; metrics: Metrics }): Requ
   return (req, res, next) => {
     const started = performance.now();
     const requestId = requestIdOf(req.get(REQUEST_ID_HEADER));
-    const log = deps.logger.child({ reqId: requestId });
     res.locals.requestId = requestId;
-    res.locals.log = log;
+    // The child logger is made when something logs: most requests log nothing but the request line below.
+    let log: Logger | undefined;
+    Object.defineProperty(res.locals, 'log', {
+      configurable: true,
+      enumerable: true,
+      get: () => (log ??= deps.logger.child({ reqId: requestId })),
+      set: (value: Logger) => (log = value),
+    });
     res.setHeader(REQUEST_ID_HEADER, requestId);
 
     let done = false;
@@ -88,6 +102,8 @@ export function requestContext(deps: { logger: Logger; metrics: Metrics }): Requ
       const route = nameRoute(req);
       const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED;
       deps.metrics.observeHttp({ method: req.method, route, status, seconds });
+      const level = status >= 500 ? 'error' : QUIET_PATHS.has(req.path) && status < 400 ? 'debug' : 'info';
+      if (!deps.logger.isLevelEnabled(level)) return;
       const line = {
         method: req.method,
         route,
@@ -98,9 +114,9 @@ export function requestContext(deps: { logger: Logger; metrics: Metrics }): Requ
         ...merchantOf(res),
         ...gatewayOf(res),
       };
-      if (status >= 500) log.error(line, 'request');
-      else if (QUIET_PATHS.has(req.path) && status < 400) log.debug(line, 'request');
-      else log.info(line, 'request');
+      // Without a child, the line carries the child's binding first, where the child would have written it.
+      if (log) log[level](line, 'request');
+      else deps.logger[level]({ reqId: requestId, ...line }, 'request');
     };
     res.on('finish', complete);
     res.on('close', complete);

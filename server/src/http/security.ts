@@ -4,7 +4,7 @@
  * send no CORS headers at all and a browser refuses to let a page read their answers.
  */
 import cors from 'cors';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { collectPageCsp } from '../collect/page.js';
 import type { Config } from '../config.js';
@@ -34,7 +34,51 @@ export function gatewayCors(config: Pick<Config, 'corsOrigins'>): RequestHandler
   });
 }
 
-/** JSON answers load nothing, so their policy allows nothing. */
+/**
+ * Helmet's answer headers here depend on nothing in the request (no directive is a function), yet running its dozen
+ * small middlewares costs more per request than setting the headers. So each policy runs once, against a recorder,
+ * and every request gets the recorded headers set in the same order: the same headers, for a fraction of the work.
+ */
+export function fixedHeaders(policy: RequestHandler): RequestHandler {
+  const set: [string, string | number | readonly string[]][] = [];
+  const removed: string[] = [];
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      set.push([name, value]);
+      return recorder;
+    },
+    removeHeader(name: string) {
+      removed.push(name);
+    },
+  };
+  // A policy that reads the request or the response, or finishes later, cannot be recorded: better to fail at
+  // startup than to send headers that drifted from the policy.
+  const unrecordable = (what: string) => {
+    throw new Error(`a header policy used ${what}, so its headers cannot be recorded once`);
+  };
+  const req = new Proxy({}, { get: (_t, key) => unrecordable(`the request's ${String(key)}`) });
+  const res = new Proxy(recorder, {
+    get: (target, key) => (key in target ? target[key as keyof typeof target] : unrecordable(`res.${String(key)}`)),
+  });
+  let done = false;
+  void policy(req as Request, res as unknown as Response, (err?: unknown) => {
+    if (err) throw err instanceof Error ? err : new Error(String(err));
+    done = true;
+  });
+  if (!done) unrecordable('a callback');
+  return (_req, res, next) => {
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of set) res.setHeader(name, value);
+    next();
+  };
+}
+
+/**
+ * JSON answers load nothing, so their policy allows nothing. They are not documents either, so they carry what an
+ * API answer needs (the CSP, HSTS, nosniff, frame options and CORP, as OWASP's REST cheat sheet lists them) and not
+ * helmet's headers for HTML pages: opener and referrer policies, origin-agent clusters, DNS prefetching, IE
+ * downloads, Flash policies, the XSS auditor. Every header costs every answer its bytes and work.
+ */
 const apiHeaders = helmet({
   contentSecurityPolicy: {
     useDefaults: false,
@@ -45,6 +89,13 @@ const apiHeaders = helmet({
       formAction: ["'none'"],
     },
   },
+  crossOriginOpenerPolicy: false,
+  referrerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
 });
 
 /**
@@ -95,10 +146,12 @@ function collectHeaders(config: Pick<Config, 'corsOrigins'>): RequestHandler {
 }
 
 export function securityHeaders(config: Pick<Config, 'corsOrigins'>): RequestHandler {
-  const collect = collectHeaders(config);
+  const api = fixedHeaders(apiHeaders);
+  const docs = fixedHeaders(docsHeaders);
+  const collect = fixedHeaders(collectHeaders(config));
   return (req, res, next) => {
-    if (req.path === '/docs' || req.path.startsWith('/docs/')) return docsHeaders(req, res, next);
+    if (req.path === '/docs' || req.path.startsWith('/docs/')) return docs(req, res, next);
     if (req.path.startsWith('/collect/')) return collect(req, res, next);
-    return apiHeaders(req, res, next);
+    return api(req, res, next);
   };
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { KeyKind, Mode } from '../../accounts/keys.js';
+import { preparedRead } from '../connect.js';
 
 export interface PartnerRow {
   id: string;
@@ -54,9 +55,7 @@ type RawMerchant = Omit<MerchantRow, 'fee_config' | 'settlement_addresses' | 'co
   collect_data: boolean | number;
 };
 
-export async function findMerchant(db: Knex | Knex.Transaction, id: string): Promise<MerchantRow | null> {
-  const raw = (await db('merchants').where({ id }).first()) as RawMerchant | undefined;
-  if (!raw) return null;
+function fromRawMerchant(raw: RawMerchant): MerchantRow {
   return {
     ...raw,
     fee_config: raw.fee_config === null ? null : (JSON.parse(raw.fee_config) as Record<string, unknown>),
@@ -64,6 +63,11 @@ export async function findMerchant(db: Knex | Knex.Transaction, id: string): Pro
     collect_data: raw.collect_data === true || raw.collect_data === 1,
     created_at: Number(raw.created_at),
   };
+}
+
+export async function findMerchant(db: Knex | Knex.Transaction, id: string): Promise<MerchantRow | null> {
+  const raw = (await db('merchants').where({ id }).first()) as RawMerchant | undefined;
+  return raw ? fromRawMerchant(raw) : null;
 }
 
 export async function insertApiKey(db: Knex | Knex.Transaction, row: ApiKeyRow): Promise<void> {
@@ -82,6 +86,70 @@ function fromRawKey(raw: ApiKeyRow): ApiKeyRow {
 export async function findActiveKeyByHash(db: Knex | Knex.Transaction, hash: string): Promise<ApiKeyRow | null> {
   const raw = (await db('api_keys').where({ hash }).whereNull('revoked_at').first()) as ApiKeyRow | undefined;
   return raw ? fromRawKey(raw) : null;
+}
+
+/** An active key and the merchant a request names, as authentication needs them. */
+export interface KeyWithMerchant {
+  key: ApiKeyRow;
+  /** null when no merchant has that id (whoever owns it: the caller compares the partners). */
+  merchant: MerchantRow | null;
+}
+
+type RawKeyWithMerchant = ApiKeyRow & {
+  [C in keyof RawMerchant as `m_${C}`]: RawMerchant[C] | null;
+};
+
+/**
+ * The hottest read there is (every request with a credential not yet cached), as a prepared statement
+ * (db/connect.ts): knex's query building costs more than the read itself. The merchant comes by a left join on its
+ * id alone, so an unknown merchant and another partner's merchant stay distinguishable for the caller.
+ */
+const readKeyWithMerchant = preparedRead<RawKeyWithMerchant>(
+  'paygate_key_with_merchant',
+  `select k.id, k.kind, k.mode, k.prefix, k.hash, k.partner_id, k.label, k.pinned_version, k.created_at,
+     k.revoked_at, m.id as m_id, m.partner_id as m_partner_id, m.name as m_name, m.icon_url as m_icon_url,
+     m.fee_config as m_fee_config, m.settlement_addresses as m_settlement_addresses,
+     m.collect_data as m_collect_data, m.created_at as m_created_at
+   from api_keys k left join merchants m on m.id = ?
+   where k.hash = ? and k.revoked_at is null`,
+);
+
+/** The active key with this hash and the merchant with this id, in one statement. */
+export async function findActiveKeyWithMerchant(
+  db: Knex | Knex.Transaction,
+  hash: string,
+  merchantId: string,
+): Promise<KeyWithMerchant | null> {
+  const raw = await readKeyWithMerchant(db, [merchantId, hash]);
+  if (!raw) return null;
+  const { m_id, m_partner_id, m_name, m_icon_url, m_fee_config, m_settlement_addresses, m_collect_data, m_created_at } =
+    raw;
+  const key: ApiKeyRow = {
+    id: raw.id,
+    kind: raw.kind,
+    mode: raw.mode,
+    prefix: raw.prefix,
+    hash: raw.hash,
+    partner_id: raw.partner_id,
+    label: raw.label,
+    pinned_version: raw.pinned_version,
+    created_at: raw.created_at,
+    revoked_at: raw.revoked_at,
+  };
+  const merchant =
+    m_id === null
+      ? null
+      : fromRawMerchant({
+          id: m_id,
+          partner_id: m_partner_id!,
+          name: m_name!,
+          icon_url: m_icon_url,
+          fee_config: m_fee_config,
+          settlement_addresses: m_settlement_addresses!,
+          collect_data: m_collect_data!,
+          created_at: m_created_at!,
+        });
+  return { key: fromRawKey(key), merchant };
 }
 
 export interface KeyFilter {

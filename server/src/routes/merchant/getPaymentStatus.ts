@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/merchant.js';
 import { merchantAuthOf } from '../../http/merchantAuth.js';
 import type { LifecycleDeps } from '../../payments/lifecycle.js';
-import { readPayment, statusAnswer } from '../../payments/merchantPayments.js';
+import { readPaymentStatus } from '../../payments/merchantPayments.js';
 
 type Operation = operations['getPaymentStatus'];
 type Ok = Operation['responses'][200]['content']['application/json'];
@@ -11,7 +11,6 @@ type Ok = Operation['responses'][200]['content']['application/json'];
 export function getPaymentStatusHandler(deps: LifecycleDeps): RequestHandler<Operation['parameters']['path'], Ok> {
   return async (req, res) => {
     const auth = merchantAuthOf(res);
-    const payment = await readPayment(deps, { merchantId: auth.merchant.id, live: auth.live }, req.params.id);
-    res.json(statusAnswer(payment));
+    res.json(await readPaymentStatus(deps, { merchantId: auth.merchant.id, live: auth.live }, req.params.id));
   };
 }

@@ -1,0 +1,51 @@
+/**
+ * Mounting without Express layers. Express 5 spends more on each layer of its router than most of our middlewares
+ * spend on a request, so middlewares that are mounted without a path run in sequence inside one layer, and each
+ * contract's authentication, validator and router are entered only by the requests under the paths that contract
+ * owns (http/openapi.ts `ownsPath`). Each of them ignores every other path anyway, so a request passes exactly the
+ * middlewares it did when they were all mounted one after the other, in the same order.
+ */
+import type { RequestHandler } from 'express';
+import { ownsPath, type ApiName } from './openapi.js';
+
+/** Middlewares run one after the other as Express runs them (errors, thrown or rejected, go to `next`). */
+export function inSequence(handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => runFrom(handlers, 0, req, res, next);
+}
+
+function runFrom(
+  handlers: RequestHandler[],
+  index: number,
+  req: Parameters<RequestHandler>[0],
+  res: Parameters<RequestHandler>[1],
+  next: Parameters<RequestHandler>[2],
+): void {
+  const handler = handlers[index];
+  if (!handler) return next();
+  try {
+    const result = handler(req, res, (err?: unknown) =>
+      // As in Express, 'route' from a middleware only moves on to the next one; 'router' goes out to `next`.
+      err && err !== 'route' ? next(err) : runFrom(handlers, index + 1, req, res, next),
+    ) as unknown;
+    if (result instanceof Promise) result.catch((e: unknown) => next(e ?? new Error('Rejected promise')));
+  } catch (e) {
+    next(e);
+  }
+}
+
+/** Each contract's middlewares, for the requests under its prefixes; every other request goes on untouched. */
+export function surfaces(paths: Partial<Record<ApiName, (RequestHandler | RequestHandler[])[]>>): RequestHandler {
+  const owners = Object.entries(paths).map(([api, handlers]) => ({
+    api: api as ApiName,
+    run: inSequence(handlers.flat()),
+  }));
+  return (req, res, next) => {
+    const owner = owners.find((o) => ownsPath(o.api, req.path));
+    return owner ? owner.run(req, res, next) : next();
+  };
+}
+
+/** `handler` for the requests `applies` accepts; it must accept every request the handler would act on. */
+export function onlyFor(applies: (path: string) => boolean, handler: RequestHandler): RequestHandler {
+  return (req, res, next) => (applies(req.path) ? handler(req, res, next) : next());
+}
