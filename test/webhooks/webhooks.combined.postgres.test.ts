@@ -8,7 +8,6 @@ import { Webhook } from '@paygate/webhook-verifier';
 import type { Runtime } from '@paygate/server';
 import {
   claimDeliveryWithContext,
-  Combiner,
   findDelivery,
   listAttempts,
   recordDeliveredAttempt,
@@ -25,42 +24,6 @@ import { testClock, testRuntime, type TestClock } from '../helpers/runtime.js';
 const LEASE_MS = 60_000;
 
 describe('webhooks.combined', () => {
-  describe('Combiner', () => {
-    it('one run for the calls of one turn, the next for those made while it runs, in order', async () => {
-      const runs: number[][] = [];
-      let release: () => void = () => undefined;
-      const combiner = new Combiner<number, number>(async (items) => {
-        runs.push(items);
-        if (runs.length === 1) await new Promise<void>((r) => (release = r));
-        return items.map((i) => i * 10);
-      });
-      const first = [1, 2, 3].map((i) => combiner.add(i));
-      await new Promise((r) => setImmediate(r));
-      const second = [4, 5].map((i) => combiner.add(i));
-      release();
-      assert.deepEqual(await Promise.all([...first, ...second]), [10, 20, 30, 40, 50]);
-      assert.deepEqual(runs, [
-        [1, 2, 3],
-        [4, 5],
-      ]);
-    });
-
-    it('a failing run is retried one call at a time, so only the bad call fails', async () => {
-      const runs: number[][] = [];
-      const combiner = new Combiner<number, number>(async (items) => {
-        runs.push(items);
-        if (items.includes(2)) throw new Error('bad row');
-        return items;
-      });
-      const results = await Promise.allSettled([1, 2, 3].map((i) => combiner.add(i)));
-      assert.deepEqual(
-        results.map((r) => r.status),
-        ['fulfilled', 'rejected', 'fulfilled'],
-      );
-      assert.deepEqual(runs, [[1, 2, 3], [1], [2], [3]]);
-    });
-  });
-
   describe('[postgres]', function () {
     this.timeout(30_000);
     let test: TestDatabase;

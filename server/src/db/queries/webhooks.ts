@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { Combiner } from '../combiner.js';
 
 type Db = Knex | Knex.Transaction;
 const bool = (v: unknown) => v === true || v === 1;
@@ -346,59 +347,6 @@ async function runPrepared<R>(db: Knex, name: string, text: string, values: unkn
     return (await conn.query({ name, text, values })).rows;
   } finally {
     await db.client.releaseConnection(conn);
-  }
-}
-
-/**
- * Combines calls into one statement with many rows: the calls made in one turn of the event loop (answers that
- * arrived together), and those made while a statement of the same kind is in flight. A lone call waits for nothing
- * but the end of the current turn; under load, one round trip serves many deliveries, which is what bounds
- * throughput on a small machine (every round trip costs both processes CPU). Each call is its own row with its own
- * conditions, so the outcome of each is what a statement of its own would have given. When a combined statement
- * fails, each call is retried alone, so one bad row fails only its own call.
- */
-export class Combiner<I, O> {
-  private queue: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
-  private running = false;
-
-  constructor(
-    private readonly run: (items: I[]) => Promise<O[]>,
-    private readonly max = 32,
-  ) {}
-
-  add(item: I): Promise<O> {
-    return new Promise<O>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      if (!this.running) {
-        this.running = true;
-        setImmediate(() => void this.drain());
-      }
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.max);
-        try {
-          const out = await this.run(batch.map((b) => b.item));
-          batch.forEach((b, i) => b.resolve(out[i]!));
-        } catch (err) {
-          if (batch.length === 1) batch[0]!.reject(err);
-          else
-            await Promise.all(
-              batch.map((b) =>
-                this.run([b.item]).then(
-                  (out) => b.resolve(out[0]!),
-                  (e: unknown) => b.reject(e),
-                ),
-              ),
-            );
-        }
-      }
-    } finally {
-      this.running = false;
-    }
   }
 }
 

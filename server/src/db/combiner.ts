@@ -1,0 +1,52 @@
+/**
+ * Combines calls into one database round trip (one statement with many rows, or one transaction): the calls made
+ * in one turn of the event loop (requests that arrived together), and those made while a run of the same kind is in
+ * flight. A lone call waits for nothing but the end of the current turn; under load, one round trip (and on SQLite
+ * one commit) serves many calls, which is what bounds throughput on a small machine, since every round trip and
+ * every commit costs CPU. Each call keeps its own outcome: when a combined run fails, each call is retried alone, so
+ * one bad call fails only itself.
+ */
+export class Combiner<I, O> {
+  private queue: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
+  private running = false;
+
+  constructor(
+    private readonly run: (items: I[]) => Promise<O[]>,
+    private readonly max = 32,
+  ) {}
+
+  add(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.running) {
+        this.running = true;
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.max);
+        try {
+          const out = await this.run(batch.map((b) => b.item));
+          batch.forEach((b, i) => b.resolve(out[i]!));
+        } catch (err) {
+          if (batch.length === 1) batch[0]!.reject(err);
+          else
+            await Promise.all(
+              batch.map((b) =>
+                this.run([b.item]).then(
+                  (out) => b.resolve(out[0]!),
+                  (e: unknown) => b.reject(e),
+                ),
+              ),
+            );
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
