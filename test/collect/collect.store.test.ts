@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { hasCollectedData, readCollectedData, saveCollectedData } from '../../server/src/collect/index.js';
 import { SecretBox } from '../../server/src/crypto/secretBox.js';
 import { findCollectedData } from '../../server/src/db/queries/collectedData.js';
-import { insertPayment } from '../../server/src/db/queries/payments.js';
+import { insertPayments } from '../../server/src/db/queries/payments.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
 
@@ -25,21 +25,23 @@ describeEachDatabase('collect.store', (get) => {
   const deps = () => ({ db: get().db, secretBox, now: () => clock });
 
   async function payment(id: string): Promise<string> {
-    await insertPayment(get().db.knex, {
-      id,
-      merchant_id: 'mer_collectstore00001',
-      live: false,
-      status: 'requires_action',
-      state_version: 0,
-      reference_id: 'order',
-      amount_unit: 'iso4217/USD',
-      amount_value: '100000',
-      success_url: null,
-      error_url: null,
-      created_at: 0,
-      expires_at: 3_600_000,
-      updated_at: 0,
-    });
+    await insertPayments(get().db.knex, [
+      {
+        id,
+        merchant_id: 'mer_collectstore00001',
+        live: false,
+        status: 'requires_action',
+        state_version: 0,
+        reference_id: 'order',
+        amount_unit: 'iso4217/USD',
+        amount_value: '100000',
+        success_url: null,
+        error_url: null,
+        created_at: 0,
+        expires_at: 3_600_000,
+        updated_at: 0,
+      },
+    ]);
     return id;
   }
 

@@ -6,10 +6,11 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Database } from '../db/connect.js';
-import { insertEvent, type EventRow } from '../db/queries/events.js';
+import { Combiner } from '../db/combiner.js';
+import { insertEvents, type EventRow } from '../db/queries/events.js';
 import {
   findPayment,
-  insertPayment,
+  insertPayments,
   updatePaymentAtVersion,
   type PaymentRow,
   type StageColumn,
@@ -57,12 +58,12 @@ function observeOnCommit(
 
 export const SETTLE_TEST_TASK = 'payments.settleTestPayment';
 
-async function writeEvent(
-  deps: LifecycleDeps,
-  trx: Knex.Transaction,
-  row: PaymentRow,
-  type: WebhookEventType,
-): Promise<void> {
+interface PendingEvent {
+  event: EventRow;
+  envelope: WebhookEvent;
+}
+
+function eventOf(deps: LifecycleDeps, row: PaymentRow, type: WebhookEventType): PendingEvent {
   const now = deps.now();
   const envelope = {
     id: newId.event(),
@@ -81,8 +82,27 @@ async function writeEvent(
     created_at: now,
     payload: JSON.stringify(envelope),
   };
-  await insertEvent(trx, event);
-  for (const hook of deps.eventHooks) await hook(trx, event, envelope);
+  return { event, envelope };
+}
+
+/** Writes events to the outbox and runs the event hooks of each, in order, inside the transaction. */
+async function writeEvents(deps: LifecycleDeps, trx: Knex.Transaction, pending: PendingEvent[]): Promise<void> {
+  await insertEvents(
+    trx,
+    pending.map((p) => p.event),
+  );
+  for (const { event, envelope } of pending) {
+    for (const hook of deps.eventHooks) await hook(trx, event, envelope);
+  }
+}
+
+async function writeEvent(
+  deps: LifecycleDeps,
+  trx: Knex.Transaction,
+  row: PaymentRow,
+  type: WebhookEventType,
+): Promise<void> {
+  await writeEvents(deps, trx, [eventOf(deps, row, type)]);
 }
 
 export interface NewPayment {
@@ -95,44 +115,71 @@ export interface NewPayment {
   errorUrl: string | null;
 }
 
+function newPaymentRow(deps: LifecycleDeps, input: NewPayment): PaymentRow {
+  const now = deps.now();
+  return {
+    id: newId.payment(),
+    merchant_id: input.merchantId,
+    live: input.live,
+    status: 'requires_action',
+    state_version: 0,
+    reference_id: input.referenceId,
+    amount_unit: input.amount.unit,
+    amount_value: input.amount.value,
+    success_url: input.successUrl,
+    error_url: input.errorUrl,
+    created_at: now,
+    expires_at: input.expiresAt,
+    updated_at: now,
+    stages: {
+      processing: null,
+      success: null,
+      failed: null,
+      cancelled: null,
+      expired: null,
+      settled: null,
+      refunded: null,
+    },
+  };
+}
+
+/** Creates payments and their `payment.created` events in the caller's transaction. */
+async function insertNewPayments(deps: LifecycleDeps, trx: Knex.Transaction, inputs: NewPayment[]) {
+  const rows = inputs.map((input) => newPaymentRow(deps, input));
+  await insertPayments(
+    trx,
+    rows.map(({ stages: _stages, ...columns }) => columns),
+  );
+  await writeEvents(
+    deps,
+    trx,
+    rows.map((row) => eventOf(deps, row, 'payment.created')),
+  );
+  for (const row of rows) observeOnCommit(deps, trx, null, row.status, row.live);
+  return rows;
+}
+
+/**
+ * Group commit: creates that arrive together share one transaction (one commit, and on PostgreSQL one insert per
+ * table), since a create is mostly commit and round-trip cost. Each create is still answered only after its own
+ * payment has committed; if the shared transaction fails, each create is retried in a transaction of its own
+ * (db/combiner.ts). One combiner per set of lifecycle deps, so batched creates share one clock and one set of hooks.
+ */
+const createCombiners = new WeakMap<LifecycleDeps, Combiner<NewPayment, PaymentRow>>();
+
 export async function createPayment(
   deps: LifecycleDeps,
   input: NewPayment,
+  /** The caller's transaction, when the payment must commit together with its own writes (idempotency). */
   trx?: Knex.Transaction,
 ): Promise<PaymentRow> {
-  const work = async (t: Knex.Transaction) => {
-    const now = deps.now();
-    const row: PaymentRow = {
-      id: newId.payment(),
-      merchant_id: input.merchantId,
-      live: input.live,
-      status: 'requires_action',
-      state_version: 0,
-      reference_id: input.referenceId,
-      amount_unit: input.amount.unit,
-      amount_value: input.amount.value,
-      success_url: input.successUrl,
-      error_url: input.errorUrl,
-      created_at: now,
-      expires_at: input.expiresAt,
-      updated_at: now,
-      stages: {
-        processing: null,
-        success: null,
-        failed: null,
-        cancelled: null,
-        expired: null,
-        settled: null,
-        refunded: null,
-      },
-    };
-    const { stages: _stages, ...columns } = row;
-    await insertPayment(t, columns);
-    await writeEvent(deps, t, row, 'payment.created');
-    observeOnCommit(deps, t, null, row.status, row.live);
-    return row;
-  };
-  return trx ? work(trx) : deps.db.knex.transaction(work);
+  if (trx) return (await insertNewPayments(deps, trx, [input]))[0]!;
+  let combiner = createCombiners.get(deps);
+  if (!combiner) {
+    combiner = new Combiner((inputs) => deps.db.knex.transaction((t) => insertNewPayments(deps, t, inputs)));
+    createCombiners.set(deps, combiner);
+  }
+  return combiner.add(input);
 }
 
 export interface Change {

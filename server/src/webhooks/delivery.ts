@@ -72,8 +72,16 @@ export async function scheduleDelivery(
 
 /** The lifecycle's event hook: every event goes to the merchant's endpoint for its mode, if it wants the type. */
 export function deliveryHook(deps: WebhookDeps): EventHook {
+  // Read once per transaction and merchant mode: a group commit writes the events of many creates together, and
+  // nothing in a lifecycle transaction changes endpoints.
+  const endpointsIn = new WeakMap<Knex.Transaction, Map<string, Promise<EndpointRow | null>>>();
   return async (trx, event: EventRow) => {
-    const endpoint = await findActiveEndpoint(trx, event.merchant_id, event.live ? 'live' : 'test');
+    const mode = event.live ? 'live' : 'test';
+    let known = endpointsIn.get(trx);
+    if (!known) endpointsIn.set(trx, (known = new Map()));
+    let lookup = known.get(`${event.merchant_id}:${mode}`);
+    if (!lookup) known.set(`${event.merchant_id}:${mode}`, (lookup = findActiveEndpoint(trx, event.merchant_id, mode)));
+    const endpoint = await lookup;
     if (!endpoint || !endpoint.enabled || !endpoint.event_types.includes(event.type)) return;
     await scheduleDelivery(deps, trx, endpoint, event, 'event');
   };

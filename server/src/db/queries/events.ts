@@ -11,8 +11,8 @@ export interface EventRow {
   payload: string;
 }
 
-export async function insertEvent(db: Knex | Knex.Transaction, row: EventRow): Promise<void> {
-  await db('events').insert(row);
+export async function insertEvents(db: Knex | Knex.Transaction, rows: EventRow[]): Promise<void> {
+  await db('events').insert(rows);
 }
 
 export async function listEventsForPayment(db: Knex, paymentId: string): Promise<EventRow[]> {

@@ -47,8 +47,10 @@ function fromRaw(raw: RawRow): PaymentRow {
   };
 }
 
-export async function insertPayment(db: Knex | Knex.Transaction, row: Omit<PaymentRow, 'stages'>): Promise<void> {
-  await db('payments').insert({ ...row, ...Object.fromEntries(stageColumns.map((c) => [c, null])) });
+/** New payments, all stages empty; several in one statement when creates are committed together. */
+export async function insertPayments(db: Knex | Knex.Transaction, rows: Omit<PaymentRow, 'stages'>[]): Promise<void> {
+  const empty = Object.fromEntries(stageColumns.map((c) => [c, null]));
+  await db('payments').insert(rows.map((row) => ({ ...row, ...empty })));
 }
 
 export async function findPayment(

@@ -1,0 +1,99 @@
+/**
+ * Group commit of creates (payments/lifecycle.ts): creates made together share one transaction, yet each comes out
+ * as if it had been made alone, with its own payment, its own `payment.created` event and its own delivery, and a
+ * create that fails does not take the others down with it.
+ */
+import assert from 'node:assert/strict';
+import type { Knex } from 'knex';
+import type { Runtime } from '@paygate/server';
+import { listEventsForPayment } from '../../server/src/db/queries/events.js';
+import { findPayment } from '../../server/src/db/queries/payments.js';
+import { createPayment, type NewPayment } from '../../server/src/payments/lifecycle.js';
+import { createEndpoint } from '../../server/src/webhooks/endpoints.js';
+import { describeEachDatabase } from '../helpers/db.js';
+import { seedMerchant } from '../helpers/fixtures.base.js';
+import { testClock, testRuntime, type TestClock } from '../helpers/runtime.js';
+
+/** The statements knex runs from now on, transactions included, lower-cased. */
+function recordStatements(knex: Knex): { statements: string[]; stop: () => void } {
+  const statements: string[] = [];
+  const listener = (query: { sql: string }) => statements.push(query.sql.trim().toLowerCase());
+  knex.on('query', listener);
+  return { statements, stop: () => knex.off('query', listener) };
+}
+
+describeEachDatabase('payments.create group commit', (get) => {
+  let runtime: Runtime;
+  let clock: TestClock;
+  let merchantId: string;
+
+  before(async () => {
+    clock = testClock();
+    runtime = await testRuntime({ db: get().db, clock });
+    merchantId = await seedMerchant(get().db.knex);
+  });
+  after(() => runtime.close());
+
+  const input = (referenceId: string, merchant = merchantId): NewPayment => ({
+    merchantId: merchant,
+    live: false,
+    referenceId,
+    amount: { unit: 'iso4217/USD', value: '1250' },
+    expiresAt: clock.now() + 3_600_000,
+    successUrl: null,
+    errorUrl: null,
+  });
+
+  it('creates made together: one commit, each payment with its own created event at version 0', async () => {
+    const { statements, stop } = recordStatements(get().db.knex);
+    const rows = await Promise.all(Array.from({ length: 20 }, (_, i) => createPayment(runtime, input(`order-${i}`))));
+    stop();
+    assert.equal(statements.filter((s) => s.startsWith('commit')).length, 1);
+    assert.equal(new Set(rows.map((r) => r.id)).size, 20);
+    for (const [i, row] of rows.entries()) {
+      const stored = await findPayment(get().db.knex, row.id);
+      assert.equal(stored?.reference_id, `order-${i}`);
+      const events = await listEventsForPayment(get().db.knex, row.id);
+      assert.deepEqual(
+        events.map((e) => [e.type, e.state_version]),
+        [['payment.created', 0]],
+      );
+      assert.equal(JSON.parse(events[0]!.payload).data.payment_id, row.id);
+    }
+  });
+
+  it('a create that fails in a shared transaction fails alone; the others are created', async () => {
+    const inputs = [input('good-1'), input('bad', 'mer_doesnotexist000000'), input('good-2')];
+    const results = await Promise.allSettled(inputs.map((i) => createPayment(runtime, i)));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
+    for (const result of results) {
+      if (result.status === 'fulfilled') assert.ok(await findPayment(get().db.knex, result.value.id));
+    }
+    const bad = (await get().db.knex('payments').where({ reference_id: 'bad' }).count({ n: '*' })) as { n: unknown }[];
+    assert.equal(Number(bad[0]!.n), 0);
+  });
+
+  it('with a webhook endpoint: one delivery per created event, the endpoint read once per transaction', async () => {
+    const merchant = await seedMerchant(get().db.knex, 'mer_groupcommithooks1');
+    await createEndpoint(runtime, merchant, 'test', { url: 'http://127.0.0.1:9/hooks' });
+    const { statements, stop } = recordStatements(get().db.knex);
+    const rows = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => createPayment(runtime, input(`hook-${i}`, merchant))),
+    );
+    stop();
+    assert.equal(statements.filter((s) => s.startsWith('commit')).length, 1);
+    assert.equal(statements.filter((s) => /from ["`]webhook_endpoints["`]/.test(s)).length, 1);
+    const deliveries = (await get()
+      .db.knex('webhook_deliveries')
+      .whereIn(
+        'payment_id',
+        rows.map((r) => r.id),
+      )
+      .select('payment_id', 'event_type')) as { payment_id: string; event_type: string }[];
+    assert.deepEqual(deliveries.map((d) => d.payment_id).sort(), rows.map((r) => r.id).sort());
+    assert.ok(deliveries.every((d) => d.event_type === 'payment.created'));
+  });
+});
