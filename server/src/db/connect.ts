@@ -43,6 +43,16 @@ export type PreparedRead<Row> = (db: Knex | Knex.Transaction, values: unknown[])
  * column added by a later migration cannot change a cached plan's result.
  */
 export function preparedRead<Row>(name: string, sql: string): PreparedRead<Row> {
+  const all = preparedReadAll<Row>(name, sql, 'get');
+  return async (db, values) => (await all(db, values))[0];
+}
+
+/** As preparedRead, for a statement of several rows. */
+export function preparedReadAll<Row>(
+  name: string,
+  sql: string,
+  sqliteMode: 'get' | 'all' = 'all',
+): (db: Knex | Knex.Transaction, values: unknown[]) => Promise<Row[]> {
   let n = 0;
   const pgText = sql.replace(/\?/g, () => `$${++n}`);
   return async (db, values) => {
@@ -51,9 +61,13 @@ export function preparedRead<Row>(name: string, sql: string): PreparedRead<Row> 
     const client = db.client as Knex.Client;
     const conn = (await client.acquireConnection()) as PgConnection & BetterSqlite3.Database;
     try {
-      if (client.config.client === 'pg') return (await conn.query({ name, text: pgText, values })).rows[0] as Row;
+      if (client.config.client === 'pg') return (await conn.query({ name, text: pgText, values })).rows as Row[];
       // As knex binds them: SQLite has no booleans.
-      return conn.prepare(sql).get(values.map((v) => (typeof v === 'boolean' ? Number(v) : v))) as Row | undefined;
+      const statement = conn.prepare(sql);
+      const bound = values.map((v) => (typeof v === 'boolean' ? Number(v) : v));
+      if (sqliteMode === 'all') return statement.all(bound) as Row[];
+      const row = statement.get(bound) as Row | undefined;
+      return row === undefined ? [] : [row];
     } finally {
       await client.releaseConnection(conn);
     }
