@@ -36,4 +36,31 @@ describe('db.combiner', () => {
     );
     assert.deepEqual(runs, [[1, 2, 3], [1], [2], [3]]);
   });
+
+  it('with a concurrency of 2, calls made while a run waits start a second run at once; a third waits', async () => {
+    const runs: number[][] = [];
+    const releases: (() => void)[] = [];
+    const combiner = new Combiner<number, number>(
+      async (items) => {
+        runs.push(items);
+        await new Promise<void>((r) => releases.push(r));
+        return items;
+      },
+      32,
+      2,
+    );
+    const all = [combiner.add(1), combiner.add(2)];
+    await new Promise((r) => setImmediate(r));
+    all.push(combiner.add(3));
+    await new Promise((r) => setImmediate(r));
+    all.push(combiner.add(4), combiner.add(5));
+    await new Promise((r) => setImmediate(r));
+    // Two runs in flight: 4 and 5 wait for one of them to finish.
+    assert.deepEqual(runs, [[1, 2], [3]]);
+    releases.shift()!();
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(runs, [[1, 2], [3], [4, 5]]);
+    while (releases.length > 0) releases.shift()!();
+    assert.deepEqual(await Promise.all(all), [1, 2, 3, 4, 5]);
+  });
 });

@@ -8,24 +8,37 @@
  */
 export class Combiner<I, O> {
   private queue: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
-  private running = false;
+  /** Runs in flight. */
+  private running = 0;
+  /** A run is due at the end of this turn. */
+  private scheduled = false;
 
   constructor(
     private readonly run: (items: I[]) => Promise<O[]>,
     private readonly max = 32,
+    /**
+     * Runs in flight at once. Above 1, the calls made while a run waits on the database start the next run at once
+     * instead of waiting for it, which keeps a process busy when round-trip latency, not CPU, is the limit.
+     */
+    private readonly concurrency = 1,
   ) {}
 
   add(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.running) {
-        this.running = true;
-        setImmediate(() => void this.drain());
+      if (!this.scheduled && this.running < this.concurrency) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          void this.drain();
+        });
       }
     });
   }
 
   private async drain(): Promise<void> {
+    if (this.running >= this.concurrency || this.queue.length === 0) return;
+    this.running++;
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, this.max);
@@ -46,7 +59,7 @@ export class Combiner<I, O> {
         }
       }
     } finally {
-      this.running = false;
+      this.running--;
     }
   }
 }

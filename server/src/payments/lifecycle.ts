@@ -176,7 +176,14 @@ export async function createPayment(
   if (trx) return (await insertNewPayments(deps, trx, [input]))[0]!;
   let combiner = createCombiners.get(deps);
   if (!combiner) {
-    combiner = new Combiner((inputs) => deps.db.knex.transaction((t) => insertNewPayments(deps, t, inputs)));
+    // Two transactions in flight on PostgreSQL, so the next batch forms and starts while one waits on the network;
+    // SQLite has one connection, and a second transaction would only wait for it.
+    const concurrency = deps.db.dialect === 'postgres' ? 2 : 1;
+    combiner = new Combiner(
+      (inputs) => deps.db.knex.transaction((t) => insertNewPayments(deps, t, inputs)),
+      32,
+      concurrency,
+    );
     createCombiners.set(deps, combiner);
   }
   return combiner.add(input);
