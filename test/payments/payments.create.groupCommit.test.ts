@@ -96,4 +96,25 @@ describeEachDatabase('payments.create group commit', (get) => {
     assert.deepEqual(deliveries.map((d) => d.payment_id).sort(), rows.map((r) => r.id).sort());
     assert.ok(deliveries.every((d) => d.event_type === 'payment.created'));
   });
+
+  it('stores text exactly, quotes, backslashes, braces and commas included, and nulls as null', async () => {
+    const awkward = ['{"a,b"}', 'back\\slash\\"quote', 'NULL', '', ' café ☃ 𝄞 '].map((t) => `ref ${t}`);
+    const rows = await Promise.all(
+      awkward.map((referenceId, i) =>
+        createPayment(runtime, {
+          ...input(referenceId),
+          successUrl: i % 2 ? `https://shop.example/ok?q=${encodeURIComponent(referenceId)}` : null,
+          errorUrl: i % 2 ? 'https://shop.example/error' : null,
+        }),
+      ),
+    );
+    for (const [i, row] of rows.entries()) {
+      const stored = await findPayment(get().db.knex, row.id);
+      assert.equal(stored?.reference_id, awkward[i]);
+      assert.equal(stored?.success_url, row.success_url);
+      assert.equal(stored?.error_url, i % 2 ? 'https://shop.example/error' : null);
+      const [event] = await listEventsForPayment(get().db.knex, row.id);
+      assert.equal(JSON.parse(event!.payload).data.reference_id, awkward[i]);
+    }
+  });
 });

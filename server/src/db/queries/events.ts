@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { preparedReadAll } from '../connect.js';
 
 export interface EventRow {
   id: string;
@@ -11,7 +12,28 @@ export interface EventRow {
   payload: string;
 }
 
+/** As insertPayments: any number of events in one fixed prepared statement on PostgreSQL. */
+const insertEventsPg = preparedReadAll(
+  'paygate_insert_events',
+  `insert into events (id, payment_id, merchant_id, live, type, state_version, created_at, payload)
+   select * from unnest(?::text[], ?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::bigint[], ?::text[])`,
+);
+
 export async function insertEvents(db: Knex | Knex.Transaction, rows: EventRow[]): Promise<void> {
+  if (db.client.config.client === 'pg') {
+    const column = <K extends keyof EventRow>(k: K) => rows.map((r) => r[k]);
+    await insertEventsPg(db, [
+      column('id'),
+      column('payment_id'),
+      column('merchant_id'),
+      column('live'),
+      column('type'),
+      column('state_version'),
+      column('created_at'),
+      column('payload'),
+    ]);
+    return;
+  }
   await db('events').insert(rows);
 }
 

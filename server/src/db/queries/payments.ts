@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { PaymentStatus } from '../../payments/stateMachine.js';
+import { preparedReadAll } from '../connect.js';
 
 export const stageColumns = ['processing', 'success', 'failed', 'cancelled', 'expired', 'settled', 'refunded'] as const;
 export type StageColumn = (typeof stageColumns)[number];
@@ -47,8 +48,39 @@ function fromRaw(raw: RawRow): PaymentRow {
   };
 }
 
+/**
+ * On PostgreSQL, any number of new payments in one fixed prepared statement (one array per column): a group commit
+ * inserts up to dozens at once, and a text that varied with their number would be parsed and planned every time.
+ */
+const insertPaymentsPg = preparedReadAll(
+  'paygate_insert_payments',
+  `insert into payments (id, merchant_id, live, status, state_version, reference_id, amount_unit, amount_value,
+     success_url, error_url, created_at, expires_at, updated_at)
+   select * from unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[],
+     ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[])`,
+);
+
 /** New payments, all stages empty; several in one statement when creates are committed together. */
 export async function insertPayments(db: Knex | Knex.Transaction, rows: Omit<PaymentRow, 'stages'>[]): Promise<void> {
+  if (db.client.config.client === 'pg') {
+    const column = <K extends keyof Omit<PaymentRow, 'stages'>>(k: K) => rows.map((r) => r[k]);
+    await insertPaymentsPg(db, [
+      column('id'),
+      column('merchant_id'),
+      column('live'),
+      column('status'),
+      column('state_version'),
+      column('reference_id'),
+      column('amount_unit'),
+      column('amount_value'),
+      column('success_url'),
+      column('error_url'),
+      column('created_at'),
+      column('expires_at'),
+      column('updated_at'),
+    ]);
+    return;
+  }
   const empty = Object.fromEntries(stageColumns.map((c) => [c, null]));
   await db('payments').insert(rows.map((row) => ({ ...row, ...empty })));
 }
