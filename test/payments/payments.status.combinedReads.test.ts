@@ -1,5 +1,5 @@
 /**
- * Status reads (db/queries/paymentStatus.ts): on PostgreSQL the polls that arrive together share one statement;
+ * Status reads (db/queries/paymentStatus.ts): the polls that arrive together share one statement;
  * each still gets its own payment, or nothing for an id that does not exist.
  */
 import assert from 'node:assert/strict';
@@ -27,7 +27,7 @@ async function countAcquires<T>(knex: Knex, work: () => Promise<T>): Promise<{ r
   }
 }
 
-describeEachDatabase('payments.status reads', (get, dialect) => {
+describeEachDatabase('payments.status reads', (get) => {
   let runtime: Runtime;
   const ids: string[] = [];
 
@@ -63,7 +63,7 @@ describeEachDatabase('payments.status reads', (get, dialect) => {
         assert.equal(row?.status, 'requires_action');
       }
     }
-    // One statement for all of them on PostgreSQL; SQLite reads each in-process.
-    assert.equal(acquires, dialect === 'postgres' ? 1 : 30);
+    // One statement for all of them.
+    assert.equal(acquires, 1);
   });
 });

@@ -25,20 +25,29 @@ const readPaymentStatus = preparedRead<RawStatusRow>(
 );
 
 /**
- * On PostgreSQL the polls that arrive together share one statement (db/combiner.ts): under load a poll is mostly
- * round-trip cost, in both processes. SQLite is a function call away and gains nothing from it.
+ * Polls that arrive together share one statement (db/combiner.ts): under load a poll is mostly per-statement cost
+ * (a round trip on PostgreSQL; on SQLite taking the connection and stepping a statement), not the read itself. The
+ * ids go as one array parameter, so each dialect has one fixed statement whatever their number.
  */
-const readPaymentStatuses = preparedReadAll<RawStatusRow>(
+const readStatusesPg = preparedReadAll<RawStatusRow>(
   'paygate_payment_statuses',
   'select id, merchant_id, live, status, expires_at from payments where id = any(?::text[])',
+);
+const readStatusesSqlite = preparedReadAll<RawStatusRow>(
+  'paygate_payment_statuses',
+  'select id, merchant_id, live, status, expires_at from payments where id in (select value from json_each(?))',
 );
 const combiners = new WeakMap<Knex, Combiner<string, RawStatusRow | undefined>>();
 
 function readCombined(db: Knex, id: string): Promise<RawStatusRow | undefined> {
   let combiner = combiners.get(db);
   if (!combiner) {
+    const read =
+      db.client.config.client === 'pg'
+        ? (ids: string[]) => readStatusesPg(db, [ids])
+        : (ids: string[]) => readStatusesSqlite(db, [JSON.stringify(ids)]);
     combiner = new Combiner(async (ids) => {
-      const rows = new Map((await readPaymentStatuses(db, [ids])).map((r) => [r.id, r]));
+      const rows = new Map((await read(ids)).map((r) => [r.id, r]));
       return ids.map((i) => rows.get(i));
     }, 64);
     combiners.set(db, combiner);
@@ -47,8 +56,9 @@ function readCombined(db: Knex, id: string): Promise<RawStatusRow | undefined> {
 }
 
 export async function findPaymentStatus(db: Knex | Knex.Transaction, id: string): Promise<PaymentStatusRow | null> {
-  const combine = db.client.config.client === 'pg' && !('isTransaction' in db && db.isTransaction);
-  const raw = combine ? await readCombined(db as Knex, id) : await readPaymentStatus(db, [id]);
+  // Inside a transaction the read must see the transaction's own writes, on its connection.
+  const inTransaction = 'isTransaction' in db && db.isTransaction;
+  const raw = inTransaction ? await readPaymentStatus(db, [id]) : await readCombined(db as Knex, id);
   if (!raw) return null;
   return {
     id: raw.id,
