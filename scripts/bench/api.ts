@@ -146,6 +146,21 @@ async function main(): Promise<void> {
         headers,
         requests: [{ setupRequest: (req) => ({ ...req, body: createBody() }) }],
       });
+      // Informational: with a key, a create commits with its key's answer, outside the group commit.
+      const [baseKeyed, keyed] = await interleaved(bareCreate, {
+        url: `${server.info.url}/v1/merchant/payment`,
+        method: 'POST',
+        headers,
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              headers: { ...req.headers, 'idempotency-key': `bench-${counter + 1}` },
+              body: createBody(),
+            }),
+          },
+        ],
+      });
       const [baseGet, status] = await interleaved(bareStatus, {
         url: `${server.info.url}/v1/merchant/payment/${server.info.paymentId}/status`,
         headers,
@@ -153,6 +168,8 @@ async function main(): Promise<void> {
       await stopServer(server);
       rows.push(row(`bare Express route (POST, baseline), beside the ${name} create row`, basePost, null));
       rows.push(row(`create payment, ${name}`, create, basePost, 0.3));
+      rows.push(row(`bare Express route (POST, baseline), beside the ${name} keyed create row`, baseKeyed, null));
+      rows.push(row(`create payment with an Idempotency-Key, ${name} (no target)`, keyed, baseKeyed));
       rows.push(row(`bare Express route (GET, baseline), beside the ${name} status row`, baseGet, null));
       rows.push(row(`payment status, ${name}`, status, baseGet, 0.5));
     }
@@ -173,7 +190,10 @@ async function main(): Promise<void> {
     'Create: `POST /v1/merchant/payment` with a new `referenceId` each time and no `Idempotency-Key`. Status: `GET ' +
       '/v1/merchant/payment/{id}/status` of one payment. One merchant key throughout (so after its first request it ' +
       'is served from the credential cache, as a busy integration is); the Paygate servers log nothing (`LOG_LEVEL=' +
-      'silent`) and have the rate limit out of reach; PostgreSQL is a throwaway one with fsync off, on the same two cores.',
+      'silent`) and have the rate limit out of reach; PostgreSQL is a throwaway one with fsync off, on the same two cores. ' +
+      'Under this load, creates that arrive together share one transaction (group commit) and polls share one ' +
+      'statement (`db/combiner.ts`); a create with an `Idempotency-Key` (a new key each time) commits alone, with its ' +
+      "key's answer.",
   ].join('\n');
   console.log(table);
   if (process.env.BENCH_WRITE !== '0') writeSection('api', table);
