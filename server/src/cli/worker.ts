@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { DEFAULT_JOB_CONCURRENCY } from '../jobs/types.js';
 import { createRuntime } from '../runtime.js';
 import { listenMetrics } from '../server.js';
 import { commonOptions, UsageError } from './common.js';
@@ -13,6 +14,7 @@ export const workerHelp = `Usage: paygate worker [--concurrency N] [--sweep-inte
 Runs webhook delivery, settlement, expiry and the recovery sweepers, without the HTTP API. On PostgreSQL any
 number of workers can run against one database. On SQLite the API process runs the jobs itself; a separate
 worker there would compete for the one database file, so it is refused.
+--concurrency (default 16) is how many jobs it runs at once (webhook attempts mostly wait on receivers);
 --sweep-interval-ms (default 10000) is how often overdue work is looked for; --lease-ms (default 60000) is how
 long an attempt a worker claimed stays its own before a sweeper hands it to another worker (a crashed one's).
 With --json, prints {"worker": "ready", "pid": …} once jobs are being taken.
@@ -62,7 +64,10 @@ export async function runWorker(args: string[]): Promise<number> {
   });
   await runtime.startBackground();
   const metrics = await listenMetrics(runtime);
-  runtime.logger.info({ pid: process.pid, concurrency: concurrency ?? 4 }, 'paygate worker ready');
+  runtime.logger.info(
+    { pid: process.pid, concurrency: concurrency ?? DEFAULT_JOB_CONCURRENCY },
+    'paygate worker ready',
+  );
   if (values.json) process.stdout.write(JSON.stringify({ worker: 'ready', pid: process.pid }) + '\n');
   const stop = (signal: NodeJS.Signals) => {
     runtime.logger.info({ signal }, 'worker stopping');

@@ -9,7 +9,7 @@ import {
   type Task as GraphileTask,
 } from 'graphile-worker';
 import type { Database } from '../db/connect.js';
-import type { AddJobOptions, JobQueue, TaskList } from './types.js';
+import { DEFAULT_JOB_CONCURRENCY, type AddJobOptions, type JobQueue, type TaskList } from './types.js';
 
 /** Routes graphile-worker's own log lines into our pino logger. */
 function graphileLogger(logger: Logger): GraphileLogger {
@@ -72,7 +72,9 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
   const workerOptions = () => ({
     connectionString: db.url,
     taskList: taskList(),
-    concurrency: options.concurrency ?? 4,
+    concurrency: options.concurrency ?? DEFAULT_JOB_CONCURRENCY,
+    // A connection per running job for fetching and completing it, as graphile-worker advises.
+    maxPoolSize: Math.max(10, options.concurrency ?? DEFAULT_JOB_CONCURRENCY),
     pollInterval: options.pollIntervalMs ?? 1000,
     noHandleSignals: true,
     useNodeTime: true,

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { AddJobOptions, JobQueue, TaskList } from './types.js';
+import { DEFAULT_JOB_CONCURRENCY, type AddJobOptions, type JobQueue, type TaskList } from './types.js';
 
 interface JobRow {
   id: number;
@@ -18,6 +18,8 @@ export interface SqliteQueueOptions {
   pollIntervalMs?: number;
   /** How long a claimed job stays invisible to other claims; a crashed run is retried after it. */
   leaseMs?: number;
+  /** Jobs at once while running in the background; `drain()` (tests, one-off runs) takes them one at a time. */
+  concurrency?: number;
 }
 
 /** graphile-worker's backoff: exp(min(attempts, 10)) seconds. */
@@ -34,6 +36,7 @@ export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const { knex, tasks, logger, now } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 250;
   const leaseMs = options.leaseMs ?? 5 * 60_000;
+  const concurrency = options.concurrency ?? DEFAULT_JOB_CONCURRENCY;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
@@ -50,9 +53,7 @@ export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
     return rows[0] ?? null;
   }
 
-  async function runOne(): Promise<boolean> {
-    const job = await claim();
-    if (!job) return false;
+  async function run(job: JobRow): Promise<void> {
     const task = tasks[job.task];
     const started = Date.now();
     try {
@@ -70,6 +71,12 @@ export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
         });
       logger.error({ job: job.id, task: job.task, attempt: job.attempts, ms: Date.now() - started, err }, 'job failed');
     }
+  }
+
+  async function runOne(): Promise<boolean> {
+    const job = await claim();
+    if (!job) return false;
+    await run(job);
     return true;
   }
 
@@ -79,13 +86,38 @@ export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
     return count;
   }
 
+  /**
+   * One poll in the background: a loop takes due jobs one after another, and each job it finds lets another loop
+   * start, up to `concurrency`, so a slow job (a webhook attempt waiting on its receiver) holds up only its own
+   * slot, and an empty queue costs one claim per poll. Claims are atomic, so no job runs twice. Loops check
+   * `stopped` between jobs, so stop() waits for the running jobs only, not for the rest of the queue.
+   */
+  async function poll(): Promise<void> {
+    const loops: Promise<void>[] = [];
+    let active = 0;
+    const loop = async (): Promise<void> => {
+      active++;
+      try {
+        while (!stopped) {
+          const job = await claim();
+          if (!job) return;
+          if (active < concurrency) loops.push(loop());
+          await run(job);
+        }
+      } finally {
+        active--;
+      }
+    };
+    loops.push(loop());
+    for (let i = 0; i < loops.length; i++) {
+      await loops[i]!.catch((err: unknown) => logger.error({ err }, 'job runner poll failed'));
+    }
+  }
+
   function schedule(): void {
     if (stopped) return;
     timer = setTimeout(() => {
-      // Checked between jobs, so stop() waits for the running job only, not for the rest of the queue.
-      running = drain(() => !stopped)
-        .catch((err: unknown) => logger.error({ err }, 'job runner poll failed'))
-        .finally(schedule);
+      running = poll().finally(schedule);
     }, pollIntervalMs);
   }
 

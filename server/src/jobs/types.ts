@@ -44,3 +44,10 @@ export function assertPayload<T extends Record<string, unknown>>(
     if (!(key in payload)) throw new Error(`${task}: payload lacks ${key}`);
   }
 }
+
+/**
+ * Jobs at once per process, on both engines. Most jobs are webhook attempts, which wait on the merchant's server for
+ * up to the 15 s timeout: with a handful of slots, a few slow or dead endpoints would hold up every other merchant's
+ * deliveries, and the settlements and relays queued behind them (docs/decisions.md §13).
+ */
+export const DEFAULT_JOB_CONCURRENCY = 16;
