@@ -2,9 +2,12 @@
 import { run } from 'graphile-worker';
 
 const [connectionString, concurrency] = process.argv.slice(2);
+const jobs = Number(concurrency ?? 16);
 const runner = await run({
   connectionString: connectionString!,
-  concurrency: Number(concurrency ?? 4),
+  concurrency: jobs,
+  // The worker's pool rule (server/src/jobs/postgres.ts), so both sides have the same connections.
+  maxPoolSize: Math.max(10, jobs),
   noHandleSignals: true,
   pollInterval: 1000,
   taskList: { noop: async () => undefined },

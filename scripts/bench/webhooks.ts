@@ -12,14 +12,15 @@ import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { createRuntime, loadConfig, openDatabase, type Runtime } from '@paygate/server';
+import { DEFAULT_JOB_CONCURRENCY } from '../../server/src/jobs/types.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
 import { createEndpoint } from '../../server/src/webhooks/endpoints.js';
 import { startThrowawayPostgres } from '../../test/helpers/postgres.js';
 import { machineLine, writeSection } from './_report.js';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 2000);
-/** Jobs at once per process, for the baseline and the workers alike: the worker's default (4), and 16. */
-const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? '4,16').split(',').map(Number);
+/** Jobs at once per process, for the baseline and the workers alike: the worker's default, and 4. */
+const CONCURRENCIES = (process.env.BENCH_CONCURRENCY ?? `${DEFAULT_JOB_CONCURRENCY},4`).split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const env = {
@@ -317,10 +318,12 @@ async function main(): Promise<void> {
       rows.push(
         `| graphile-worker no-op jobs, 1 process, concurrency ${concurrency} (baseline) | ${median(noops).toFixed(0)} jobs/s (${list(noops)}) | 1.00 | ${cpuCell(noopCpu)} | |`,
       );
+      // The target is the worker as shipped; other concurrencies are shown for comparison.
+      const setting = concurrency === DEFAULT_JOB_CONCURRENCY ? ' (the default)' : ' (not the default)';
       for (const workers of [1, 2] as const) {
         const ratio = median(ratios[workers]);
         rows.push(
-          `| deliveries, ${workers} worker process${workers > 1 ? 'es' : ''}, concurrency ${concurrency} | ${median(rates[workers]).toFixed(0)} deliveries/s (${list(rates[workers])}) | ${ratio.toFixed(2)} (${ratios[workers].map((r) => r.toFixed(2)).join(', ')}) | ${cpuCell(cpu[workers], noopCpu)} | target ≥ 0.50: ${ratio >= 0.5 ? 'met' : '**not met**'} |`,
+          `| deliveries, ${workers} worker process${workers > 1 ? 'es' : ''}, concurrency ${concurrency}${setting} | ${median(rates[workers]).toFixed(0)} deliveries/s (${list(rates[workers])}) | ${ratio.toFixed(2)} (${ratios[workers].map((r) => r.toFixed(2)).join(', ')}) | ${cpuCell(cpu[workers], noopCpu)} | target ≥ 0.50: ${ratio >= 0.5 ? 'met' : '**not met**'} |`,
         );
       }
     }
@@ -385,6 +388,10 @@ async function main(): Promise<void> {
     "both sides (the kernel's loopback TCP and a wake-up of each process), which is what the CPU column shows. A",
     'second worker process adds no capacity here: it does the same work per job at a higher CPU cost per job, from',
     'the contention of more processes on two cores.',
+    '',
+    'The target is read at the worker as shipped: 16 jobs at once (docs/decisions.md §13, chosen because attempts',
+    "wait on merchants' servers). At 4 jobs at once the claims and records of fewer attempts share each statement,",
+    'so a delivery costs more round trips, and the ratio falls below the target; the rows are kept for comparison.',
   ].join('\n');
   console.log(table);
   writeSection('webhooks', table);
