@@ -21,7 +21,7 @@ describe('jobs.sqlite runner', () => {
     await test.drop();
   });
 
-  const start = async (tasks: TaskList, concurrency?: number) => {
+  const start = async (tasks: TaskList, concurrency?: number, leaseMs?: number) => {
     queue = createSqliteQueue({
       knex: test.db.knex,
       tasks,
@@ -29,6 +29,7 @@ describe('jobs.sqlite runner', () => {
       now: Date.now,
       pollIntervalMs: 5,
       concurrency,
+      leaseMs,
     });
     await queue.start();
     return queue;
@@ -94,5 +95,49 @@ describe('jobs.sqlite runner', () => {
     );
     const left = (await test.db.knex('jobs').count({ n: '*' })) as { n: unknown }[];
     assert.equal(Number(left[0]!.n), 0);
+  });
+
+  it('a job added while a slow one runs on an otherwise empty queue is taken at the next poll', async () => {
+    let slowStarted: () => void = () => undefined;
+    const started = new Promise<void>((r) => (slowStarted = r));
+    let releaseSlow: () => void = () => undefined;
+    const slowMayFinish = new Promise<void>((r) => (releaseSlow = r));
+    let fastDone: () => void = () => undefined;
+    const fast = new Promise<void>((r) => (fastDone = r));
+    const q = await start({
+      slow: async () => {
+        slowStarted();
+        await slowMayFinish;
+      },
+      fast: async () => fastDone(),
+    });
+    await test.db.knex.transaction((trx) => q.add(trx, 'slow', {}));
+    await started;
+    // Several polls find nothing while the slow job runs; then a new job comes.
+    await new Promise((r) => setTimeout(r, 30));
+    await test.db.knex.transaction((trx) => q.add(trx, 'fast', {}));
+    await fast;
+    releaseSlow();
+  });
+
+  it('a job running past its lease is not claimed again by the same process', async () => {
+    let runs = 0;
+    let finished: () => void = () => undefined;
+    const done = new Promise<void>((r) => (finished = r));
+    const q = await start(
+      {
+        slow: async () => {
+          runs++;
+          await new Promise((r) => setTimeout(r, 60));
+          finished();
+        },
+      },
+      4,
+      1,
+    );
+    await test.db.knex.transaction((trx) => q.add(trx, 'slow', {}));
+    await done;
+    await q.stop();
+    assert.equal(runs, 1);
   });
 });

@@ -38,22 +38,36 @@ export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
   const leaseMs = options.leaseMs ?? 5 * 60_000;
   const concurrency = options.concurrency ?? DEFAULT_JOB_CONCURRENCY;
   let timer: NodeJS.Timeout | null = null;
+  /** What `drain()` waits for first: the previous drain. */
   let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
+  /** Jobs running in this process: never claimed again here, even once their lease has passed. */
+  const runningIds = new Set<number>();
 
   async function claim(): Promise<JobRow | null> {
     const t = now();
     const rows = (await knex.raw(
       `UPDATE jobs SET attempts = attempts + 1, locked_until = ?
        WHERE id = (SELECT id FROM jobs WHERE run_at <= ? AND attempts < max_attempts
-                   AND (locked_until IS NULL OR locked_until < ?) ORDER BY run_at, id LIMIT 1)
+                   AND (locked_until IS NULL OR locked_until < ?)
+                   AND id NOT IN (SELECT value FROM json_each(?)) ORDER BY run_at, id LIMIT 1)
        RETURNING id, task, payload, attempts, max_attempts`,
-      [t + leaseMs, t, t],
+      [t + leaseMs, t, t, JSON.stringify([...runningIds])],
     )) as JobRow[];
-    return rows[0] ?? null;
+    const job = rows[0] ?? null;
+    if (job) runningIds.add(job.id);
+    return job;
   }
 
   async function run(job: JobRow): Promise<void> {
+    try {
+      await runClaimed(job);
+    } finally {
+      runningIds.delete(job.id);
+    }
+  }
+
+  async function runClaimed(job: JobRow): Promise<void> {
     const task = tasks[job.task];
     const started = Date.now();
     try {
@@ -87,37 +101,33 @@ export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
   }
 
   /**
-   * One poll in the background: a loop takes due jobs one after another, and each job it finds lets another loop
-   * start, up to `concurrency`, so a slow job (a webhook attempt waiting on its receiver) holds up only its own
-   * slot, and an empty queue costs one claim per poll. Claims are atomic, so no job runs twice. Loops check
-   * `stopped` between jobs, so stop() waits for the running jobs only, not for the rest of the queue.
+   * In the background, loops take due jobs one after another, up to `concurrency` of them: each poll starts one
+   * when a slot is free (so an empty queue costs one claim per poll), and each job a loop finds lets another start,
+   * so a backlog fills every slot at once. A slow job (a webhook attempt waiting on its receiver) holds up only its
+   * own slot. Loops check `stopped` between jobs, so stop() waits for the running jobs only.
    */
-  async function poll(): Promise<void> {
-    const loops: Promise<void>[] = [];
-    let active = 0;
-    const loop = async (): Promise<void> => {
-      active++;
+  const loops = new Set<Promise<void>>();
+  function startLoop(): void {
+    const loop: Promise<void> = (async () => {
       try {
         while (!stopped) {
           const job = await claim();
           if (!job) return;
-          if (active < concurrency) loops.push(loop());
+          if (loops.size < concurrency) startLoop();
           await run(job);
         }
-      } finally {
-        active--;
+      } catch (err) {
+        logger.error({ err }, 'job runner poll failed');
       }
-    };
-    loops.push(loop());
-    for (let i = 0; i < loops.length; i++) {
-      await loops[i]!.catch((err: unknown) => logger.error({ err }, 'job runner poll failed'));
-    }
+    })().finally(() => loops.delete(loop));
+    loops.add(loop);
   }
 
   function schedule(): void {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = poll().finally(schedule);
+      if (loops.size < concurrency) startLoop();
+      schedule();
     }, pollIntervalMs);
   }
 
@@ -151,10 +161,10 @@ export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await running;
+      await Promise.all([running, ...loops]);
     },
     drain: () => {
-      const next = running.then(() => drain());
+      const next = running.then(() => Promise.all(loops)).then(() => drain());
       running = next.catch(() => undefined);
       return next;
     },
