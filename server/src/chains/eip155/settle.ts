@@ -30,6 +30,16 @@ export interface SettleOptions {
 
 export const DEFAULT_SETTLE_OPTIONS: SettleOptions = { droppedAfterMs: 10 * 60_000, recheckMs: 2_000 };
 
+interface RelayData {
+  token: Address;
+  from: Address;
+  to: Address;
+  value: string;
+  validBefore: string;
+  nonce: Hex;
+  signature: Hex;
+}
+
 /** Sends the buyer's authorization from the relayer, with a nonce no other relay (in any process) can take. */
 export async function relayAuthorization(
   db: Database,
@@ -37,15 +47,7 @@ export async function relayAuthorization(
   claim: ClaimRecord,
 ): Promise<{ txId: string | null }> {
   if (claim.txId) return { txId: claim.txId };
-  const d = claim.details as {
-    token: Address;
-    from: Address;
-    to: Address;
-    value: string;
-    validBefore: string;
-    nonce: Hex;
-    signature: Hex;
-  };
+  const d = claim.details as unknown as RelayData;
   const publicClient = chain.clients.public;
   const used = await publicClient.readContract({
     address: d.token,
@@ -57,12 +59,41 @@ export async function relayAuthorization(
   if (used) return { txId: null };
   const relayer = chain.clients.relayer.account.address;
   const { v, r, s, yParity } = parseSignature(d.signature);
+  return inTurn(`${chain.config.caip2}:${relayer}`, () => relayUnderLock(db, chain, d, relayer, { v, r, s, yParity }));
+}
+
+/**
+ * Relays of one relayer in this process, one at a time: each would otherwise take a pooled connection only to wait
+ * on the row lock below, and a burst of them (the jobs run 16 at once) could hold every connection of the pool the
+ * API shares, while only one of them can make progress.
+ */
+const relayTurns = new Map<string, Promise<unknown>>();
+function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const next = (relayTurns.get(key) ?? Promise.resolve()).then(work, work);
+  const settled = next.then(
+    () => undefined,
+    () => undefined,
+  );
+  relayTurns.set(key, settled);
+  void settled.then(() => {
+    if (relayTurns.get(key) === settled) relayTurns.delete(key);
+  });
+  return next;
+}
+
+async function relayUnderLock(
+  db: Database,
+  chain: EvmChain,
+  d: RelayData,
+  relayer: Address,
+  { v, r, s, yParity }: ReturnType<typeof parseSignature>,
+): Promise<{ txId: Hex }> {
   return db.knex.transaction(async (trx) => {
     // The lock serialises relays of every process; under it the node's pending count is the next nonce, because
     // the previous holder's transaction was in the node's pool before it let go. A count kept only in the database
     // would open a gap that stalls every later relay when the node drops a transaction (or a dev chain is reset).
     await lockRelayerNonce(trx, chain.config.caip2, relayer);
-    const nonce = BigInt(await publicClient.getTransactionCount({ address: relayer, blockTag: 'pending' }));
+    const nonce = BigInt(await chain.clients.public.getTransactionCount({ address: relayer, blockTag: 'pending' }));
     const hash = await chain.clients.relayer.writeContract({
       address: d.token,
       abi: eip3009Abi,
