@@ -63,4 +63,24 @@ describe('db.combiner', () => {
     while (releases.length > 0) releases.shift()!();
     assert.deepEqual(await Promise.all(all), [1, 2, 3, 4, 5]);
   });
+
+  it('a failed run whose outcome is unknown is not retried: every call gets its error', async () => {
+    const runs: number[][] = [];
+    const unknown = new Error('connection lost during commit');
+    const combiner = new Combiner<number, number>(
+      async (items) => {
+        runs.push(items);
+        throw unknown;
+      },
+      32,
+      1,
+      (err) => err !== unknown,
+    );
+    const results = await Promise.allSettled([1, 2, 3].map((i) => combiner.add(i)));
+    assert.deepEqual(
+      results.map((r) => (r.status === 'rejected' ? r.reason : r.value)),
+      [unknown, unknown, unknown],
+    );
+    assert.deepEqual(runs, [[1, 2, 3]]);
+  });
 });

@@ -117,4 +117,27 @@ describeEachDatabase('payments.create group commit', (get) => {
       assert.equal(JSON.parse(event!.payload).data.reference_id, awkward[i]);
     }
   });
+
+  it('a commit whose outcome is unknown: every create gets the error, and none is made a second time', async () => {
+    const knex = get().db.knex;
+    const lost = new Error('connection lost during commit');
+    // The real transaction commits; the caller then hears of a failure, as when the connection drops on COMMIT.
+    const flaky = Object.create(knex) as typeof knex;
+    Object.defineProperty(flaky, 'transaction', {
+      value: async (work: Parameters<typeof knex.transaction>[0]) => {
+        await knex.transaction(work as (trx: unknown) => Promise<unknown>);
+        throw lost;
+      },
+    });
+    const deps = { ...runtime, db: { ...runtime.db, knex: flaky } };
+    const results = await Promise.allSettled(
+      ['lost-1', 'lost-2', 'lost-3'].map((ref) => createPayment(deps, input(ref))),
+    );
+    assert.deepEqual(
+      results.map((r) => (r.status === 'rejected' ? r.reason : 'created')),
+      [lost, lost, lost],
+    );
+    const stored = (await knex('payments').whereIn('reference_id', ['lost-1', 'lost-2', 'lost-3'])) as unknown[];
+    assert.equal(stored.length, 3);
+  });
 });

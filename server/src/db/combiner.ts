@@ -21,6 +21,11 @@ export class Combiner<I, O> {
      * instead of waiting for it, which keeps a process busy when round-trip latency, not CPU, is the limit.
      */
     private readonly concurrency = 1,
+    /**
+     * Whether a failed run may be retried one call at a time. A run whose outcome is unknown (its commit was sent and
+     * the connection failed) must not be: retrying would do the work twice.
+     */
+    private readonly retryAlone: (err: unknown) => boolean = () => true,
   ) {}
 
   add(item: I): Promise<O> {
@@ -46,7 +51,7 @@ export class Combiner<I, O> {
           const out = await this.run(batch.map((b) => b.item));
           batch.forEach((b, i) => b.resolve(out[i]!));
         } catch (err) {
-          if (batch.length === 1) batch[0]!.reject(err);
+          if (batch.length === 1 || !this.retryAlone(err)) batch.forEach((b) => b.reject(err));
           else
             await Promise.all(
               batch.map((b) =>

@@ -166,6 +166,8 @@ async function insertNewPayments(deps: LifecycleDeps, trx: Knex.Transaction, inp
  * (db/combiner.ts). One combiner per set of lifecycle deps, so batched creates share one clock and one set of hooks.
  */
 const createCombiners = new WeakMap<LifecycleDeps, Combiner<NewPayment, PaymentRow>>();
+/** Errors thrown by the statements of a group commit, before any commit was attempted. */
+const failedInside = new WeakSet<object>();
 
 export async function createPayment(
   deps: LifecycleDeps,
@@ -180,9 +182,20 @@ export async function createPayment(
     // SQLite has one connection, and a second transaction would only wait for it.
     const concurrency = deps.db.dialect === 'postgres' ? 2 : 1;
     combiner = new Combiner(
-      (inputs) => deps.db.knex.transaction((t) => insertNewPayments(deps, t, inputs)),
+      (inputs) =>
+        deps.db.knex.transaction(async (t) => {
+          try {
+            return await insertNewPayments(deps, t, inputs);
+          } catch (err) {
+            if (typeof err === 'object' && err !== null) failedInside.add(err);
+            throw err;
+          }
+        }),
       32,
       concurrency,
+      // Only a statement that failed inside the transaction proves nothing committed; a failed BEGIN or COMMIT (a
+      // lost connection) might have, and the creates are answered with the error instead of being made twice.
+      (err) => typeof err === 'object' && err !== null && failedInside.has(err),
     );
     createCombiners.set(deps, combiner);
   }
