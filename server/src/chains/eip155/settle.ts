@@ -48,18 +48,19 @@ export async function relayAuthorization(
 ): Promise<{ txId: string | null }> {
   if (claim.txId) return { txId: claim.txId };
   const d = claim.details as unknown as RelayData;
-  const publicClient = chain.clients.public;
-  const used = await publicClient.readContract({
-    address: d.token,
-    abi: eip3009Abi,
-    functionName: 'authorizationState',
-    args: [d.from, d.nonce],
-  });
-  // Someone submitted it first: nothing to send; the watch finds their transaction.
-  if (used) return { txId: null };
   const relayer = chain.clients.relayer.account.address;
-  const { v, r, s, yParity } = parseSignature(d.signature);
-  return inTurn(`${chain.config.caip2}:${relayer}`, () => relayUnderLock(db, chain, d, relayer, { v, r, s, yParity }));
+  // Checked in turn, so a relay that waited behind others sees what they (or a front-runner) did meanwhile.
+  return inTurn(`${chain.config.caip2}:${relayer}`, async () => {
+    const used = await chain.clients.public.readContract({
+      address: d.token,
+      abi: eip3009Abi,
+      functionName: 'authorizationState',
+      args: [d.from, d.nonce],
+    });
+    // Someone submitted it first: nothing to send; the watch finds their transaction.
+    if (used) return { txId: null };
+    return relayUnderLock(db, chain, d, relayer, parseSignature(d.signature));
+  });
 }
 
 /**
@@ -69,7 +70,8 @@ export async function relayAuthorization(
  */
 const relayTurns = new Map<string, Promise<unknown>>();
 function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const next = (relayTurns.get(key) ?? Promise.resolve()).then(work, work);
+  const run = () => work();
+  const next = (relayTurns.get(key) ?? Promise.resolve()).then(run, run);
   const settled = next.then(
     () => undefined,
     () => undefined,
