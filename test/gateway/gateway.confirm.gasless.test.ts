@@ -120,6 +120,9 @@ describe('gateway confirm: gasless EIP-3009 payment on anvil', () => {
       200,
     );
     assert.equal(again.status, 'processing', 'second confirm');
+    // The relay, then the watch at depth, which may need its recheck if the receipt is not there at once.
+    await h.drain();
+    h.clock.advance(2_000);
     await h.drain();
     const final = await expectJson<StatusAnswer>(await h.confirm(paymentId, body), 200);
     assert.equal(final.status, 'succeeded', 'third confirm');
