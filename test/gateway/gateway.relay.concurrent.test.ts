@@ -111,4 +111,50 @@ describeEachDatabase('gateway.relay concurrent', (get) => {
       await h.close();
     }
   });
+
+  it('while a relay waits on the node, the database answers other queries', async () => {
+    const h = await startCheckoutHarness({ db: get().db });
+    try {
+      const chain = findEvmChain(h.runtime.chains!, LOCAL)!;
+      const buyer = await h.buyer(FUNDED);
+      const paymentId = await h.createPayment();
+      const option = await h.optionFor(paymentId, buyer, h.tusd);
+      const body = { optionId: option.id, results: [await signAction(buyer, option)] };
+      await expectJson<StatusAnswer>(await h.confirm(paymentId, body), 200);
+      const claim = (await findClaimOfPayment(h.runtime.db.knex, paymentId))!;
+
+      // The relayer's send is held until the query below has had its answer (or has waited 2 s for one).
+      let reached: () => void = () => undefined;
+      const sending = new Promise<void>((r) => (reached = r));
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((r) => (release = r));
+      const relayerClient = chain.clients.relayer;
+      const held = {
+        ...chain,
+        clients: {
+          ...chain.clients,
+          relayer: {
+            ...relayerClient,
+            writeContract: (async (args: Parameters<typeof relayerClient.writeContract>[0]) => {
+              reached();
+              await gate;
+              return relayerClient.writeContract(args);
+            }) as typeof relayerClient.writeContract,
+          },
+        },
+      } as typeof chain;
+      const relay = relayAuthorization(h.runtime.db, held, claim);
+      await sending;
+      const answer = await Promise.race([
+        h.runtime.db.knex('payments').where({ id: paymentId }).first('status'),
+        new Promise((r) => setTimeout(() => r('no answer within 2 s'), 2_000)),
+      ]);
+      release();
+      assert.deepEqual(answer, { status: 'processing' });
+      const { txId } = await relay;
+      assert.equal((await h.local.clients.public.getTransactionReceipt({ hash: txId as Hex })).status, 'success');
+    } finally {
+      await h.close();
+    }
+  });
 });

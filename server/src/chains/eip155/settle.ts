@@ -88,34 +88,46 @@ async function relayUnderLock(
   chain: EvmChain,
   d: RelayData,
   relayer: Address,
-  { v, r, s, yParity }: ReturnType<typeof parseSignature>,
+  signature: ReturnType<typeof parseSignature>,
 ): Promise<{ txId: Hex }> {
+  if (db.dialect === 'sqlite') {
+    // One process owns an SQLite file (the embedded job runner assumes it too, and `paygate worker` refuses SQLite),
+    // so the in-process turn above is the lock. A transaction around the send would hold the process's only
+    // connection, and every request waiting on it, for the length of an RPC call.
+    const { nonce, hash } = await sendAuthorization(chain, d, relayer, signature);
+    await db.knex.transaction(async (trx) => {
+      await lockRelayerNonce(trx, chain.config.caip2, relayer);
+      await storeRelayerNonce(trx, chain.config.caip2, relayer, nonce + 1n);
+    });
+    return { txId: hash };
+  }
   return db.knex.transaction(async (trx) => {
     // The lock serialises relays of every process; under it the node's pending count is the next nonce, because
     // the previous holder's transaction was in the node's pool before it let go. A count kept only in the database
     // would open a gap that stalls every later relay when the node drops a transaction (or a dev chain is reset).
     await lockRelayerNonce(trx, chain.config.caip2, relayer);
-    const nonce = BigInt(await chain.clients.public.getTransactionCount({ address: relayer, blockTag: 'pending' }));
-    const hash = await chain.clients.relayer.writeContract({
-      address: d.token,
-      abi: eip3009Abi,
-      functionName: 'transferWithAuthorization',
-      args: [
-        d.from,
-        d.to,
-        BigInt(d.value),
-        0n,
-        BigInt(d.validBefore),
-        d.nonce,
-        Number(v ?? BigInt(yParity + 27)),
-        r,
-        s,
-      ],
-      nonce: Number(nonce),
-    });
+    const { nonce, hash } = await sendAuthorization(chain, d, relayer, signature);
     await storeRelayerNonce(trx, chain.config.caip2, relayer, nonce + 1n);
     return { txId: hash };
   });
+}
+
+/** Sends `transferWithAuthorization` at the node's pending nonce; the caller holds the relayer's lock. */
+async function sendAuthorization(
+  chain: EvmChain,
+  d: RelayData,
+  relayer: Address,
+  { v, r, s, yParity }: ReturnType<typeof parseSignature>,
+): Promise<{ nonce: bigint; hash: Hex }> {
+  const nonce = BigInt(await chain.clients.public.getTransactionCount({ address: relayer, blockTag: 'pending' }));
+  const hash = await chain.clients.relayer.writeContract({
+    address: d.token,
+    abi: eip3009Abi,
+    functionName: 'transferWithAuthorization',
+    args: [d.from, d.to, BigInt(d.value), 0n, BigInt(d.validBefore), d.nonce, Number(v ?? BigInt(yParity + 27)), r, s],
+    nonce: Number(nonce),
+  });
+  return { nonce, hash };
 }
 
 async function receiptOrNull(chain: EvmChain, hash: Hex): Promise<TransactionReceipt | null> {
