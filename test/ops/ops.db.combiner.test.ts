@@ -46,8 +46,7 @@ describe('db.combiner', () => {
         await new Promise<void>((r) => releases.push(r));
         return items;
       },
-      32,
-      2,
+      { concurrency: 2 },
     );
     const all = [combiner.add(1), combiner.add(2)];
     await new Promise((r) => setImmediate(r));
@@ -72,9 +71,7 @@ describe('db.combiner', () => {
         runs.push(items);
         throw unknown;
       },
-      32,
-      1,
-      (err) => err !== unknown,
+      { retryAlone: (err) => err !== unknown },
     );
     const results = await Promise.allSettled([1, 2, 3].map((i) => combiner.add(i)));
     assert.deepEqual(

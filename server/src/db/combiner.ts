@@ -13,20 +13,31 @@ export class Combiner<I, O> {
   /** A run is due at the end of this turn. */
   private scheduled = false;
 
+  private readonly max: number;
+  private readonly concurrency: number;
+  private readonly retryAlone: (err: unknown) => boolean;
+
   constructor(
     private readonly run: (items: I[]) => Promise<O[]>,
-    private readonly max = 32,
-    /**
-     * Runs in flight at once. Above 1, the calls made while a run waits on the database start the next run at once
-     * instead of waiting for it, which keeps a process busy when round-trip latency, not CPU, is the limit.
-     */
-    private readonly concurrency = 1,
-    /**
-     * Whether a failed run may be retried one call at a time. A run whose outcome is unknown (its commit was sent and
-     * the connection failed) must not be: retrying would do the work twice.
-     */
-    private readonly retryAlone: (err: unknown) => boolean = () => true,
-  ) {}
+    options: {
+      /** Calls per run at most (32). */
+      max?: number;
+      /**
+       * Runs in flight at once (1). Above 1, the calls made while a run waits on the database start the next run at
+       * once instead of waiting for it, which keeps a process busy when round-trip latency, not CPU, is the limit.
+       */
+      concurrency?: number;
+      /**
+       * Whether a failed run may be retried one call at a time (always, by default). A run whose outcome is unknown
+       * (its commit was sent and the connection failed) must not be: retrying would do the work twice.
+       */
+      retryAlone?: (err: unknown) => boolean;
+    } = {},
+  ) {
+    this.max = options.max ?? 32;
+    this.concurrency = options.concurrency ?? 1;
+    this.retryAlone = options.retryAlone ?? (() => true);
+  }
 
   add(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {

@@ -43,7 +43,7 @@ export type PreparedRead<Row> = (db: Knex | Knex.Transaction, values: unknown[])
  * column added by a later migration cannot change a cached plan's result.
  */
 export function preparedRead<Row>(name: string, sql: string): PreparedRead<Row> {
-  const all = preparedReadAll<Row>(name, sql, 'get');
+  const all = preparedReadAll<Row>(name, sql);
   return async (db, values) => (await all(db, values))[0];
 }
 
@@ -51,7 +51,6 @@ export function preparedRead<Row>(name: string, sql: string): PreparedRead<Row> 
 export function preparedReadAll<Row>(
   name: string,
   sql: string,
-  sqliteMode: 'get' | 'all' = 'all',
 ): (db: Knex | Knex.Transaction, values: unknown[]) => Promise<Row[]> {
   let n = 0;
   const pgText = sql.replace(/\?/g, () => `$${++n}`);
@@ -63,11 +62,7 @@ export function preparedReadAll<Row>(
     try {
       if (client.config.client === 'pg') return (await conn.query({ name, text: pgText, values })).rows as Row[];
       // As knex binds them: SQLite has no booleans.
-      const statement = conn.prepare(sql);
-      const bound = values.map((v) => (typeof v === 'boolean' ? Number(v) : v));
-      if (sqliteMode === 'all') return statement.all(bound) as Row[];
-      const row = statement.get(bound) as Row | undefined;
-      return row === undefined ? [] : [row];
+      return conn.prepare(sql).all(values.map((v) => (typeof v === 'boolean' ? Number(v) : v))) as Row[];
     } finally {
       await client.releaseConnection(conn);
     }

@@ -94,9 +94,9 @@ export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
     return true;
   }
 
-  async function drain(more: () => boolean = () => true): Promise<number> {
+  async function drain(): Promise<number> {
     let count = 0;
-    while (more() && (await runOne())) count++;
+    while (await runOne()) count++;
     return count;
   }
 

@@ -11,6 +11,7 @@ import { insertEvents, type EventRow } from '../db/queries/events.js';
 import {
   findPayment,
   insertPayments,
+  stageColumns,
   updatePaymentAtVersion,
   type PaymentRow,
   type StageColumn,
@@ -131,15 +132,7 @@ function newPaymentRow(deps: LifecycleDeps, input: NewPayment): PaymentRow {
     created_at: now,
     expires_at: input.expiresAt,
     updated_at: now,
-    stages: {
-      processing: null,
-      success: null,
-      failed: null,
-      cancelled: null,
-      expired: null,
-      settled: null,
-      refunded: null,
-    },
+    stages: Object.fromEntries(stageColumns.map((c) => [c, null])) as PaymentRow['stages'],
   };
 }
 
@@ -191,11 +184,12 @@ export async function createPayment(
             throw err;
           }
         }),
-      32,
-      concurrency,
-      // Only a statement that failed inside the transaction proves nothing committed; a failed BEGIN or COMMIT (a
-      // lost connection) might have, and the creates are answered with the error instead of being made twice.
-      (err) => typeof err === 'object' && err !== null && failedInside.has(err),
+      {
+        concurrency,
+        // Only a statement that failed inside the transaction proves nothing committed; a failed BEGIN or COMMIT (a
+        // lost connection) might have, and the creates are answered with the error instead of being made twice.
+        retryAlone: (err) => typeof err === 'object' && err !== null && failedInside.has(err),
+      },
     );
     createCombiners.set(deps, combiner);
   }

@@ -30,7 +30,8 @@ export interface SettleOptions {
 
 export const DEFAULT_SETTLE_OPTIONS: SettleOptions = { droppedAfterMs: 10 * 60_000, recheckMs: 2_000 };
 
-interface RelayData {
+/** What confirm records in a gasless claim's details. */
+interface AuthorizationDetails {
   token: Address;
   from: Address;
   to: Address;
@@ -38,6 +39,7 @@ interface RelayData {
   validBefore: string;
   nonce: Hex;
   signature: Hex;
+  fromBlock: string;
 }
 
 /** Sends the buyer's authorization from the relayer, with a nonce no other relay (in any process) can take. */
@@ -47,7 +49,7 @@ export async function relayAuthorization(
   claim: ClaimRecord,
 ): Promise<{ txId: string | null }> {
   if (claim.txId) return { txId: claim.txId };
-  const d = claim.details as unknown as RelayData;
+  const d = claim.details as unknown as AuthorizationDetails;
   const relayer = chain.clients.relayer.account.address;
   // Checked in turn, so a relay that waited behind others sees what they (or a front-runner) did meanwhile.
   return inTurn(`${chain.config.caip2}:${relayer}`, async () => {
@@ -86,7 +88,7 @@ function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
 async function relayUnderLock(
   db: Database,
   chain: EvmChain,
-  d: RelayData,
+  d: AuthorizationDetails,
   relayer: Address,
   signature: ReturnType<typeof parseSignature>,
 ): Promise<{ txId: Hex }> {
@@ -115,7 +117,7 @@ async function relayUnderLock(
 /** Sends `transferWithAuthorization` at the node's pending nonce; the caller holds the relayer's lock. */
 async function sendAuthorization(
   chain: EvmChain,
-  d: RelayData,
+  d: AuthorizationDetails,
   relayer: Address,
   { v, r, s, yParity }: ReturnType<typeof parseSignature>,
 ): Promise<{ nonce: bigint; hash: Hex }> {
@@ -206,15 +208,7 @@ export async function authorizationProgress(
   now: number,
   options: SettleOptions,
 ): Promise<ClaimProgress> {
-  const d = claim.details as {
-    token: Address;
-    from: Address;
-    to: Address;
-    value: string;
-    validBefore: string;
-    nonce: Hex;
-    fromBlock: string;
-  };
+  const d = claim.details as unknown as AuthorizationDetails;
   const publicClient = chain.clients.public;
   const uses = await publicClient.getContractEvents({
     address: d.token,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { PaymentStatus } from '../../payments/stateMachine.js';
 import { Combiner } from '../combiner.js';
-import { preparedRead, preparedReadAll } from '../connect.js';
+import { preparedReadAll } from '../connect.js';
 
 /** What a status answer needs of a payment, and what decides whether the caller may see it. */
 export interface PaymentStatusRow {
@@ -16,16 +16,9 @@ type RawStatusRow = Omit<PaymentStatusRow, 'live'> & { live: boolean | number };
 
 /**
  * The read behind status polling, the most frequent request of an integration: the five columns it needs, as a
- * prepared statement (db/connect.ts), since knex's query building costs more than the read. Everything else reads
- * the whole row through queries/payments.ts.
- */
-const readPaymentStatus = preparedRead<RawStatusRow>(
-  'paygate_payment_status',
-  'select id, merchant_id, live, status, expires_at from payments where id = ?',
-);
-
-/**
- * Polls that arrive together share one statement (db/combiner.ts): under load a poll is mostly per-statement cost
+ * prepared statement (db/connect.ts), since knex's query building costs more than the read; everything else reads
+ * the whole row through queries/payments.ts. Polls that arrive together share one statement (db/combiner.ts):
+ * under load a poll is mostly per-statement cost
  * (a round trip on PostgreSQL; on SQLite taking the connection and stepping a statement), not the read itself. The
  * ids go as one array parameter, so each dialect has one fixed statement whatever their number.
  */
@@ -46,19 +39,21 @@ function readCombined(db: Knex, id: string): Promise<RawStatusRow | undefined> {
       db.client.config.client === 'pg'
         ? (ids: string[]) => readStatusesPg(db, [ids])
         : (ids: string[]) => readStatusesSqlite(db, [JSON.stringify(ids)]);
-    combiner = new Combiner(async (ids) => {
-      const rows = new Map((await read(ids)).map((r) => [r.id, r]));
-      return ids.map((i) => rows.get(i));
-    }, 64);
+    combiner = new Combiner(
+      async (ids) => {
+        const rows = new Map((await read(ids)).map((r) => [r.id, r]));
+        return ids.map((i) => rows.get(i));
+      },
+      { max: 64 },
+    );
     combiners.set(db, combiner);
   }
   return combiner.add(id);
 }
 
-export async function findPaymentStatus(db: Knex | Knex.Transaction, id: string): Promise<PaymentStatusRow | null> {
-  // Inside a transaction the read must see the transaction's own writes, on its connection.
-  const inTransaction = 'isTransaction' in db && db.isTransaction;
-  const raw = inTransaction ? await readPaymentStatus(db, [id]) : await readCombined(db as Knex, id);
+/** Outside any transaction: a combined read runs on a pooled connection, so it cannot see uncommitted writes. */
+export async function findPaymentStatus(db: Knex, id: string): Promise<PaymentStatusRow | null> {
+  const raw = await readCombined(db, id);
   if (!raw) return null;
   return {
     id: raw.id,
