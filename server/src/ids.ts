@@ -36,3 +36,19 @@ export const newId = {
   merchant: () => `mer_${randomBase62(16)}`,
   key: () => `key_${randomBase62(16)}`,
 };
+
+/** The form of every payment id the server issues: the contract's `PaymentId`. */
+const PAYMENT_ID = /^pay_[0-9A-Za-z]{24}$/;
+
+/**
+ * Whether `id` has the form of an issued payment id. Callers' ids are opaque (the contract's `PaymentIdParam`,
+ * docs/decisions.md §4): an id of another form is not an error, it simply names no payment, so lookups answer
+ * "none" for it without asking the database (which also keeps strings a database cannot hold, such as a NUL on
+ * PostgreSQL, out of every statement and out of the reads that are combined with other requests').
+ */
+export function isPaymentId(id: string): boolean {
+  return PAYMENT_ID.test(id);
+}
+
+/** The longest payment id a caller may send (the contract's `PaymentIdParam`); longer is 400 params_validation. */
+export const MAX_PAYMENT_ID_PARAM_LENGTH = 128;

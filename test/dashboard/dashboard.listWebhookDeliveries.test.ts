@@ -97,6 +97,8 @@ describe('dashboard.listWebhookDeliveries', () => {
     assert.deepEqual(ids((await list(`paymentId=${p1}`)).data), [all[2]!.id, all[3]!.id]);
     assert.deepEqual(ids((await list(`paymentId=${p2}&status=pending`)).data), [all[1]!.id]);
     assert.deepEqual(ids((await list('paymentId=pay_AAAAAAAAAAAAAAAAAAAAAAAA')).data), []);
+    // An id of any other form names no payment either (docs/decisions.md §4).
+    assert.deepEqual(ids((await list('paymentId=order_1')).data), []);
     assert.deepEqual(ids((await list(`createdGte=${t1 + 10}&createdLt=${t1 + 30}`)).data), ids(all.slice(1, 3)));
     assert.deepEqual(ids((await list(`createdLt=${t1}`)).data), []);
     assert.deepEqual(ids((await list('limit=20')).data), ids(all));
@@ -128,7 +130,7 @@ describe('dashboard.listWebhookDeliveries', () => {
       'eventType=payment.refunded',
       'startingAfter=whd_short',
       'eventId=evt_x',
-      'paymentId=order_1',
+      `paymentId=${'x'.repeat(129)}`,
       'createdGte=-1',
     ]) {
       await expectError(await m.call('GET', `${PATH}?${query}`), 400, 'params_validation');

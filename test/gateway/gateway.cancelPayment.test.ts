@@ -71,10 +71,10 @@ describe('gateway.cancelPayment', () => {
     assert.deepEqual(await events(id), ['payment.created', 'payment.expired']);
   });
 
-  it('400 params_validation for a body with a field, or a malformed payment id', async () => {
+  it('400 params_validation for a body with a field, or a payment id over 128 characters', async () => {
     const id = await h.createPayment();
     await expectError(await cancel(id, { body: { reason: 'changed my mind' } }), 400, 'params_validation');
-    await expectError(await cancel('pay_x'), 400, 'params_validation');
+    await expectError(await cancel('x'.repeat(129)), 400, 'params_validation');
     assert.equal((await findPayment(h.runtime.db.knex, id))!.status, 'requires_action');
   });
 
@@ -95,8 +95,9 @@ describe('gateway.cancelPayment', () => {
     assert.equal((await findPayment(h.runtime.db.knex, live))!.status, 'requires_action');
   });
 
-  it('404 payment_not_found for an unknown id', async () => {
+  it('404 payment_not_found for an unknown id, malformed or not', async () => {
     await expectError(await cancel(unknownPayment), 404, 'payment_not_found');
+    await expectError(await cancel('pay_x'), 404, 'payment_not_found');
   });
 
   it('413 invalid_params for a body over 256 KiB', async () => {

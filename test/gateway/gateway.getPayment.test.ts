@@ -61,8 +61,8 @@ describe('gateway.getPayment', () => {
     );
   });
 
-  it('400 params_validation for a malformed payment id or a Client-Id over 128 characters', async () => {
-    await expectError(await get('pay_short'), 400, 'params_validation');
+  it('400 params_validation for a payment id or a Client-Id over 128 characters', async () => {
+    await expectError(await get('x'.repeat(129)), 400, 'params_validation');
     const id = await h.createPayment();
     const app = { 'Api-Key': null, 'App-Id': h.wallet.testApp, 'Client-Id': 'c'.repeat(129) };
     await expectError(await get(id, app), 400, 'params_validation');
@@ -78,8 +78,9 @@ describe('gateway.getPayment', () => {
     await expectError(await get(live), 403, 'forbidden');
   });
 
-  it('404 payment_not_found for an unknown id', async () => {
+  it('404 payment_not_found for an unknown id, malformed or not', async () => {
     await expectError(await get(unknownPayment), 404, 'payment_not_found');
+    await expectError(await get('pay_short'), 404, 'payment_not_found');
   });
 
   it('500 internal_error with a generic message when storage fails', async () => {

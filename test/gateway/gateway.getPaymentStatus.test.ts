@@ -186,8 +186,8 @@ describe('gateway.getPaymentStatus', () => {
     }
   });
 
-  it('400 params_validation for a malformed payment id; invalid_params for an unknown query parameter', async () => {
-    await expectError(await status('pay_!'), 400, 'params_validation');
+  it('400 params_validation for a payment id over 128 characters; invalid_params for an unknown query parameter', async () => {
+    await expectError(await status('x'.repeat(129)), 400, 'params_validation');
     const id = await h.createPayment();
     await expectError(await status(id, '?pollMs=10'), 400, 'invalid_params');
   });
@@ -197,8 +197,9 @@ describe('gateway.getPaymentStatus', () => {
     await expectError(await status(live, '?maxPollMs=1000'), 403, 'forbidden');
   });
 
-  it('404 payment_not_found for an unknown id', async () => {
+  it('404 payment_not_found for an unknown id, malformed or not', async () => {
     await expectError(await status(unknownPayment, '?maxPollMs=1000'), 404, 'payment_not_found');
+    await expectError(await status('pay_!', '?maxPollMs=1000'), 404, 'payment_not_found');
   });
 
   it('500 internal_error with a generic message when storage fails', async () => {

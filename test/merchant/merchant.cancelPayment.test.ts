@@ -81,11 +81,13 @@ describe('merchant.cancelPayment', () => {
     await expectError(await cancel(paymentId), 404, 'payment_not_found');
   });
 
-  it('400 for a reason over 500 characters, an unknown field, a malformed id or an unreadable body', async () => {
+  it('400 for a reason over 500 characters, an unknown field, an id over 128 characters or an unreadable body', async () => {
     const { paymentId } = await createPayment(h);
     await expectError(await cancel(paymentId, { body: { reason: 'x'.repeat(501) } }), 400, 'params_validation');
     await expectError(await cancel(paymentId, { body: { reasons: 'x' } }), 400, 'params_validation');
-    await expectError(await cancel('pay_0'), 400, 'params_validation');
+    await expectError(await cancel('x'.repeat(129)), 400, 'params_validation');
+    // A malformed id is just an unknown one (docs/decisions.md §4).
+    await expectError(await cancel('pay_0'), 404, 'payment_not_found');
     await expectError(await cancel(paymentId, { raw: '{' }), 400, 'invalid_params');
     await expectError(await cancel(paymentId, { raw: '[]' }), 400, 'invalid_params');
     await expectJson(await cancel(paymentId, { body: { reason: 'x'.repeat(500) } }), 200);

@@ -51,9 +51,10 @@ describe('merchant.getPayment', () => {
     await expectError(await get(unknown), 404, 'payment_not_found');
   });
 
-  it('400 params_validation for a malformed id; 400 invalid_params for an unknown query parameter', async () => {
-    await expectError(await get('pay_123'), 400, 'params_validation');
-    await expectError(await get('order_1'), 400, 'params_validation');
+  it('404 payment_not_found for a malformed id too; 400 for one over 128 characters or an unknown query parameter', async () => {
+    await expectError(await get('pay_123'), 404, 'payment_not_found');
+    await expectError(await get('order_1'), 404, 'payment_not_found');
+    await expectError(await get('x'.repeat(129)), 400, 'params_validation');
     const { paymentId } = await createPayment(h);
     await expectError(await h.call('GET', `/v1/merchant/payment/${paymentId}?expand=all`), 400, 'invalid_params');
   });

@@ -59,9 +59,10 @@ describe('merchant.getPaymentStatus', () => {
         assert.deepEqual(types, ['payment.created', 'payment.expired']);
       });
 
-      it('404 payment_not_found; 400 for a malformed id or an unknown query parameter', async () => {
+      it('404 payment_not_found, for a malformed id too; 400 for an id over 128 characters or an unknown query parameter', async () => {
         await expectError(await status('pay_AAAAAAAAAAAAAAAAAAAAAAAA'), 404, 'payment_not_found');
-        await expectError(await status('pay_!'), 400, 'params_validation');
+        await expectError(await status('pay_!'), 404, 'payment_not_found');
+        await expectError(await status('x'.repeat(129)), 400, 'params_validation');
         const { paymentId } = await createPayment(h);
         await expectError(await h.call('GET', `${path(paymentId)}?maxPollMs=10`), 400, 'invalid_params');
       });

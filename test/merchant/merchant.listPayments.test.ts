@@ -116,9 +116,10 @@ describeEachDatabase('merchant.listPayments', (get) => {
   });
 
   for (const listPath of ['/v1/merchant/payments', '/v1/payments']) {
-    it(`${listPath}: 404 payment_not_found when startingAfter names no visible payment`, async () => {
+    it(`${listPath}: 404 payment_not_found when startingAfter names no visible payment, whatever its form`, async () => {
       const path = `${listPath}?startingAfter=`;
       await expectError(await h.call('GET', `${path}pay_AAAAAAAAAAAAAAAAAAAAAAAA`), 404, 'payment_not_found');
+      await expectError(await h.call('GET', `${path}order_1`), 404, 'payment_not_found');
       // Another merchant's payment, and a payment of the other mode, are not visible cursors either.
       const foreign = (await createPayment(base)).paymentId;
       await expectError(await h.call('GET', `${path}${foreign}`), 404, 'payment_not_found');
@@ -134,7 +135,7 @@ describeEachDatabase('merchant.listPayments', (get) => {
         '?limit=101',
         '?limit=ten',
         '?status=pending',
-        '?startingAfter=order_1',
+        `?startingAfter=${'x'.repeat(129)}`,
         '?createdGte=-1',
         '?createdLt=yesterday',
         '?settled=maybe',

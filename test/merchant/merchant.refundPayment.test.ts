@@ -90,11 +90,13 @@ describe('merchant.refundPayment', () => {
     await expectError(await refund(paymentId, { live: true }), 404, 'payment_not_found');
   });
 
-  it('400 for a reason over 500 characters, an unknown field, a malformed id or an unreadable body', async () => {
+  it('400 for a reason over 500 characters, an unknown field, an id over 128 characters or an unreadable body', async () => {
     const paymentId = await succeededTestPayment();
     await expectError(await refund(paymentId, { body: { reason: 'x'.repeat(501) } }), 400, 'params_validation');
     await expectError(await refund(paymentId, { body: { amount: '100' } }), 400, 'params_validation');
-    await expectError(await refund('pay_0'), 400, 'params_validation');
+    await expectError(await refund('x'.repeat(129)), 400, 'params_validation');
+    // A malformed id is just an unknown one (docs/decisions.md §4).
+    await expectError(await refund('pay_0'), 404, 'payment_not_found');
     await expectError(await refund(paymentId, { raw: '{"reason"' }), 400, 'invalid_params');
     await expectError(await refund(paymentId, { raw: '[]' }), 400, 'invalid_params');
   });

@@ -179,7 +179,7 @@ describeEachDatabase('merchant.simulatePayment', (get) => {
     await expectError(await post('pay_AAAAAAAAAAAAAAAAAAAAAAAA', 'processing'), 404, 'payment_not_found');
   });
 
-  it('400 for an unknown target, a malformed id, or an unreadable body', async () => {
+  it('400 for an unknown target, an id over 128 characters, or an unreadable body', async () => {
     const { paymentId } = await createPayment(h);
     await expectError(await post(paymentId, 'refunded'), 400, 'params_validation');
     await expectError(
@@ -187,7 +187,9 @@ describeEachDatabase('merchant.simulatePayment', (get) => {
       400,
       'params_validation',
     );
-    await expectError(await post('pay_short', 'processing'), 400, 'params_validation');
+    await expectError(await post('x'.repeat(129), 'processing'), 400, 'params_validation');
+    // A malformed id is just an unknown one (docs/decisions.md §4).
+    await expectError(await post('pay_short', 'processing'), 404, 'payment_not_found');
     const path = `/v1/merchant/test/payment/${paymentId}/simulate`;
     await expectError(await h.call('POST', path, { raw: '{"to":' }), 400, 'invalid_params');
     await expectError(await h.call('POST', path, { raw: '[]' }), 400, 'invalid_params');

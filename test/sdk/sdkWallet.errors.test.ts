@@ -74,14 +74,16 @@ describe('sdkWallet.errors', () => {
     );
   });
 
-  it('a request the contract refuses is params_validation (400): maxPollMs out of range, a malformed id', async () => {
+  it('a request the contract refuses is params_validation (400): maxPollMs out of range, an id over 128 characters', async () => {
     const { paymentId } = await h.createPayment();
     expectError(
       await rejection(h.wallet().getPaymentStatus(paymentId, { maxPollMs: 25_001 })),
       400,
       'params_validation',
     );
-    expectError(await rejection(h.wallet().getPayment('pay_short')), 400, 'params_validation');
+    expectError(await rejection(h.wallet().getPayment('x'.repeat(129))), 400, 'params_validation');
+    // A malformed id is just an unknown one (docs/decisions.md §4).
+    expectError(await rejection(h.wallet().getPayment('pay_short')), 404, 'payment_not_found');
   });
 
   it('a code this SDK does not know maps to internal_error and keeps the raw code', async () => {

@@ -1006,6 +1006,15 @@ export interface components {
             message: string;
         };
         /**
+         * PaymentIdParam
+         * @description A payment id as a caller sends it (in a path or a query): opaque to the caller, so it is checked only for length,
+         *     1 to 128 characters, a bound that protects the server (a longer one is refused with `400 params_validation`). An
+         *     id that names no payment the caller can see is answered like any unknown id, whatever its form (`pay_short`,
+         *     `xyz`): the server never tells a malformed id from an unknown one. Ids the server issues are always `PaymentId`s.
+         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+         */
+        PaymentIdParam: string;
+        /**
          * PaymentStatus
          * @description The payment's status as the gateway and webhooks name it. The merchant status endpoints map it
          *     (`requires_action` → `pending`, `cancelled` → `failed`).
@@ -1441,7 +1450,8 @@ export interface components {
         };
         /**
          * @description The request breaks a rule. Codes:
-         *     - `params_validation`: the path `id` is not a well-formed payment id.
+         *     - `params_validation`: the path `id` is longer than 128 characters (a shorter id that names no payment, whatever
+         *       its form, is `404 payment_not_found`).
          *     - `invalid_params`: the request cannot be read (for example an unknown query parameter).
          *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
          *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
@@ -1456,7 +1466,7 @@ export interface components {
         };
         /**
          * @description Not found. Codes:
-         *     - `payment_not_found`: no payment with this id is visible to the caller: the id is unknown, belongs to another merchant, or belongs to the other mode (a test key never sees live payments and vice versa).
+         *     - `payment_not_found`: no payment with this id is visible to the caller: the id is unknown (whatever its form: ids are opaque, so `pay_short` or `xyz` is answered like any unknown id), belongs to another merchant, or belongs to the other mode (a test key never sees live payments and vice versa).
          *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
          */
         PaymentNotFound: {
@@ -1491,7 +1501,7 @@ export interface components {
         /**
          * @description The request breaks a rule. Codes:
          *     - `params_validation`: a query parameter breaks its schema (for example `limit` outside 1–100, an unknown
-         *       `status`, a malformed `startingAfter`).
+         *       `status`, a `startingAfter` over 128 characters).
          *     - `invalid_params`: the query cannot be read (for example an unknown query parameter).
          *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
          *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
@@ -1506,8 +1516,8 @@ export interface components {
         };
         /**
          * @description The request breaks a rule. Codes:
-         *     - `params_validation`: the path `id` is not a well-formed payment id, or the body breaks the schema (for example
-         *       a `reason` over 500 characters, or an unknown field).
+         *     - `params_validation`: the path `id` is longer than 128 characters, or the body breaks the schema (for example a
+         *       `reason` over 500 characters, or an unknown field).
          *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
          *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
          *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
@@ -1560,10 +1570,11 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
-         * @description The payment id.
+         * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+         *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
          * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
          */
-        PaymentIdPath: components["schemas"]["PaymentId"];
+        PaymentIdPath: components["schemas"]["PaymentIdParam"];
         /**
          * @description The maximum number of payments to return, 1 to 100.
          * @example 20
@@ -1571,11 +1582,11 @@ export interface components {
         Limit: number;
         /**
          * @description A cursor: return the payments that come after this payment in the list order (older ones). Pass the
-         *     `nextCursor` of the previous page, with the same filters. An id that names no visible payment is refused with
-         *     `404 payment_not_found`.
+         *     `nextCursor` of the previous page, with the same filters. An id that names no visible payment, whatever its form,
+         *     is refused with `404 payment_not_found`; one over 128 characters with `400 params_validation`.
          * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
          */
-        StartingAfter: components["schemas"]["PaymentId"];
+        StartingAfter: components["schemas"]["PaymentIdParam"];
         /**
          * @description Only payments with this status, in the gateway/webhook names (`requires_action`, not `pending`; `cancelled` is
          *     distinct from `failed` here).
@@ -1789,7 +1800,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The payment id.
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 id: components["parameters"]["PaymentIdPath"];
@@ -1845,7 +1857,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The payment id.
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 id: components["parameters"]["PaymentIdPath"];
@@ -1874,8 +1887,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description A cursor: return the payments that come after this payment in the list order (older ones). Pass the
-                 *     `nextCursor` of the previous page, with the same filters. An id that names no visible payment is refused with
-                 *     `404 payment_not_found`.
+                 *     `nextCursor` of the previous page, with the same filters. An id that names no visible payment, whatever its form,
+                 *     is refused with `404 payment_not_found`; one over 128 characters with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 startingAfter?: components["parameters"]["StartingAfter"];
@@ -1970,7 +1983,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The payment id.
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 id: components["parameters"]["PaymentIdPath"];
@@ -2044,7 +2058,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The payment id.
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 id: components["parameters"]["PaymentIdPath"];
@@ -2119,7 +2134,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The payment id.
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 id: components["parameters"]["PaymentIdPath"];
@@ -2143,7 +2159,7 @@ export interface operations {
             };
             /**
              * @description The request breaks a rule. Codes:
-             *     - `params_validation`: the path `id` is not a well-formed payment id, or `to` is missing or not one of the six values.
+             *     - `params_validation`: the path `id` is longer than 128 characters, or `to` is missing or not one of the six values.
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
              *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
@@ -2216,7 +2232,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The payment id.
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 id: components["parameters"]["PaymentIdPath"];
@@ -2245,8 +2262,8 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description A cursor: return the payments that come after this payment in the list order (older ones). Pass the
-                 *     `nextCursor` of the previous page, with the same filters. An id that names no visible payment is refused with
-                 *     `404 payment_not_found`.
+                 *     `nextCursor` of the previous page, with the same filters. An id that names no visible payment, whatever its form,
+                 *     is refused with `404 payment_not_found`; one over 128 characters with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 startingAfter?: components["parameters"]["StartingAfter"];

@@ -1,10 +1,12 @@
 /**
  * The web form's two steps: opening it (is the link genuine, can the payment still take data?) and submitting it
- * (the same checks, in the order of docs/decisions.md §2: the link is the credential, then the data, then the
- * payment and its state). A wrong token and an unknown payment answer the same 404, so the link reveals nothing.
+ * (the same checks, in the order of docs/decisions.md §2: the id's length, the link is the credential, then the
+ * data, then the payment and its state). A wrong token and an unknown payment answer the same 404, so the link
+ * reveals nothing; the id is opaque, so one of any form (but the length) is just another unknown payment.
  */
 import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
+import { MAX_PAYMENT_ID_PARAM_LENGTH } from '../ids.js';
 import { expireIfOverdue, type LifecycleDeps } from '../payments/lifecycle.js';
 import { validateCollectedData } from './rules.js';
 import { saveCollectedData, type CollectStoreDeps } from './store.js';
@@ -13,6 +15,16 @@ import { collectTokenMatches } from './token.js';
 export type CollectFormDeps = LifecycleDeps & CollectStoreDeps & { config: { optionSecret: Buffer } };
 
 const notFound = () => new ApiError('payment_not_found', 'No payment matches this data-collection link.');
+
+/** The contracts' bound on a payment id in a path (`PaymentIdParam`), checked before anything else as theirs is. */
+function requireIdLength(paymentId: string): void {
+  if ([...paymentId].length > MAX_PAYMENT_ID_PARAM_LENGTH) {
+    throw new ApiError(
+      'params_validation',
+      `params.paymentId: must NOT have more than ${MAX_PAYMENT_ID_PARAM_LENGTH} characters`,
+    );
+  }
+}
 
 function requireToken(deps: CollectFormDeps, paymentId: string, token: unknown): void {
   if (!collectTokenMatches(paymentId, token, deps.config.optionSecret)) throw notFound();
@@ -34,6 +46,7 @@ async function collectablePayment(deps: CollectFormDeps, paymentId: string): Pro
 
 /** Throws the ApiError the page shows instead of the form. */
 export async function openCollectForm(deps: CollectFormDeps, paymentId: string, token: unknown): Promise<void> {
+  requireIdLength(paymentId);
   requireToken(deps, paymentId, token);
   await collectablePayment(deps, paymentId);
 }
@@ -45,6 +58,7 @@ export async function submitCollectedData(
   token: unknown,
   body: unknown,
 ): Promise<void> {
+  requireIdLength(paymentId);
   requireToken(deps, paymentId, token);
   const checked = validateCollectedData(body);
   if (!checked.ok) throw new ApiError('params_validation', checked.message);

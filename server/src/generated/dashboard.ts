@@ -984,6 +984,15 @@ export interface components {
             event: components["schemas"]["WebhookEvent"];
         };
         /**
+         * PaymentIdParam
+         * @description A payment id as a caller sends it (in a path or a query): opaque to the caller, so it is checked only for length,
+         *     1 to 128 characters, a bound that protects the server (a longer one is refused with `400 params_validation`). An
+         *     id that names no payment the caller can see is answered like any unknown id, whatever its form (`pay_short`,
+         *     `xyz`): the server never tells a malformed id from an unknown one. Ids the server issues are always `PaymentId`s.
+         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+         */
+        PaymentIdParam: string;
+        /**
          * WebhookDeliveryList
          * @description One page of deliveries, newest first (by creation time). To get the next page, repeat the request with the same
          *     filters and `startingAfter` set to `nextCursor`.
@@ -1265,10 +1274,11 @@ export interface components {
          */
         EventIdFilter: components["schemas"]["WebhookEventId"];
         /**
-         * @description Only deliveries of events about this payment. A well-formed id that names no payment simply matches nothing.
+         * @description Only deliveries of events about this payment. An id that names no payment of the key's merchant and mode, whatever
+         *     its form, simply matches nothing; one over 128 characters is refused with `400 params_validation`.
          * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
          */
-        PaymentIdFilter: components["schemas"]["PaymentId"];
+        PaymentIdFilter: components["schemas"]["PaymentIdParam"];
         /**
          * @description Only deliveries created at or after this moment, in Unix seconds.
          * @example 1771372800
@@ -1725,7 +1735,8 @@ export interface operations {
                  */
                 eventId?: components["parameters"]["EventIdFilter"];
                 /**
-                 * @description Only deliveries of events about this payment. A well-formed id that names no payment simply matches nothing.
+                 * @description Only deliveries of events about this payment. An id that names no payment of the key's merchant and mode, whatever
+                 *     its form, simply matches nothing; one over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 paymentId?: components["parameters"]["PaymentIdFilter"];
@@ -1781,7 +1792,7 @@ export interface operations {
             /**
              * @description The request breaks a rule. Codes:
              *     - `params_validation`: a query parameter breaks its schema (for example `limit` outside 1–100, an unknown
-             *       `status` or `eventType`, a malformed `startingAfter`, `eventId` or `paymentId`).
+             *       `status` or `eventType`, a malformed `startingAfter` or `eventId`, a `paymentId` over 128 characters).
              *     - `invalid_params`: the query cannot be read (for example an unknown query parameter).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
              *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.

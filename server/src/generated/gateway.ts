@@ -211,11 +211,14 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * PaymentId
-         * @description A payment id, `pay_` followed by 24 base62 characters (at least 128 random bits, so ids cannot be guessed).
+         * PaymentIdParam
+         * @description A payment id as a caller sends it (in a path or a query): opaque to the caller, so it is checked only for length,
+         *     1 to 128 characters, a bound that protects the server (a longer one is refused with `400 params_validation`). An
+         *     id that names no payment the caller can see is answered like any unknown id, whatever its form (`pay_short`,
+         *     `xyz`): the server never tells a malformed id from an unknown one. Ids the server issues are always `PaymentId`s.
          * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
          */
-        PaymentId: string;
+        PaymentIdParam: string;
         /**
          * PaymentStatus
          * @description The payment's status as the gateway and webhooks name it. The merchant status endpoints map it
@@ -1080,8 +1083,8 @@ export interface components {
             };
         };
         /**
-         * @description `payment_not_found`: no payment with this id exists on this server. (A payment of the other mode is not hidden:
-         *     it answers `403 forbidden`.)
+         * @description `payment_not_found`: no payment with this id exists on this server, whatever the id's form (ids are opaque: `pay_short`
+         *     or `xyz` is answered like any unknown id). (A payment of the other mode is not hidden: it answers `403 forbidden`.)
          */
         PaymentNotFound: {
             headers: {
@@ -1181,10 +1184,11 @@ export interface components {
     };
     parameters: {
         /**
-         * @description The payment id.
+         * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+         *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
          * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
          */
-        PaymentIdPath: components["schemas"]["PaymentId"];
+        PaymentIdPath: components["schemas"]["PaymentIdParam"];
         /**
          * @description **Private-key mode.** The wallet's private API key: `wk_test_` or `wk_live_` followed by 32 base62 characters.
          *     Secret: send it only from a backend, never from an app a user can inspect. Do not send `App-Id` with it.
@@ -1349,7 +1353,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The payment id.
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 id: components["parameters"]["PaymentIdPath"];
@@ -1373,7 +1378,7 @@ export interface operations {
              *     - `conflicting_auth_headers`: both `Api-Key` and `App-Id` were sent;
              *     - `header_not_ascii`: `Api-Key`, `App-Id`, `Client-Id` or `Svc-Version` holds non-ASCII or control characters;
              *     - `invalid_api_version`, `api_version_downgrade`, `unknown_api_version`: see the `Svc-Version` header;
-             *     - `params_validation`: the path `id` is not a payment id, or `Client-Id` is not 1–128 characters;
+             *     - `params_validation`: the path `id` is longer than 128 characters, or `Client-Id` is not 1–128 characters;
              *     - `invalid_params`: an unknown query parameter.
              */
             400: {
@@ -1470,7 +1475,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The payment id.
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 id: components["parameters"]["PaymentIdPath"];
@@ -1502,8 +1508,8 @@ export interface operations {
              *     - `header_not_ascii`: `Api-Key`, `App-Id`, `Client-Id` or `Svc-Version` holds non-ASCII or control characters;
              *     - `invalid_api_version`, `api_version_downgrade`, `unknown_api_version`: see the `Svc-Version` header;
              *     - `params_validation`: the body breaks a rule (no `accounts`, more than 50, an item that is not CAIP-10, a
-             *       malformed `eip155` or `solana` address, an unknown field), the path `id` is not a payment id, or `Client-Id`
-             *       is not 1–128 characters;
+             *       malformed `eip155` or `solana` address, an unknown field), the path `id` is longer than 128 characters, or
+             *       `Client-Id` is not 1–128 characters;
              *     - `invalid_params`: the body is not valid JSON or not a JSON object, or an unknown query parameter was sent.
              */
             400: {
@@ -1608,7 +1614,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The payment id.
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 id: components["parameters"]["PaymentIdPath"];
@@ -1638,7 +1645,7 @@ export interface operations {
              *     - `invalid_api_version`, `api_version_downgrade`, `unknown_api_version`: see the `Svc-Version` header;
              *     - `params_validation`: `optionId` or `data` is missing or too long; `optionId` was altered, belongs to another
              *       payment or was not issued by this server; `data` is not one of that option's `build` actions; an unknown
-             *       field; the path `id` is not a payment id; or `Client-Id` is not 1–128 characters;
+             *       field; the path `id` is longer than 128 characters; or `Client-Id` is not 1–128 characters;
              *     - `invalid_params`: the body is not valid JSON or not a JSON object, or an unknown query parameter was sent.
              */
             400: {
@@ -1758,7 +1765,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The payment id.
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 id: components["parameters"]["PaymentIdPath"];
@@ -1792,8 +1800,8 @@ export interface operations {
              *     - `params_validation`: `optionId` or `results` is missing; `optionId` was altered, belongs to another payment
              *       or was not issued by this server; `results` does not have one item per action, or an item has the wrong
              *       form for its action; `collectedData` is missing or does not satisfy the option's `collectData.schema`; an
-             *       unknown field; `maxPollMs` is outside 0–25000; the path `id` is not a payment id; or `Client-Id` is not
-             *       1–128 characters;
+             *       unknown field; `maxPollMs` is outside 0–25000; the path `id` is longer than 128 characters; or `Client-Id`
+             *       is not 1–128 characters;
              *     - `invalid_params`: the body is not valid JSON or not a JSON object, or an unknown query parameter was sent.
              */
             400: {
@@ -1913,7 +1921,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The payment id.
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 id: components["parameters"]["PaymentIdPath"];
@@ -1937,8 +1946,8 @@ export interface operations {
              *     - `conflicting_auth_headers`: both `Api-Key` and `App-Id` were sent;
              *     - `header_not_ascii`: `Api-Key`, `App-Id`, `Client-Id` or `Svc-Version` holds non-ASCII or control characters;
              *     - `invalid_api_version`, `api_version_downgrade`, `unknown_api_version`: see the `Svc-Version` header;
-             *     - `params_validation`: `maxPollMs` is not an integer from 0 to 25000, the path `id` is not a payment id, or
-             *       `Client-Id` is not 1–128 characters;
+             *     - `params_validation`: `maxPollMs` is not an integer from 0 to 25000, the path `id` is longer than 128
+             *       characters, or `Client-Id` is not 1–128 characters;
              *     - `invalid_params`: an unknown query parameter.
              */
             400: {
@@ -2028,7 +2037,8 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The payment id.
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
                  * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
                  */
                 id: components["parameters"]["PaymentIdPath"];
@@ -2056,8 +2066,8 @@ export interface operations {
              *     - `conflicting_auth_headers`: both `Api-Key` and `App-Id` were sent;
              *     - `header_not_ascii`: `Api-Key`, `App-Id`, `Client-Id` or `Svc-Version` holds non-ASCII or control characters;
              *     - `invalid_api_version`, `api_version_downgrade`, `unknown_api_version`: see the `Svc-Version` header;
-             *     - `params_validation`: the body is an object with any field, the path `id` is not a payment id, or `Client-Id`
-             *       is not 1–128 characters;
+             *     - `params_validation`: the body is an object with any field, the path `id` is longer than 128 characters, or
+             *       `Client-Id` is not 1–128 characters;
              *     - `invalid_params`: the body is not valid JSON or not a JSON object, or an unknown query parameter was sent.
              */
             400: {

@@ -53,9 +53,22 @@ function isUnreadable(err: ValidatorError): boolean {
   );
 }
 
+/**
+ * A path whose percent-encoding is not UTF-8 (`/v1/merchant/payment/pay_%E0%A4%A`): the validator's path match says
+ * "malformed uri", Express's router (routes outside the contracts, such as the collect form) throws a URIError with
+ * status 400. Either way the request cannot be read, so it is `invalid_params`, never a lookup of some id.
+ */
+function isUndecodablePath(err: unknown): boolean {
+  if (err instanceof URIError) return (err as URIError & { status?: number }).status === 400;
+  return isValidatorError(err) && err.status === 400 && (err.errors ?? []).some((e) => e.message === "malformed uri'");
+}
+
+const undecodablePath = () => new ApiError('invalid_params', 'The path is not valid percent-encoded UTF-8.');
+
 /** Turns whatever was thrown into an ApiError with a code from the contract. */
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
+  if (isUndecodablePath(err)) return undecodablePath();
   if (isBodyParserError(err)) {
     switch (err.type) {
       case 'entity.parse.failed':

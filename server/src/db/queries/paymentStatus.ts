@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isPaymentId } from '../../ids.js';
 import type { PaymentStatus } from '../../payments/stateMachine.js';
 import { Combiner } from '../combiner.js';
 import { preparedReadAll } from '../connect.js';
@@ -51,8 +52,12 @@ function readCombined(db: Knex, id: string): Promise<RawStatusRow | undefined> {
   return combiner.add(id);
 }
 
-/** Outside any transaction: a combined read runs on a pooled connection, so it cannot see uncommitted writes. */
+/**
+ * Outside any transaction: a combined read runs on a pooled connection, so it cannot see uncommitted writes. An id
+ * that is not of an issued id's form names no payment and joins no read (ids.ts, isPaymentId).
+ */
 export async function findPaymentStatus(db: Knex, id: string): Promise<PaymentStatusRow | null> {
+  if (!isPaymentId(id)) return null;
   const raw = await readCombined(db, id);
   if (!raw) return null;
   return {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isPaymentId } from '../../ids.js';
 import type { PaymentStatus } from '../../payments/stateMachine.js';
 import { preparedReadAll } from '../connect.js';
 
@@ -85,11 +86,13 @@ export async function insertPayments(db: Knex | Knex.Transaction, rows: Omit<Pay
   await db('payments').insert(rows.map((row) => ({ ...row, ...empty })));
 }
 
+/** The payment with this id, or null; an id that is not of an issued id's form names none (ids.ts, isPaymentId). */
 export async function findPayment(
   db: Knex | Knex.Transaction,
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<PaymentRow | null> {
+  if (!isPaymentId(id)) return null;
   let query = db('payments').where({ id }).first();
   // Row locks exist only on PostgreSQL; SQLite serialises writers on its single connection.
   if (options.forUpdate && db.client.config.client === 'pg') query = query.forUpdate();

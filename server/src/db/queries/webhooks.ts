@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isPaymentId } from '../../ids.js';
 import { Combiner } from '../combiner.js';
 
 type Db = Knex | Knex.Transaction;
@@ -218,8 +219,12 @@ export interface DeliveryFilter {
   limit: number;
 }
 
-/** A merchant's deliveries of one mode, newest first, whichever endpoint (current or deleted) they were for. */
+/**
+ * A merchant's deliveries of one mode, newest first, whichever endpoint (current or deleted) they were for. A
+ * `paymentId` that is not of an issued id's form names no payment, so it matches nothing (ids.ts, isPaymentId).
+ */
 export async function listDeliveries(db: Db, f: DeliveryFilter): Promise<DeliveryRow[]> {
+  if (f.paymentId && !isPaymentId(f.paymentId)) return [];
   const q = db('webhook_deliveries').where({ merchant_id: f.merchantId, live: f.live });
   if (f.status) q.andWhere('status', f.status);
   if (f.eventType) q.andWhere('event_type', f.eventType);
