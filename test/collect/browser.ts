@@ -1,6 +1,6 @@
 /**
  * A real headless Chromium for the data-collection form: Debian's `chromium` package (browser downloads do not work
- * here; `.ci/system-deps` installs it) driven by playwright-core. And a tiny wallet site on another origin, whose page
+ * here; `npm test` installs it through scripts/system-deps.sh) driven by playwright-core. And a tiny wallet site on another origin, whose page
  * opens or frames the form and records every message it receives.
  */
 import { once } from 'node:events';
@@ -13,7 +13,7 @@ function chromiumPath(): string {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
   const found = candidates.find((c): c is string => c !== undefined && c !== '' && existsSync(c));
   if (!found) {
-    throw new Error('No Chromium found: run .ci/system-deps (apt-get install chromium) or set CHROMIUM_PATH.');
+    throw new Error('No Chromium found: run scripts/system-deps.sh (apt-get install chromium) or set CHROMIUM_PATH.');
   }
   return found;
 }
