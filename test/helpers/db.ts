@@ -22,26 +22,26 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-let templateReady: Promise<void> | null = null;
 const TEMPLATE = 'paygate_test_template';
 
-async function ensureTemplate(): Promise<void> {
-  templateReady ??= (async () => {
-    const admin = openDatabase(postgresAdminUrl(), { poolMax: 1 });
-    try {
-      await admin.knex.raw(`DROP DATABASE IF EXISTS ${TEMPLATE}`);
-      await admin.knex.raw(`CREATE DATABASE ${TEMPLATE}`);
-    } finally {
-      await admin.close();
-    }
-    const template = openDatabase(withDatabase(postgresAdminUrl(), TEMPLATE), { poolMax: 1 });
-    try {
-      await migrateDatabase(template);
-    } finally {
-      await template.close();
-    }
-  })();
-  return templateReady;
+/**
+ * Creates the migrated template database that every PostgreSQL test database is copied from. The mocha global
+ * setup (test/setup.ts) calls it once per run, before any worker starts, so parallel workers only ever copy it.
+ */
+export async function prepareTemplate(adminUrl: string): Promise<void> {
+  const admin = openDatabase(adminUrl, { poolMax: 1 });
+  try {
+    await admin.knex.raw(`DROP DATABASE IF EXISTS ${TEMPLATE} WITH (FORCE)`);
+    await admin.knex.raw(`CREATE DATABASE ${TEMPLATE}`);
+  } finally {
+    await admin.close();
+  }
+  const template = openDatabase(withDatabase(adminUrl, TEMPLATE), { poolMax: 1 });
+  try {
+    await migrateDatabase(template);
+  } finally {
+    await template.close();
+  }
 }
 
 export interface TestDatabase {
@@ -66,7 +66,6 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
       },
     };
   }
-  await ensureTemplate();
   const name = `paygate_test_${randomBytes(6).toString('hex')}`;
   const admin = openDatabase(postgresAdminUrl(), { poolMax: 1 });
   try {
