@@ -49,4 +49,26 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // A test waits only through test/helpers/wait.ts: a chain or a job answers in its own time on a loaded machine.
+    files: ['test/**/*.ts'],
+    ignores: ['test/helpers/wait.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(getTransactionReceipt|getTransaction)$/]",
+          message: 'Read a sent transaction through receiptOf / transactionOf / solanaTransactionOf (test/helpers/wait.ts).',
+        },
+        {
+          selector: "NewExpression[callee.name='Promise'] > ArrowFunctionExpression > CallExpression.body[callee.name='setTimeout']",
+          message: 'No fixed sleeps: wait for the condition with eventually() (test/helpers/wait.ts).',
+        },
+        {
+          selector: "ImportDeclaration[source.value='node:timers/promises']",
+          message: 'No fixed sleeps: wait for the condition with eventually() (test/helpers/wait.ts).',
+        },
+      ],
+    },
+  },
 );

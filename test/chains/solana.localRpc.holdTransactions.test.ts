@@ -54,6 +54,7 @@ describe('local Solana RPC: held transactions', function () {
     assert.equal(signature, tx.signature);
     assert.deepEqual((await rpc.getSignatureStatuses([signature]).send()).value, [null]);
     assert.equal(
+      // eslint-disable-next-line no-restricted-syntax -- a held transaction is absent: a wait cannot show absence
       await rpc.getTransaction(signature, { encoding: 'json', maxSupportedTransactionVersion: 0 }).send(),
       null,
     );

@@ -31,6 +31,7 @@ import {
   signedTransaction,
   tusdAccount,
 } from '../helpers/solana.js';
+import { solanaTransactionOf } from '../helpers/wait.js';
 
 /** The wire transaction with one bit of its first signature flipped. */
 function corruptSignature(wire: Base64EncodedWireTransaction): Base64EncodedWireTransaction {
@@ -151,7 +152,7 @@ describe('local Solana RPC: sendTransaction refusals', function () {
     assert.deepEqual(value[0]?.status, { Err: { InstructionError: [0n, { Custom: 1n }] } });
     assert.equal(before - (await rpc.getBalance(chain.feePayer.address).send()).value, 10_000n);
     assert.equal(await tokenBalance(payer), '1000000');
-    const landed = await rpc.getTransaction(signature, { encoding: 'json', maxSupportedTransactionVersion: 0 }).send();
+    const landed = await solanaTransactionOf(rpc, signature);
     assert.deepEqual(landed?.meta?.err, { InstructionError: [0n, { Custom: 1n }] });
   });
 

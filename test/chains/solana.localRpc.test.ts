@@ -38,6 +38,7 @@ import {
   signedTransaction,
   tusdAccount,
 } from '../helpers/solana.js';
+import { eventually, solanaTransactionOf } from '../helpers/wait.js';
 
 const COMPUTE_BUDGET = address('ComputeBudget111111111111111111111111111111');
 
@@ -98,8 +99,8 @@ describe('local Solana RPC (LiteSVM)', function () {
       assert.equal(typeof version['feature-set'], 'number');
       const slot = await rpc.getSlot().send();
       const height = await rpc.getBlockHeight().send();
-      await new Promise((resolve) => setTimeout(resolve, 900));
-      assert.ok((await rpc.getSlot().send()) >= slot + 2n, 'a slot every 400 ms');
+      // A slot every 400 ms of wall time: two more come, without anyone sending a transaction.
+      await eventually('two more slots', async () => (await rpc.getSlot().send()) >= slot + 2n);
       assert.ok((await rpc.getBlockHeight().send()) >= height + 2n);
       const finalized = await rpc.getSlot({ commitment: 'finalized' }).send();
       assert.ok(finalized <= (await rpc.getSlot().send()) - 1n);
@@ -206,10 +207,7 @@ describe('local Solana RPC (LiteSVM)', function () {
       // Two signatures (fee payer and token owner); the fee payer also funds the ATA's rent when it creates it.
       assert.equal(before - after, 10_000n + (createdAta ? rent : 0n));
 
-      const landed = await rpc
-        .getTransaction(signature, { encoding: 'json', maxSupportedTransactionVersion: 0 })
-        .send();
-      assert.ok(landed);
+      const landed = await solanaTransactionOf(rpc, signature);
       assert.equal(landed.slot, statuses[0]!.slot);
       assert.equal(landed.meta?.err, null);
       assert.equal(landed.meta?.fee, 10_000n);
@@ -229,7 +227,7 @@ describe('local Solana RPC (LiteSVM)', function () {
       assert.ok(landed.meta?.logMessages?.includes(`Program ${TOKEN_PROGRAM_ADDRESS} success`));
 
       // The same transaction in base64, and a v0 transaction refused without maxSupportedTransactionVersion.
-      const raw = await rpc.getTransaction(signature, { encoding: 'base64', maxSupportedTransactionVersion: 0 }).send();
+      const raw = await solanaTransactionOf(rpc, signature, { encoding: 'base64' });
       assert.deepEqual(raw?.transaction, [tx.wire, 'base64']);
       const noVersion = await rawSolanaRpc('getTransaction', [signature, { commitment: 'confirmed' }]);
       assert.equal((noVersion.error as { code: number }).code, -32015);
@@ -240,20 +238,20 @@ describe('local Solana RPC (LiteSVM)', function () {
       const rpc = await localSolanaRpc();
       const wallet = await generateKeyPairSigner();
       const signature = await chain.faucet.airdropSol(wallet.address, 1_000_000n);
-      assert.equal(
-        await rpc
-          .getTransaction(signature, { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 })
-          .send(),
-        null,
-      );
+      // Not yet finalized is an absence, which no wait can show: one read is the assertion.
+      // eslint-disable-next-line no-restricted-syntax
+      const early = rpc.getTransaction(signature, {
+        commitment: 'finalized',
+        encoding: 'json',
+        maxSupportedTransactionVersion: 0,
+      });
+      assert.equal(await early.send(), null);
       chain.test.warpSlots(32n);
       const { value } = await rpc.getSignatureStatuses([signature]).send();
       assert.equal(value[0]?.confirmationStatus, 'finalized');
       assert.equal(value[0]?.confirmations, null);
-      const landed = await rpc
-        .getTransaction(signature, { commitment: 'finalized', encoding: 'json', maxSupportedTransactionVersion: 0 })
-        .send();
-      assert.equal(landed?.slot, value[0]?.slot);
+      const landed = await solanaTransactionOf(rpc, signature, { commitment: 'finalized' });
+      assert.equal(landed.slot, value[0]?.slot);
     });
   });
 

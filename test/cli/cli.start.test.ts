@@ -15,6 +15,9 @@ interface Started {
   url: string;
 }
 
+/** A bound on a start, for a failing test only: a loaded machine can take seconds to load the server. */
+const START_MS = 60_000;
+
 /** Starts `paygate start --json` and resolves once it prints its URL, i.e. once it is listening. */
 async function start(env: Record<string, string>): Promise<Started> {
   const child = spawnCli(['start', '--json'], env);
@@ -24,7 +27,10 @@ async function start(env: Record<string, string>): Promise<Started> {
   const logs: string[] = [];
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL within 20 s\n${stdout}\n${stderr}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no URL within ${START_MS} ms\n${stdout}\n${stderr}`));
+    }, START_MS);
     let pending = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;

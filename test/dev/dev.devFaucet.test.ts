@@ -10,6 +10,7 @@ import type { Listening } from '../helpers/http.js';
 import { createSolanaRpc, generateKeyPairSigner } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { devServer, postJson } from './harness.js';
+import { receiptOf, transactionOf } from '../helpers/wait.js';
 
 describe('dev.devFaucet', () => {
   useChainSnapshots();
@@ -51,7 +52,7 @@ describe('dev.devFaucet', () => {
       assert.equal(await tokens(account), 100_000_000n);
       assert.equal(await ether(account), parseEther('1'));
 
-      const receipt = await chain.clients.public.getTransactionReceipt({ hash: res.body.txId as Hash });
+      const receipt = await receiptOf(chain.clients.public, res.body.txId as Hash);
       assert.equal(receipt.status, 'success');
       const [transfer] = parseEventLogs({ abi: TestUSD.abi, logs: receipt.logs, eventName: 'Transfer' });
       assert.equal(transfer?.args.to, account);
@@ -91,7 +92,7 @@ describe('dev.devFaucet', () => {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(await ether(account), 2_500_000_000_000_000_000n);
       assert.equal(await tokens(account), 0n);
-      const tx = await chain.clients.public.getTransaction({ hash: res.body.txId as Hash });
+      const tx = await transactionOf(chain.clients.public, res.body.txId as Hash);
       assert.equal(tx.to, account.toLowerCase());
       assert.equal(getAddress(tx.from), chain.faucet.account.address);
     });

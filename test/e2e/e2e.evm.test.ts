@@ -30,6 +30,7 @@ import {
   type Delivery,
   type E2e,
 } from './harness.js';
+import { receiptOf, transactionOf } from '../helpers/wait.js';
 
 describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real server and anvil', function () {
   // A first start of the shared anvil, and the merchant's polling (every 2 s), take longer than mocha's default.
@@ -92,7 +93,7 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
     assert.equal(await ethBalance(buyer.address), buyerEther);
     assert.equal(await e.tusdBalance(buyer.address), 100_000_000n - 12_500_000n);
     assert.equal(await e.tusdBalance(e.settlement), 12_500_000n);
-    const receipt = await e.local.clients.public.getTransactionReceipt({ hash: final.info!.txId as Hex });
+    const receipt = await receiptOf(e.local.clients.public, final.info!.txId as Hex);
     assert.equal(receipt.status, 'success');
     assert.equal(receipt.from.toLowerCase(), e.local.clients.relayer.account.address.toLowerCase());
     const payment = await e.merchant.getPayment(created.paymentId);
@@ -187,7 +188,7 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
     assert.deepEqual(signing(buyer), ['eth_sendTransaction']);
     assert.equal(await sentBy(buyer.address), 1);
     assert.equal(await ethBalance(e.settlement), before + 4_166_666_666_666_667n);
-    const tx = await e.local.clients.public.getTransaction({ hash: sent as Hex });
+    const tx = await transactionOf(e.local.clients.public, sent as Hex);
     assert.equal(tx.from.toLowerCase(), buyer.address.toLowerCase());
     assert.equal(tx.value, 4_166_666_666_666_667n);
 
@@ -268,7 +269,7 @@ describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real serve
         [final.info?.optionAmount.unit, final.info?.optionAmount.value],
         [`caip19/${e.ether}`, '4000000000000000'],
       );
-      const tx = await e.local.clients.public.getTransaction({ hash: final.info!.txId as Hex });
+      const tx = await transactionOf(e.local.clients.public, final.info!.txId as Hex);
       assert.equal(tx.value, 4_000_000_000_000_000n, 'the renewed amount, not the expired one');
       assert.equal(await sentBy(buyer.address), 1);
       assert.equal(await ethBalance(e.settlement), 4_000_000_000_000_000n);

@@ -23,13 +23,13 @@ import {
   getTransactionEncoder,
   partiallySignTransaction,
   type KeyPairSigner,
-  type Signature,
   type Transaction,
   type TransactionPartialSigner,
 } from '@solana/kit';
 import type { SolanaSigner, SolanaStandardWallet } from '@paygate/sdk-wallet';
 import { startProxy, type Proxy } from '../sdk/helpers.js';
 import { eventually, startE2e, SUCCEEDED_EVENTS, type E2e, type SolanaBuyer } from './harness.js';
+import { solanaTransactionOf } from '../helpers/wait.js';
 
 const AMOUNT = 12_500_000n;
 const FUNDS = 100_000_000n;
@@ -118,14 +118,7 @@ describe('e2e.solana: merchant SDK, wallet SDK and webhook receiver on a real se
 
   /** The landed transaction, as the chain returns it: fee, error, and the wire transaction itself. */
   async function landed(signature: string) {
-    const tx = await e.solanaRpc
-      .getTransaction(signature as Signature, {
-        encoding: 'base64',
-        maxSupportedTransactionVersion: 0,
-        commitment: 'confirmed',
-      })
-      .send();
-    assert.ok(tx, `transaction ${signature} on the chain`);
+    const tx = await solanaTransactionOf(e.solanaRpc, signature, { encoding: 'base64' });
     return { meta: tx.meta!, transaction: decode(tx.transaction[0]) };
   }
 

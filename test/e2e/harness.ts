@@ -54,6 +54,7 @@ import { testConfig } from '../helpers/config.js';
 import { createMerchantAccount, type MerchantAccount } from '../helpers/fixtures.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { deployFeed, type TestFeed } from '../quotes/feeds.js';
+import { eventually as waitUntil, WAIT_MS } from '../helpers/wait.js';
 
 export const LOCAL = 'eip155:31337';
 /** How long a quote that involves a rate (here: ether, priced by the feed) stays valid. */
@@ -92,12 +93,8 @@ export async function alignChainClock(local: LocalEvmChain): Promise<void> {
 }
 
 /** Polls `check` until it answers true, or fails with `what` after `timeoutMs`. */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_MS) {
+  await waitUntil(what, check, { timeoutMs });
 }
 
 /** One delivery as the shop received it, with its answer and what the processor made of it. */

@@ -9,6 +9,7 @@ import {
   type CheckoutHarness,
   type StatusAnswer,
 } from './checkout.js';
+import { receiptOf } from '../helpers/wait.js';
 
 describe('gateway confirm: gasless EIP-3009 payment on anvil', () => {
   useChainSnapshots();
@@ -65,7 +66,7 @@ describe('gateway confirm: gasless EIP-3009 payment on anvil', () => {
     assert.match(status.info!.txId, /^0x[0-9a-f]{64}$/);
     assert.equal(status.info!.optionAmount.unit, `caip19/${h.tusd}`);
     assert.equal(status.info!.optionAmount.value, '12500000');
-    const receipt = await h.local.clients.public.getTransactionReceipt({ hash: status.info!.txId as `0x${string}` });
+    const receipt = await receiptOf(h.local.clients.public, status.info!.txId as `0x${string}`);
     assert.equal(receipt.status, 'success');
 
     const events = (await h.runtime.db.knex('events').where({ payment_id: paymentId }).orderBy('state_version')).map(

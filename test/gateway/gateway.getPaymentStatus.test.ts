@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { transitionPayment } from '../../server/src/payments/lifecycle.js';
 import { paymentNotifierOf } from '../../server/src/routes/gateway/index.js';
 import {
@@ -10,6 +9,7 @@ import {
   type GatewayHarness,
   type StatusAnswer,
 } from './harness.js';
+import { eventually } from '../helpers/wait.js';
 
 describe('gateway.getPaymentStatus', () => {
   let h: GatewayHarness;
@@ -25,8 +25,11 @@ describe('gateway.getPaymentStatus', () => {
     const value = await work;
     return { value, ms: performance.now() - started };
   };
-  const cancelAfter = (id: string, ms: number, deps = h.runtime) =>
-    sleep(ms).then(() =>
+  /** Resolves once `n` long polls wait on this runtime's notifier: the poll under test has begun its wait. */
+  const pollsWaiting = (n = 1) =>
+    eventually(`${n} long poll(s) waiting`, () => paymentNotifierOf(h.runtime).waiting >= n);
+  const cancelWhenWaiting = (id: string, deps = h.runtime) =>
+    pollsWaiting().then(() =>
       transitionPayment(deps, id, {
         to: 'cancelled',
         from: ['requires_action'],
@@ -111,14 +114,14 @@ describe('gateway.getPaymentStatus', () => {
 
     it('a change to a final status during the wait answers it before maxPollMs', async () => {
       const id = await h.createPayment();
-      const [{ value, ms }] = await Promise.all([timed(status(id, '?maxPollMs=1000')), cancelAfter(id, 200)]);
+      const [{ value, ms }] = await Promise.all([timed(status(id, '?maxPollMs=20000')), cancelWhenWaiting(id)]);
       assert.deepEqual(await expectJson(value, 200), {
         status: 'cancelled',
         isFinal: true,
         pollInMs: null,
         info: null,
       });
-      assert.ok(ms >= 150 && ms < 800, `answered after ${ms} ms`);
+      assert.ok(ms < 10_000, `answered after ${ms} ms, woken by the change and not by maxPollMs`);
     });
 
     it('a change made by another process (no in-process notice) is seen by the periodic re-read', async () => {
@@ -126,18 +129,18 @@ describe('gateway.getPaymentStatus', () => {
       // Lifecycle deps without the runtime's hooks: what a worker process changing the row looks like from here.
       const elsewhere = { ...h.runtime, eventHooks: [] };
       const [{ value, ms }] = await Promise.all([
-        timed(status(id, '?maxPollMs=1000')),
-        cancelAfter(id, 100, elsewhere),
+        timed(status(id, '?maxPollMs=20000')),
+        cancelWhenWaiting(id, elsewhere),
       ]);
       assert.equal((await expectJson<StatusAnswer>(value, 200)).status, 'cancelled');
-      assert.ok(ms < 900, `answered after ${ms} ms`);
+      assert.ok(ms < 10_000, `answered after ${ms} ms, by the re-read and not by maxPollMs`);
     });
 
     it('a change to a status that is not final keeps the wait going until maxPollMs', async () => {
       const id = await h.createPayment();
       const [{ value, ms }] = await Promise.all([
-        timed(status(id, '?maxPollMs=600')),
-        sleep(100).then(() => h.simulate(id, 'processing')),
+        timed(status(id, '?maxPollMs=1500')),
+        pollsWaiting().then(() => h.simulate(id, 'processing')),
       ]);
       assert.deepEqual(await expectJson(value, 200), {
         status: 'processing',
@@ -145,7 +148,7 @@ describe('gateway.getPaymentStatus', () => {
         pollInMs: 2000,
         info: null,
       });
-      assert.ok(ms >= 550, `answered after ${ms} ms`);
+      assert.ok(ms >= 1450, `answered after ${ms} ms`);
     });
 
     it('maxPollMs passing answers the current status', async () => {
@@ -158,11 +161,11 @@ describe('gateway.getPaymentStatus', () => {
     it('expiresAt passing during the wait ends it as expired', async () => {
       const id = await h.createPayment({ expiresInSeconds: 60 });
       const [{ value, ms }] = await Promise.all([
-        timed(status(id, '?maxPollMs=1000')),
-        sleep(50).then(() => h.clock.advance(60_000)),
+        timed(status(id, '?maxPollMs=20000')),
+        pollsWaiting().then(() => h.clock.advance(60_000)),
       ]);
       assert.equal((await expectJson<StatusAnswer>(value, 200)).status, 'expired');
-      assert.ok(ms < 900, `answered after ${ms} ms`);
+      assert.ok(ms < 10_000, `answered after ${ms} ms, at expiry and not at maxPollMs`);
     });
 
     it('stops waiting when the client disconnects', async () => {
@@ -170,12 +173,11 @@ describe('gateway.getPaymentStatus', () => {
       const notifier = paymentNotifierOf(h.runtime);
       const abort = new AbortController();
       const pending = status(id, '?maxPollMs=5000', { signal: abort.signal }).catch((err: Error) => err);
-      await sleep(100);
+      await pollsWaiting();
       assert.equal(notifier.waiting, 1);
       abort.abort();
       assert.equal(((await pending) as Error).name, 'AbortError');
-      await sleep(100);
-      assert.equal(notifier.waiting, 0);
+      await eventually('the aborted poll to stop waiting', () => notifier.waiting === 0);
     });
   });
 

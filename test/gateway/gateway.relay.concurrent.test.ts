@@ -15,6 +15,7 @@ import { useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { expectJson } from './harness.js';
 import { LOCAL, SETTLEMENT, signAction, startCheckoutHarness, type Buyer, type StatusAnswer } from './checkout.js';
+import { WAIT_MS, answerWithin, receiptOf, transactionOf } from '../helpers/wait.js';
 
 const PAYMENTS = 6;
 const FUNDED = 100_000_000n;
@@ -69,9 +70,9 @@ describeEachDatabase('gateway.relay concurrent', (get) => {
       const nonces: number[] = [];
       for (const [i, hash] of hashes.entries()) {
         const { buyer, amount } = paid[i]!;
-        const receipt = await client.getTransactionReceipt({ hash });
+        const receipt = await receiptOf(client, hash);
         assert.equal(receipt.status, 'success', `relay ${i}`);
-        const tx = await client.getTransaction({ hash });
+        const tx = await transactionOf(client, hash);
         assert.equal(getAddress(tx.from), relayer, `relay ${i} sent by the relayer`);
         nonces.push(tx.nonce);
         // The relay moved this payment's amount from its buyer to the merchant, once.
@@ -145,14 +146,15 @@ describeEachDatabase('gateway.relay concurrent', (get) => {
       } as typeof chain;
       const relay = relayAuthorization(h.runtime.db, held, claim);
       await sending;
-      const answer = await Promise.race([
+      // Held until release(): a database that waits on the relay would never answer in time.
+      const answer = await answerWithin(
         h.runtime.db.knex('payments').where({ id: paymentId }).first('status'),
-        new Promise((r) => setTimeout(() => r('no answer within 2 s'), 2_000)),
-      ]);
+        WAIT_MS,
+      );
       release();
-      assert.deepEqual(answer, { status: 'processing' });
+      assert.deepEqual(answer, { answered: true, value: { status: 'processing' } });
       const { txId } = await relay;
-      assert.equal((await h.local.clients.public.getTransactionReceipt({ hash: txId as Hex })).status, 'success');
+      assert.equal((await receiptOf(h.local.clients.public, txId as Hex)).status, 'success');
     } finally {
       await h.close();
     }

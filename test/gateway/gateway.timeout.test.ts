@@ -1,9 +1,8 @@
-import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { paymentNotifierOf } from '../../server/src/routes/gateway/index.js';
 import { sharedChains } from '../helpers/chain.js';
 import { expectError, expectJson, operations, startGatewayHarness, type GatewayHarness } from './harness.js';
+import { eventually } from '../helpers/wait.js';
 
 /** 503 internal_error when PAYGATE_REQUEST_TIMEOUT_MS passes, on every operation of this slice. */
 describe('gateway.timeout', () => {
@@ -36,7 +35,6 @@ describe('gateway.timeout', () => {
       }
     }
     // The stuck handlers finish once storage is back; their late answers are dropped, and the server serves on.
-    await sleep(50);
     await expectJson(await h.call('GET', `/v1/gateway/payment/${paymentId}`), 200);
   });
 
@@ -44,7 +42,6 @@ describe('gateway.timeout', () => {
     const id = await h.createPayment();
     const res = await h.call('GET', `/v1/gateway/payment/${id}/status?maxPollMs=2000`);
     await expectError(res, 503, 'internal_error');
-    await sleep(50);
-    assert.equal(paymentNotifierOf(h.runtime).waiting, 0);
+    await eventually('the timed-out poll to stop waiting', () => paymentNotifierOf(h.runtime).waiting === 0);
   });
 });

@@ -2,6 +2,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { spawnCli } from './cli.js';
+import { eventually, WAIT_MS } from './wait.js';
 
 export interface StartedPaygate {
   child: ChildProcess;
@@ -13,14 +14,18 @@ export interface StartedPaygate {
   exited: Promise<number | null>;
 }
 
-export async function startPaygate(env: Record<string, string>, timeoutMs = 20_000): Promise<StartedPaygate> {
+export async function startPaygate(env: Record<string, string>, timeoutMs = 60_000): Promise<StartedPaygate> {
   const child = spawnCli(['start', '--json'], env);
   const exited = (once(child, 'exit') as Promise<[number | null]>).then(([code]) => code);
   let stderr = '';
   const logs: Record<string, unknown>[] = [];
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL within ${timeoutMs} ms\n${stderr}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      // A server that never said where it listens is still ours to stop: no test leaves a process behind.
+      child.kill('SIGKILL');
+      reject(new Error(`no URL within ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
     let pending = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       pending += d;
@@ -40,11 +45,7 @@ export async function startPaygate(env: Record<string, string>, timeoutMs = 20_0
   return { child, url, logs, stderr: () => stderr, exited };
 }
 
-/** Polls `condition` every 20 ms; fails after `ms`. */
-export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Polls `condition` until it holds (test/helpers/wait.ts); fails after `ms`. */
+export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, ms = WAIT_MS): Promise<void> {
+  await eventually(what, condition, { timeoutMs: ms });
 }

@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { createSqliteQueue } from '../../server/src/jobs/sqlite.js';
 import type { JobQueue, TaskList } from '../../server/src/jobs/types.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { simulatedWork } from '../helpers/wait.js';
 
 describe('jobs.sqlite runner', () => {
   let test: TestDatabase;
@@ -73,7 +74,7 @@ describe('jobs.sqlite runner', () => {
           const n = (payload as { n: number }).n;
           active++;
           most = Math.max(most, active);
-          await new Promise((r) => setTimeout(r, 20));
+          await simulatedWork(20);
           active--;
           runs.set(n, (runs.get(n) ?? 0) + 1);
           if (runs.size === 12) resolve();
@@ -113,8 +114,8 @@ describe('jobs.sqlite runner', () => {
     });
     await test.db.knex.transaction((trx) => q.add(trx, 'slow', {}));
     await started;
-    // Several polls find nothing while the slow job runs; then a new job comes.
-    await new Promise((r) => setTimeout(r, 30));
+    // Several polls find nothing while the slow job runs (the runner idles meanwhile); then a new job comes.
+    await simulatedWork(30);
     await test.db.knex.transaction((trx) => q.add(trx, 'fast', {}));
     await fast;
     releaseSlow();
@@ -128,7 +129,7 @@ describe('jobs.sqlite runner', () => {
       {
         slow: async () => {
           runs++;
-          await new Promise((r) => setTimeout(r, 60));
+          await simulatedWork(60);
           finished();
         },
       },

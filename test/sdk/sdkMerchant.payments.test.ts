@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { PaygateError, SDK_VERSION, createMerchantClient, type PaymentSnapshot } from '@paygate/sdk-merchant';
 import { createMerchantAccount } from '../helpers/fixtures.js';
 import { startSdkHarness, usd, type SdkHarness } from './helpers.js';
+import { eventually } from '../helpers/wait.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -145,12 +146,16 @@ describe('sdkMerchant.payments', () => {
     const before = timers();
     const controller = new AbortController();
     const reason = new Error('the buyer closed the page');
-    const started = Date.now();
+    const from = h.proxy.log.length;
     const waiting = paygate.waitForFinal(paymentId, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The first poll answered: the SDK now waits pollInMs (2 s) before the next.
+    await eventually('the first status poll', () =>
+      h.proxy.log.slice(from).some((e) => e.path.includes('/status') && e.outcome === 200),
+    );
+    const abortedAt = Date.now();
     controller.abort(reason);
     await assert.rejects(waiting, (error) => error === reason);
-    assert.ok(Date.now() - started < 1000, 'aborted during the wait, not after it');
+    assert.ok(Date.now() - abortedAt < 1000, 'aborted during the wait, not after it');
     assert.equal(timers(), before);
 
     const aborted = AbortSignal.abort(reason);

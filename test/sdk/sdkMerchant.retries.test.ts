@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { PaygateError, type FetchLike } from '@paygate/sdk-merchant';
 import { backoff, retryAfterMs } from '../../sdk-merchant/src/retry.js';
 import { FAST_RETRY, realClock, startSdkHarness, usd, type SdkHarness } from './helpers.js';
+import { eventually } from '../helpers/wait.js';
 
 const CREATE = { method: 'POST', path: '/v1/merchant/payment' };
 /** Well-formed (so it passes the contract's pattern) and naming no payment. */
@@ -170,8 +171,10 @@ describe('sdkMerchant.retries', () => {
     h.proxy.failNext({ method: 'GET', path: `/v1/merchant/payment/${paymentId}` }, { kind: 'fail-after-forward' });
     const reason = new Error('request cancelled');
     const controller = new AbortController();
+    const from = h.proxy.log.length;
     const reading = paygate.getPayment(paymentId, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The first attempt failed: the SDK now waits its (minute-long) backoff.
+    await eventually('the first attempt to fail', () => h.proxy.log.slice(from).some((e) => e.outcome === 502));
     controller.abort(reason);
     await assert.rejects(reading, (e) => e === reason);
   });
@@ -216,7 +219,7 @@ describe('sdkMerchant.retries', () => {
     });
 
     it('with retries: 0 the 429 is the caller’s, as rate_limited', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      // Whether the first call finds a token or not, the bucket (one a second) is empty for the second.
       const paygate = limited.merchant({ retry: { retries: 0 } });
       await paygate.getStatus(UNKNOWN_ID).catch(() => undefined);
       await assert.rejects(paygate.getStatus(UNKNOWN_ID), { status: 429, code: 'rate_limited' });

@@ -39,6 +39,7 @@ import {
   transferTypedData,
   type RecordingProvider,
 } from './walletHelpers.js';
+import { receiptOf } from '../helpers/wait.js';
 
 const SOLANA_MAINNET = 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp';
 
@@ -164,7 +165,7 @@ describe('sdkWallet.actions', () => {
         { eip155: provider },
       );
       assert.match(hash, /^0x[0-9a-f]{64}$/);
-      const receipt = await (await sharedLocalChain()).clients.public.getTransactionReceipt({ hash: hash as Hex });
+      const receipt = await receiptOf((await sharedLocalChain()).clients.public, hash as Hex);
       assert.equal(receipt.status, 'success');
       assert.equal(receipt.to?.toLowerCase(), LOCAL_SETTLEMENT.toLowerCase());
     });

@@ -23,6 +23,7 @@ import { launchChromium } from '../collect/browser.js';
 import { LOCAL, startCheckoutHarness, type CheckoutHarness, type StatusAnswer } from '../gateway/checkout.js';
 import { expectJson } from '../gateway/harness.js';
 import { useChainSnapshots } from '../helpers/chain.js';
+import { driveJobsWhile, receiptOf } from '../helpers/wait.js';
 import type * as Wallet from './browser/wallet.js';
 
 const repo = new URL('../../', import.meta.url).pathname;
@@ -152,22 +153,11 @@ describe('sdkWallet.browser', function () {
    * Runs the server's jobs while the page pays: once the page has confirmed (processing), each round drains the due
    * jobs and moves the business clock on, until the page's `pay` (long-polling the status) settles.
    */
-  async function whilePaying<T>(paymentId: string, paying: Promise<T>): Promise<T> {
-    let settled = false;
-    const watched = paying.finally(() => {
-      settled = true;
+  function whilePaying<T>(paymentId: string, paying: Promise<T>): Promise<T> {
+    return driveJobsWhile(`the page's pay of ${paymentId} to settle`, paying, h, {
+      stepMs: 2_000,
+      shouldDrive: async () => (await statusOf(paymentId)).status === 'processing',
     });
-    watched.catch(() => undefined);
-    const deadline = Date.now() + 30_000;
-    while (!settled && Date.now() < deadline) {
-      if ((await statusOf(paymentId)).status === 'processing') {
-        await h.drain();
-        h.clock.advance(2_000);
-      }
-      await Promise.race([watched.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 100))]);
-    }
-    if (!settled) throw new Error(`pay did not settle in 30 s (the payment is ${(await statusOf(paymentId)).status})`);
-    return watched;
   }
 
   /** Which of the page's gateway requests were made, as `METHOD path`, and the headers the browser sent. */
@@ -395,7 +385,7 @@ describe('sdkWallet.browser', function () {
       const status = await statusOf(paymentId);
       assert.equal(status.status, 'succeeded');
       assert.equal(status.info!.txId, paid.final.info!.txId);
-      const receipt = await h.local.clients.public.getTransactionReceipt({ hash: status.info!.txId as Hex });
+      const receipt = await receiptOf(h.local.clients.public, status.info!.txId as Hex);
       assert.equal(receipt.status, 'success');
       const balance = await h.local.clients.public.readContract({
         address: h.local.testUsd,

@@ -3,9 +3,13 @@ import { readFileSync } from 'node:fs';
 import { PaygateWallet, SDK_NAME, SDK_VERSION, SVC_VERSION, createGatewayClient } from '@paygate/sdk-wallet';
 import { captureLogs } from '../helpers/logs.js';
 import { startWalletHarness, type WalletHarness } from './walletHelpers.js';
+import { paymentNotifierOf } from '../../server/src/routes/gateway/index.js';
+import { eventually } from '../helpers/wait.js';
 
 describe('sdkWallet.payments', () => {
   let h: WalletHarness;
+  /** Resolves once a long poll waits on the server: the SDK's request has begun its wait. */
+  const pollsWaiting = () => eventually('a long poll waiting', () => paymentNotifierOf(h.runtime).waiting >= 1);
   before(async () => {
     h = await startWalletHarness();
   });
@@ -134,7 +138,7 @@ describe('sdkWallet.payments', () => {
     const from = h.proxy.log.length;
     const started = Date.now();
     const polling = h.wallet().getPaymentStatus(paymentId, { maxPollMs: 20_000 });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await pollsWaiting();
     await h.simulate(paymentId, 'failed');
     const status = await polling;
     assert.deepEqual([status.status, status.isFinal, status.pollInMs], ['failed', true, null]);
@@ -145,9 +149,11 @@ describe('sdkWallet.payments', () => {
   it('waitForFinal long-polls through processing until the payment is final', async () => {
     const { paymentId } = await h.createPayment();
     const waiting = h.wallet().waitForFinal(paymentId, { maxPollMs: 300 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await pollsWaiting();
     await h.simulate(paymentId, 'processing');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The SDK saw processing, which is not final, and polls again.
+    const seen = h.proxy.log.length;
+    await eventually('a poll after processing', () => h.proxy.log.length > seen);
     await h.simulate(paymentId, 'succeeded');
     const final = await waiting;
     assert.deepEqual([final.status, final.isFinal], ['succeeded', true]);

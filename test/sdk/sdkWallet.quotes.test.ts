@@ -17,6 +17,7 @@ import {
   type RecordingProvider,
   type WalletHarness,
 } from './walletHelpers.js';
+import { driveJobsWhile } from '../helpers/wait.js';
 
 const BUYER = `${LOCAL_CHAIN}:${ANVIL_BUYER}`;
 
@@ -63,15 +64,8 @@ describe('sdkWallet.quotes', function () {
   };
 
   /** Runs the server's jobs (relay, confirmations) by its business clock until `promise` settles. */
-  async function drivingJobs<T>(promise: Promise<T>): Promise<T> {
-    let settled = false;
-    const done = promise.finally(() => (settled = true));
-    while (!settled) {
-      h.clock.advance(1000);
-      await h.runtime.jobs.drain();
-      await Promise.race([done.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 50))]);
-    }
-    return done;
+  function drivingJobs<T>(promise: Promise<T>): Promise<T> {
+    return driveJobsWhile('the SDK call to settle', promise, { clock: h.clock, drain: () => h.runtime.jobs.drain() });
   }
 
   it('getOptions from the gatewayUrl: the buyer’s options, each with its payment id', async () => {

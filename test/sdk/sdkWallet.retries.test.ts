@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { DEFAULT_RETRY, PaygateError } from '@paygate/sdk-wallet';
 import { backoff, retryAfterMs } from '../../sdk-wallet/src/retry.js';
 import { startWalletHarness, type WalletHarness } from './walletHelpers.js';
+import { eventually } from '../helpers/wait.js';
 
 const UNKNOWN_ID = 'pay_7Qz3kP9xWm2LrT8vN4bY6cJd';
 const unavailable = {
@@ -116,8 +117,10 @@ describe('sdkWallet.retries', () => {
     });
     const controller = new AbortController();
     const reason = new Error('sheet closed');
+    const from = h.proxy.log.length;
     const reading = wallet.getPayment(paymentId, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The first attempt was answered 503: the SDK now waits its (minute-long) backoff.
+    await eventually('the first attempt to fail', () => h.proxy.log.slice(from).some((e) => e.outcome !== 'dropped'));
     controller.abort(reason);
     await assert.rejects(reading, (e) => e === reason);
   });

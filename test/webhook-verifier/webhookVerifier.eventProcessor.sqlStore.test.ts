@@ -8,6 +8,7 @@ import {
 } from '@paygate/webhook-verifier';
 import { makeEvent } from './helpers.js';
 import { sqlBackends, type SqlBackend } from './sqlBackends.js';
+import { eventually, simulatedWork } from '../helpers/wait.js';
 
 function shuffle<T>(items: T[]): T[] {
   const copy = [...items];
@@ -102,7 +103,7 @@ for (const [name, open] of sqlBackends) {
         store: newStore(),
         onStatus: async (status, event) => {
           // Uneven callback durations would reorder completions without the per-payment queue.
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+          await simulatedWork(Math.random() * 3);
           statuses.set(event.data.payment_id, [...(statuses.get(event.data.payment_id) ?? []), status]);
         },
         onSucceeded: (event) => void succeeded.push(event.data.payment_id),
@@ -127,20 +128,31 @@ for (const [name, open] of sqlBackends) {
 
     it('lets a retry fulfil after an attempt failed while duplicates reached other instances', async () => {
       let attempts = 0;
+      let answered = 0;
       const succeeded: string[] = [];
       const instance = () =>
         new EventProcessor({
           store: newStore(),
           onSucceeded: async (event) => {
             attempts += 1;
-            await new Promise((resolve) => setTimeout(resolve, 5));
-            if (attempts === 1) throw new Error('payment provider timeout');
+            // The first attempt fails only once every duplicate was answered while it held the event.
+            if (attempts === 1) {
+              await eventually('the nine duplicates to be answered', () => answered === 9);
+              throw new Error('payment provider timeout');
+            }
             succeeded.push(event.id);
           },
         });
       const success = lifecycle('pay_retry')[2]!;
       const first = await Promise.allSettled(
-        Array.from({ length: 10 }, () => instance().process(structuredClone(success))),
+        Array.from({ length: 10 }, () =>
+          instance()
+            .process(structuredClone(success))
+            .then((result) => {
+              answered += 1;
+              return result;
+            }),
+        ),
       );
       assert.equal(first.filter((r) => r.status === 'rejected').length, 1);
       assert.deepEqual(succeeded, []);
