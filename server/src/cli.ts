@@ -3,10 +3,7 @@
  * codes: 0 done, 1 the operation failed (configuration, refused by the domain, database), 2 the command line is
  * wrong. Errors are one line on stderr, so a supervisor's log keeps each of them whole.
  */
-import { runAdmin } from './cli/admin.js';
 import { UsageError } from './cli/common.js';
-import { runMigrate, runStart } from './cli/server.js';
-import { runWorker } from './cli/worker.js';
 import { ApiError } from './errors.js';
 
 const usage = `Usage: paygate <command> [options]
@@ -31,14 +28,15 @@ async function main(argv: string[]): Promise<number> {
     case '--help':
       process.stdout.write(usage);
       return 0;
+    // Each command loads only its own modules: help and usage errors answer at once, admin never loads the chains.
     case 'start':
-      return runStart(rest);
+      return (await import('./cli/server.js')).runStart(rest);
     case 'migrate':
-      return runMigrate(rest);
+      return (await import('./cli/server.js')).runMigrate(rest);
     case 'worker':
-      return runWorker(rest);
+      return (await import('./cli/worker.js')).runWorker(rest);
     case 'admin':
-      return runAdmin(rest);
+      return (await import('./cli/admin.js')).runAdmin(rest);
     default:
       throw new UsageError(`unknown command "${command}"`, usage);
   }

@@ -9,7 +9,6 @@ import { createDemoAccounts } from '../accounts/bootstrap.js';
 import type { KeyKind, Mode } from '../accounts/keys.js';
 import { createMerchant, createPartner } from '../accounts/merchants.js';
 import { commonOptions, emit, keyJson, merchantJson, partnerJson, table, UsageError, withAccounts } from './common.js';
-import { runWebhookEndpoint } from './webhooks.js';
 
 export const adminUsage = `Usage: paygate admin <command> [options]
 
@@ -164,7 +163,8 @@ function showHelp(command: string): number {
 }
 
 const commands: Record<string, (args: string[]) => Promise<number>> = {
-  'webhook-endpoint': runWebhookEndpoint,
+  // Only this command needs a whole runtime (jobs, chains): the others load no more than the database.
+  'webhook-endpoint': async (args) => (await import('./webhooks.js')).runWebhookEndpoint(args),
 
   async discrepancies(args) {
     const parsed = parse('discrepancies', () =>
