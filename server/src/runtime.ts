@@ -20,9 +20,9 @@ import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './gateway/checkout.js';
 import { checkoutTasks } from './gateway/tasks.js';
-import { deliveryHook, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
+import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deps.js';
-import { ATTEMPT_TIMEOUT_MS, LEASE_MS } from './webhooks/schedule.js';
+import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
 
 export type ResolvedConfig = ReturnType<typeof withDevelopmentSecrets>;
 
@@ -149,6 +149,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const ownsChains = options.chains === 'start';
   chainsForMetrics = chains;
 
+  // A lease given alone (`paygate worker --lease-ms`) brings its renewal and its sweep along, in the same proportions.
+  const leaseMs = options.webhookOptions?.leaseMs ?? LEASE_MS;
+  const webhookOptions: WebhookOptions = {
+    attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
+    leaseMs,
+    renewIntervalMs: Math.round((leaseMs * LEASE_RENEW_MS) / LEASE_MS),
+    leaseSweepIntervalMs: Math.round((leaseMs * LEASE_SWEEP_MS) / LEASE_MS),
+    ...options.webhookOptions,
+  };
   const tasks: TaskList = {};
   const runtime = {
     config,
@@ -157,7 +166,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     eventHooks: [] as EventHook[],
     secretBox: new SecretBox(config.encryptionKeys),
-    webhookOptions: { attemptTimeoutMs: ATTEMPT_TIMEOUT_MS, leaseMs: LEASE_MS, ...options.webhookOptions },
+    webhookOptions,
     metrics,
     observer: metrics.observer,
     shutdownSignal: shutdown.signal,
@@ -195,6 +204,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
   let sweeper: NodeJS.Timeout | null = null;
   let sweeping: Promise<void> = Promise.resolve();
+  let leaseSweeper: NodeJS.Timeout | null = null;
+  let leaseSweep: Promise<void> | null = null;
   runtime.startBackground = async () => {
     await runtime.jobs.start();
     const interval = options.sweepIntervalMs ?? 10_000;
@@ -202,12 +213,24 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       sweeping = sweeping.then(runtime.sweep).catch((err: unknown) => logger.error({ err }, 'sweep failed'));
     }, interval);
     sweeper.unref();
+    // Passed leases (a dead worker's attempts) are looked for far more often than the rest: the recovery time is a
+    // lease plus this interval (schedule.ts, Leases). One query on the due index; a sweep still running is not doubled.
+    leaseSweeper = setInterval(() => {
+      leaseSweep ??= recoverExpiredLeases(runtime)
+        .then(
+          () => undefined,
+          (err: unknown) => logger.error({ err }, 'lease sweep failed'),
+        )
+        .finally(() => (leaseSweep = null));
+    }, runtime.webhookOptions.leaseSweepIntervalMs);
+    leaseSweeper.unref();
   };
   let stopping: Promise<void> | null = null;
   runtime.stopBackground = (deadlineMs = Infinity) =>
     (stopping ??= (async () => {
       if (sweeper) clearInterval(sweeper);
-      const work = sweeping.then(() => runtime.jobs.stop());
+      if (leaseSweeper) clearInterval(leaseSweeper);
+      const work = Promise.all([sweeping, leaseSweep]).then(() => runtime.jobs.stop());
       if (await settlesWithin(work, deadlineMs)) return;
       logger.warn({ deadlineMs }, 'shutdown deadline passed; interrupting running jobs');
       shutdown.abort();

@@ -15,8 +15,10 @@ Runs webhook delivery, settlement, expiry and the recovery sweepers, without the
 number of workers can run against one database. On SQLite the API process runs the jobs itself; a separate
 worker there would compete for the one database file, so it is refused.
 --concurrency (default 16) is how many jobs it runs at once (webhook attempts mostly wait on receivers);
---sweep-interval-ms (default 10000) is how often overdue work is looked for; --lease-ms (default 60000) is how
-long an attempt a worker claimed stays its own before a sweeper hands it to another worker (a crashed one's).
+--sweep-interval-ms (default 10000) is how often overdue work is looked for; --lease-ms (default 20000) is how
+long an attempt a worker claimed stays its own unless renewed: the worker renews it every quarter of that while
+the attempt is in flight, and every worker looks for passed leases (a crashed worker's attempts) every tenth of it
+and hands them on, so a crashed worker's attempts are made again within about 1.1 leases.
 With --json, prints {"worker": "ready", "pid": …} once jobs are being taken.
 `;
 

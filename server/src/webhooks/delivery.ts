@@ -1,8 +1,8 @@
 /**
  * At-least-once delivery of outbox events. A delivery row is created in the same transaction as its event (the
- * event hook below), with a job to attempt it. Each attempt takes a lease on the row, sends, records the attempt
- * and schedules the next one. The schedule lives in the row, so the sweeper can recover any delivery whose worker
- * died, and a second worker can never make the same attempt twice.
+ * event hook below), with a job to attempt it. Each attempt takes a lease on the row, renews it while it sends,
+ * records the attempt and schedules the next one. The schedule lives in the row, so the lease sweeper can recover any
+ * delivery whose worker died, and a second worker can never make the same attempt twice, nor at the same time.
  */
 import type { Knex } from 'knex';
 import { Webhook } from '@paygate/webhook-verifier';
@@ -17,7 +17,9 @@ import {
   updateEndpoint,
   setDeliveryStatus,
   findDueDeliveries,
+  findExpiredLeases,
   failPendingDeliveries,
+  renewLease,
   type DeliveryRow,
   type DeliveryTrigger,
   type EndpointRow,
@@ -28,7 +30,7 @@ import { assertPayload, type TaskList } from '../jobs/types.js';
 import type { EventHook } from '../payments/lifecycle.js';
 import type { WebhookDeps } from './deps.js';
 import { DISABLED_AFTER_FAILURES } from './endpoints.js';
-import { sendWebhook, type AttemptResult } from './send.js';
+import { Interrupted, listenUnbounded, sendWebhook, type AttemptResult } from './send.js';
 import { checkWebhookUrl, WebhookUrlError } from './ssrf.js';
 import { DISABLE_AFTER_MS, nextAttemptAt } from './schedule.js';
 
@@ -129,6 +131,7 @@ const newLeaseOwner = () => `${OWNER_PREFIX}${(++ownerSeq).toString(36)}`;
 /** One attempt of one delivery, if it is due and nobody else holds it. */
 export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Promise<AttemptResult | null> {
   const owner = newLeaseOwner();
+  const claimStarted = performance.now();
   const claimedAt = deps.now();
   const claimed = await claimDeliveryWithContext(
     deps.db.knex,
@@ -150,6 +153,20 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Pr
     return null;
   }
 
+  const lease = holdLease(deps, delivery.id, owner, claimStarted);
+  try {
+    return await attemptClaimed(deps, { delivery, endpoint, payload: body }, owner, lease);
+  } finally {
+    lease.stop();
+  }
+}
+
+async function attemptClaimed(
+  deps: WebhookDeps,
+  { delivery, endpoint, payload: body }: { delivery: DeliveryRow; endpoint: EndpointRow; payload: string },
+  owner: string,
+  lease: HeldLease,
+): Promise<AttemptResult> {
   const attempt = delivery.attempt_count + 1;
   const startedAt = deps.now();
   let result: AttemptResult;
@@ -165,7 +182,7 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Pr
       target,
       body,
       timeoutMs: deps.webhookOptions.attemptTimeoutMs,
-      signal: deps.shutdownSignal,
+      signal: lease.signal,
       headers: {
         'webhook-id': delivery.event_id,
         'webhook-timestamp': String(timestamp),
@@ -193,37 +210,44 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Pr
   // The common case, a success to a healthy endpoint, is one statement on PostgreSQL, shared with the claims and
   // records of the other attempts this process makes at the same moment (see `claimDeliveryWithContext`).
   const fastPath = deps.db.dialect === 'postgres' && result.delivered && endpoint.failing_since === null;
-  const recorded = fastPath
-    ? recordDeliveredAttempt(deps.db.knex, owner, attemptRow, endedAt).then((kept) => {
-        if (!kept) throw new LeaseLost();
-      })
-    : deps.db.knex.transaction(async (trx) => {
-        await insertAttempt(trx, attemptRow);
-        const next = result.delivered ? null : nextAttemptAt(attempt, endedAt);
-        const status: DeliveryRow['status'] = result.delivered ? 'delivered' : next === null ? 'failed' : 'pending';
-        const kept = await finishAttempt(trx, delivery.id, owner, {
-          status,
-          attempt_count: attempt,
-          next_attempt_at: next,
-          // The contract's `deliveredAt` is when the successful attempt was sent: its `webhook-timestamp`.
-          delivered_at: result.delivered ? startedAt : null,
-          updated_at: endedAt,
+  const record = () =>
+    fastPath
+      ? recordDeliveredAttempt(deps.db.knex, owner, attemptRow, endedAt).then((kept) => {
+          if (!kept) throw new LeaseLost();
+        })
+      : deps.db.knex.transaction(async (trx) => {
+          const next = result.delivered ? null : nextAttemptAt(attempt, endedAt);
+          const status: DeliveryRow['status'] = result.delivered ? 'delivered' : next === null ? 'failed' : 'pending';
+          // The conditional update first: it locks the row, so a worker that lost the lease stops here, before it
+          // could collide with the attempt row of the worker that took the step over.
+          const kept = await finishAttempt(trx, delivery.id, owner, {
+            status,
+            attempt_count: attempt,
+            next_attempt_at: next,
+            // The contract's `deliveredAt` is when the successful attempt was sent: its `webhook-timestamp`.
+            delivered_at: result.delivered ? startedAt : null,
+            updated_at: endedAt,
+          });
+          // Our lease passed and another worker took the delivery over: its record of this step wins.
+          if (!kept) throw new LeaseLost();
+          await insertAttempt(trx, attemptRow);
+          const disabled = await updateEndpointHealth(trx, endpoint, result.delivered, endedAt);
+          if (status === 'pending' && !disabled)
+            await deps.jobs.add(
+              trx,
+              DELIVER_TASK,
+              { deliveryId: delivery.id },
+              { jobKey: `whd:${delivery.id}`, runAt: next! },
+            );
         });
-        // Our lease passed and another worker took the delivery over: its record of this step wins.
-        if (!kept) throw new LeaseLost();
-        const disabled = await updateEndpointHealth(trx, endpoint, result.delivered, endedAt);
-        if (status === 'pending' && !disabled)
-          await deps.jobs.add(
-            trx,
-            DELIVER_TASK,
-            { deliveryId: delivery.id },
-            { jobKey: `whd:${delivery.id}`, runAt: next! },
-          );
-      });
-  await recorded.catch((err: unknown) => {
+  try {
+    // A renewal already found the lease taken over: nothing to try.
+    if (lease.takenOver()) throw new LeaseLost();
+    await record();
+  } catch (err) {
     if (!(err instanceof LeaseLost)) throw err;
     deps.logger.warn({ delivery: delivery.id, attempt }, 'webhook attempt lease lost; not recorded twice');
-  });
+  }
   deps.observer?.webhookAttempt({
     outcome: result.delivered ? 'delivered' : refused ? 'refused' : 'failed',
     seconds: result.latencyMs / 1000,
@@ -245,6 +269,81 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Pr
 }
 
 class LeaseLost extends Error {}
+
+interface HeldLease {
+  /** Ends the send: aborted at shutdown, and when the lease is no longer surely ours. */
+  signal: AbortSignal;
+  /** A renewal found another worker's claim on the delivery. */
+  takenOver(): boolean;
+  stop(): void;
+}
+
+/**
+ * Keeps a claimed attempt's lease while the attempt is in flight (schedule.ts, Leases; docs/decisions.md §13). Every
+ * `renewIntervalMs` the lease is extended, conditionally on its owner, so a live worker keeps it however long the
+ * attempt takes. The send is ended as soon as the lease is no longer surely ours, so that no step is ever sent by two
+ * workers at once:
+ * - a renewal changed nothing: another worker's claim took the lease over (this process was stalled past it). The
+ *   attempt is then not recorded; the other worker's record of the step is the one.
+ * - no renewal got through and the lease is about to pass (the database out of reach): the send ends a tenth of a
+ *   lease before anyone may claim the step, timed on this process's monotonic clock from the start of the claim or
+ *   of the last renewal that got through. It is recorded as a failed attempt if the lease is still ours by then.
+ */
+function holdLease(deps: WebhookDeps, deliveryId: string, owner: string, claimStarted: number): HeldLease {
+  const { leaseMs, renewIntervalMs } = deps.webhookOptions;
+  const controller = new AbortController();
+  let takenOver = false;
+  let stopped = false;
+  let renewTimer: NodeJS.Timeout | undefined;
+  let guardTimer: NodeJS.Timeout | undefined;
+  const interrupt = (message: string) => {
+    if (!controller.signal.aborted) controller.abort(new Interrupted(message));
+  };
+  const guardFrom = (confirmedAt: number) => {
+    clearTimeout(guardTimer);
+    const left = confirmedAt + leaseMs - leaseMs / 10 - performance.now();
+    guardTimer = setTimeout(() => interrupt('interrupted: its lease could not be renewed'), Math.max(0, left));
+    guardTimer.unref();
+  };
+  const renew = async () => {
+    const started = performance.now();
+    try {
+      const kept = await renewLease(deps.db.knex, deliveryId, owner, deps.now(), leaseMs);
+      if (stopped) return;
+      if (!kept) {
+        takenOver = true;
+        interrupt('interrupted: another worker took the attempt over');
+        return;
+      }
+      guardFrom(started);
+    } catch (err) {
+      if (stopped) return;
+      deps.logger.warn({ err, delivery: deliveryId }, 'webhook lease renewal failed');
+    }
+    renewTimer = setTimeout(() => void renew(), renewIntervalMs);
+    renewTimer.unref();
+  };
+  const shutdown = deps.shutdownSignal;
+  const onShutdown = () => interrupt('interrupted: the sender shut down');
+  if (shutdown) {
+    listenUnbounded(shutdown);
+    if (shutdown.aborted) onShutdown();
+    else shutdown.addEventListener('abort', onShutdown, { once: true });
+  }
+  guardFrom(claimStarted);
+  renewTimer = setTimeout(() => void renew(), renewIntervalMs);
+  renewTimer.unref();
+  return {
+    signal: controller.signal,
+    takenOver: () => takenOver,
+    stop() {
+      stopped = true;
+      clearTimeout(renewTimer);
+      clearTimeout(guardTimer);
+      shutdown?.removeEventListener('abort', onShutdown);
+    },
+  };
+}
 
 /**
  * Any success resets the failure clock; five days of nothing but failures disables the endpoint, which ends its
@@ -278,6 +377,19 @@ export async function sweepDeliveries(deps: WebhookDeps, limit = 500): Promise<n
   const due = await findDueDeliveries(deps.db.knex, deps.now(), limit);
   for (const id of due) await deps.jobs.add(deps.db.knex, DELIVER_TASK, { deliveryId: id }, { jobKey: `whd:${id}` });
   return due.length;
+}
+
+/**
+ * Re-enqueues the deliveries whose lease passed with their attempt unrecorded: a dead worker's. Run every
+ * `leaseSweepIntervalMs` by every process, so a dead worker's attempts move on within a lease and a sweep.
+ */
+export async function recoverExpiredLeases(deps: WebhookDeps, limit = 500): Promise<number> {
+  const expired = await findExpiredLeases(deps.db.knex, deps.now(), limit);
+  for (const id of expired) {
+    await deps.jobs.add(deps.db.knex, DELIVER_TASK, { deliveryId: id }, { jobKey: `whd:${id}` });
+  }
+  if (expired.length > 0) deps.logger.info({ deliveries: expired.length }, 'webhook leases passed; attempts handed on');
+  return expired.length;
 }
 
 export function webhookTasks(deps: WebhookDeps): TaskList {

@@ -4,8 +4,12 @@ import type { LifecycleDeps } from '../payments/lifecycle.js';
 
 export interface WebhookOptions {
   attemptTimeoutMs: number;
-  /** How long a claimed attempt is held before the sweeper may give it to another worker. */
+  /** How long a claimed attempt is held before the sweeper may give it to another worker (schedule.ts, Leases). */
   leaseMs: number;
+  /** How often a worker renews the lease of an attempt in flight; well under `leaseMs`. */
+  renewIntervalMs: number;
+  /** How often each process looks for passed leases (a dead worker's attempts) and hands them on. */
+  leaseSweepIntervalMs: number;
   /** Injected in tests to resolve names without DNS. */
   resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }

@@ -46,16 +46,22 @@ export interface SendOptions {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
-  /** Aborted at shutdown: the attempt ends as a failure, so it is recorded and retried rather than lost. */
+  /**
+   * Aborted at shutdown, or when the attempt's lease is lost: the attempt ends as a failure (recorded and retried
+   * rather than lost, if its lease is still ours). An `Interrupted` reason names the cause in the attempt's error.
+   */
   signal?: AbortSignal;
 }
+
+/** Why a send was interrupted, as its abort reason: the message becomes the attempt's error. */
+export class Interrupted extends Error {}
 
 /**
  * Every attempt in flight listens to the shutdown signal, and a worker runs more than ten at once (its concurrency),
  * which is not the leak Node warns about past ten listeners.
  */
 const unboundedSignals = new WeakSet<AbortSignal>();
-function listenUnbounded(signal: AbortSignal): void {
+export function listenUnbounded(signal: AbortSignal): void {
   if (unboundedSignals.has(signal)) return;
   setMaxListeners(0, signal);
   unboundedSignals.add(signal);
@@ -114,7 +120,9 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
       req.destroy();
     }, timeoutMs);
     const interrupt = () => {
-      finish({ status: null, error: 'interrupted: the sender shut down', responseBody: null });
+      const reason: unknown = signal?.reason;
+      const error = reason instanceof Interrupted ? reason.message : 'interrupted: the sender shut down';
+      finish({ status: null, error, responseBody: null });
       req.destroy();
     };
     if (signal) listenUnbounded(signal);

@@ -166,6 +166,17 @@ export async function claimDelivery(
   return rows.length === 1 ? deliveryFromRaw(rows[0]!) : null;
 }
 
+/**
+ * Extends a lease its owner still holds (the heartbeat of an attempt in flight). False when it changed nothing: the
+ * lease was taken over by another worker's claim, or the attempt was already recorded.
+ */
+export async function renewLease(db: Db, id: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
+  const count = await db('webhook_deliveries')
+    .where({ id, lease_owner: owner })
+    .update({ lease_until: now + leaseMs });
+  return count === 1;
+}
+
 export async function finishAttempt(
   db: Db,
   id: string,
@@ -202,6 +213,22 @@ export async function findDueDeliveries(db: Db, now: number, limit: number): Pro
     .andWhere('next_attempt_at', '<=', now)
     .andWhere((q) => q.whereNull('lease_until').orWhere('lease_until', '<', now))
     .orderBy('next_attempt_at')
+    .limit(limit)) as { id: string }[];
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Deliveries whose lease passed with the attempt unrecorded: a worker that died (or lost its database) mid-attempt.
+ * A live worker renews its leases and clears them when it records, so these need another worker now. The lease
+ * sweeper's work list, run far more often than the full sweep; the due index narrows it to the pending, due rows.
+ */
+export async function findExpiredLeases(db: Db, now: number, limit: number): Promise<string[]> {
+  const rows = (await db('webhook_deliveries')
+    .select('id')
+    .where('status', 'pending')
+    .andWhere('next_attempt_at', '<=', now)
+    .andWhere('lease_until', '<', now)
+    .orderBy('lease_until')
     .limit(limit)) as { id: string }[];
   return rows.map((r) => r.id);
 }
