@@ -16,16 +16,13 @@ import { spawnCli } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { eventually } from '../helpers/wait.js';
 
 const SWEEP_MS = 300;
 const LEASE_MS = 1500;
 
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  return eventually(what, condition, { timeoutMs, intervalMs: 50 }).then(() => undefined);
 }
 
 describe('webhooks.workers [postgres]', function () {
