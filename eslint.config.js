@@ -57,11 +57,13 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.property.name=/^(getTransactionReceipt|getTransaction)$/]",
-          message: 'Read a sent transaction through receiptOf / transactionOf / solanaTransactionOf (test/helpers/wait.ts).',
+          selector: 'CallExpression[callee.property.name=/^(getTransactionReceipt|getTransaction)$/]',
+          message:
+            'Read a sent transaction through receiptOf / transactionOf / solanaTransactionOf (test/helpers/wait.ts).',
         },
         {
-          selector: "NewExpression[callee.name='Promise'] > ArrowFunctionExpression > CallExpression.body[callee.name='setTimeout']",
+          selector:
+            "NewExpression[callee.name='Promise'] > ArrowFunctionExpression > CallExpression.body[callee.name='setTimeout']",
           message: 'No fixed sleeps: wait for the condition with eventually() (test/helpers/wait.ts).',
         },
         {
