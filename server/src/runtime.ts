@@ -3,7 +3,7 @@
  * dependencies of the domain modules. Tests build one with their own clock and database (CONVENTIONS.md §12).
  */
 import type { Logger } from 'pino';
-import type { Chains } from './chains/index.js';
+import { chainReadinessChecks, feePayerBalances, startChains, type Chains } from './chains/index.js';
 import { withDevelopmentSecrets, type Config } from './config.js';
 import { SecretBox } from './crypto/secretBox.js';
 import { openDatabase, type Database } from './db/connect.js';
@@ -18,7 +18,8 @@ import type { Observer } from './observability/observer.js';
 import type { ReadinessCheck } from './observability/readiness.js';
 import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
-import type { Checkout, CheckoutOptions } from './gateway/checkout.js';
+import { createCheckout, type Checkout, type CheckoutOptions } from './gateway/checkout.js';
+import { checkoutTasks } from './gateway/tasks.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deps.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
@@ -126,24 +127,20 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       throw describeDatabaseFailure(db.url, err);
     }
   }
-  // The chain modules (viem, @solana/kit and the checkout over them) load only in a runtime that has chains, so a
-  // CLI command or a worker without chains starts in half the time.
-  const chainModule = options.chains ? await import('./chains/index.js') : null;
   // The chains start after the metrics (they report their RPC calls to them), so the gauge reads them late.
   let chainsForMetrics: Chains | null = null;
   const metrics = createMetrics({
     logger,
     queueDepth: async () => ({ ...(await queueDepth(db, now())) }),
     processMetrics: options.processMetrics,
-    feePayerBalances: async () =>
-      chainModule && chainsForMetrics ? chainModule.feePayerBalances(chainsForMetrics) : [],
+    feePayerBalances: async () => (chainsForMetrics ? feePayerBalances(chainsForMetrics) : []),
   });
   const shutdown = new AbortController();
   let chains: Chains | null = null;
   try {
     chains =
       options.chains === 'start'
-        ? await chainModule!.startChains(config, { logger, observer: metrics.observer })
+        ? await startChains(config, { logger, observer: metrics.observer })
         : (options.chains ?? null);
   } catch (err) {
     if (ownsDb) await db.close().catch(() => undefined);
@@ -188,7 +185,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
           if (!(await migrationsCurrent(db))) throw new Error('the database schema is behind: run paygate migrate');
         },
       },
-      ...(chainModule && chains ? chainModule.chainReadinessChecks(chains) : []),
+      ...(chains ? chainReadinessChecks(chains) : []),
     ],
   } as unknown as Runtime;
   const queueOptions = { tasks, logger, now, pollIntervalMs: options.jobPollIntervalMs };
@@ -197,15 +194,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ? createPostgresQueue({ ...queueOptions, db, concurrency: options.jobConcurrency })
       : createSqliteQueue({ ...queueOptions, knex: db.knex });
   Object.assign(tasks, timed(runtime.observer, { ...paymentTasks(runtime), ...webhookTasks(runtime) }));
-  runtime.checkout = null;
-  if (chains) {
-    const [{ createCheckout }, { checkoutTasks }] = await Promise.all([
-      import('./gateway/checkout.js'),
-      import('./gateway/tasks.js'),
-    ]);
-    runtime.checkout = createCheckout(runtime, options.checkout);
-    if (runtime.checkout) Object.assign(tasks, timed(runtime.observer, checkoutTasks(runtime.checkout)));
-  }
+  runtime.checkout = createCheckout(runtime, options.checkout);
+  if (runtime.checkout) Object.assign(tasks, timed(runtime.observer, checkoutTasks(runtime.checkout)));
   runtime.eventHooks.push(deliveryHook(runtime));
 
   runtime.sweep = async () => {
