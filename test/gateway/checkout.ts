@@ -22,6 +22,7 @@ import type { LocalSolanaChain } from '../../server/src/chains/solana/local/inde
 import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import type { components } from '../../server/src/generated/gateway.js';
 import { sharedChains } from '../helpers/chain.js';
+import { driveJobsUntil } from '../helpers/wait.js';
 import { expectJson, startGatewayHarness, type GatewayHarness, type GatewayHarnessOptions } from './harness.js';
 
 export type PaymentOption = components['schemas']['PaymentOption'];
@@ -62,6 +63,11 @@ export interface CheckoutHarness extends GatewayHarness {
   confirm(paymentId: string, body: unknown, query?: string): Promise<Response>;
   /** Runs the jobs that are due by the business clock. */
   drain(): Promise<number>;
+  /**
+   * Runs the due jobs, moving the business clock by a recheck interval between rounds, until the payment's status is
+   * `status` (test/helpers/wait.ts): a relay and the watch at depth take as many rounds as the chain needs.
+   */
+  settle(paymentId: string, status: string): Promise<StatusAnswer>;
 }
 
 export async function startCheckoutHarness(
@@ -128,6 +134,18 @@ export async function startCheckoutHarness(
       return harness.call('POST', `/v1/gateway/payment/${paymentId}/confirm${query}`, { body });
     },
     drain: () => harness.runtime.jobs.drain(),
+    settle(paymentId, status) {
+      const drive = { clock: harness.clock, drain: () => harness.runtime.jobs.drain() };
+      return driveJobsUntil(`payment ${paymentId} to be ${status}`, drive, async () => {
+        const answer = await expectJson<StatusAnswer>(
+          await harness.call('GET', `/v1/gateway/payment/${paymentId}/status`),
+          200,
+        );
+        if (answer.status === status) return answer;
+        if (answer.isFinal) throw new Error(`payment ${paymentId} ended ${answer.status}, not ${status}`);
+        return undefined;
+      });
+    },
   };
 }
 

@@ -37,8 +37,7 @@ describe('gateway confirm: direct transfers on anvil', () => {
       200,
     );
     assert.equal(accepted.status, 'processing');
-    await h.drain();
-    const status = await expectJson<StatusAnswer>(await h.call('GET', `/v1/gateway/payment/${paymentId}/status`), 200);
+    const status = await h.settle(paymentId, 'succeeded');
     assert.equal(status.status, 'succeeded');
     assert.equal(status.info?.txId, hash);
     assert.equal(await tokenBalance(SETTLEMENT), merchantBefore + 12_500_000n);
@@ -82,8 +81,7 @@ describe('gateway confirm: direct transfers on anvil', () => {
     const before = await h.local.clients.public.getBalance({ address: SETTLEMENT });
     const hash = await sendAction(buyer, option);
     await expectJson(await h.confirm(paymentId, { optionId: option.id, results: [hash] }), 200);
-    await h.drain();
-    const status = await expectJson<StatusAnswer>(await h.call('GET', `/v1/gateway/payment/${paymentId}/status`), 200);
+    const status = await h.settle(paymentId, 'succeeded');
     assert.equal(status.status, 'succeeded');
     assert.equal(
       await h.local.clients.public.getBalance({ address: SETTLEMENT }),
@@ -127,11 +125,11 @@ describe('gateway confirm: direct transfers on anvil', () => {
       });
       assert.notEqual(fast, slow);
       await h.local.test.mine({ blocks: 1 });
-      await h.drain();
-      const status = await expectJson<StatusAnswer>(
-        await h.call('GET', `/v1/gateway/payment/${paymentId}/status`),
-        200,
-      );
+      const status = await h
+        .settle(paymentId, 'succeeded')
+        .catch(async () =>
+          expectJson<StatusAnswer>(await h.call('GET', `/v1/gateway/payment/${paymentId}/status`), 200),
+        );
       const row = await h.runtime.db.knex('payments').where({ id: paymentId }).first();
       assert.equal(status.status, 'succeeded', row.failed);
       assert.equal(status.info?.txId, fast);

@@ -55,13 +55,9 @@ describe('gateway confirm: gasless EIP-3009 payment on anvil', () => {
     });
 
     // The relay, then the watch at depth (one confirmation on the local chain).
-    await h.drain();
-    h.clock.advance(2_000);
-    await h.drain();
-
+    const status = await h.settle(paymentId, 'succeeded');
     assert.equal(await tokenBalance(SETTLEMENT), merchantBefore + 12_500_000n);
     assert.equal(await tokenBalance(buyer.account.address), 100_000_000n - 12_500_000n);
-    const status = await expectJson<StatusAnswer>(await h.call('GET', `/v1/gateway/payment/${paymentId}/status`), 200);
     assert.equal(status.status, 'succeeded');
     assert.match(status.info!.txId, /^0x[0-9a-f]{64}$/);
     assert.equal(status.info!.optionAmount.unit, `caip19/${h.tusd}`);
@@ -122,9 +118,7 @@ describe('gateway confirm: gasless EIP-3009 payment on anvil', () => {
     );
     assert.equal(again.status, 'processing', 'second confirm');
     // The relay, then the watch at depth, which may need its recheck if the receipt is not there at once.
-    await h.drain();
-    h.clock.advance(2_000);
-    await h.drain();
+    await h.settle(paymentId, 'succeeded');
     const final = await expectJson<StatusAnswer>(await h.confirm(paymentId, body), 200);
     assert.equal(final.status, 'succeeded', 'third confirm');
     await h.drain();

@@ -120,9 +120,7 @@ describe('gateway confirm: attacks on gasless options', () => {
     const relayer = h.local.clients.relayer.account.address;
     const relayerSent = await h.local.clients.public.getTransactionCount({ address: relayer });
 
-    await h.drain();
-    const status = await expectJson<StatusAnswer>(await h.call('GET', `/v1/gateway/payment/${paymentId}/status`), 200);
-    assert.equal(status.status, 'succeeded');
+    const status = await h.settle(paymentId, 'succeeded');
     assert.equal(status.info?.txId, theirs);
     // The relayer saw the authorization used and sent nothing.
     assert.equal(await h.local.clients.public.getTransactionCount({ address: relayer }), relayerSent);
@@ -141,10 +139,9 @@ describe('gateway confirm: attacks on gasless options', () => {
     }
     const events = await h.runtime.db.knex('events').where({ payment_id: paymentId, type: 'payment.processing' });
     assert.equal(events.length, 1);
-    await h.drain();
-    assert.equal(await h.local.clients.public.getTransactionCount({ address: relayer }), relayerSent + 1);
-    const status = await expectJson<StatusAnswer>(await h.call('GET', `/v1/gateway/payment/${paymentId}/status`), 200);
+    const status = await h.settle(paymentId, 'succeeded');
     assert.equal(status.status, 'succeeded');
+    assert.equal(await h.local.clients.public.getTransactionCount({ address: relayer }), relayerSent + 1);
   });
 
   it('refuses a different confirm once the payment is processing (invalid_state)', async () => {
