@@ -1,81 +1,46 @@
 /**
- * Where webhooks may go. The rule is one for both modes: HTTPS to a publicly routable address. The exception:
- * with PAYGATE_WEBHOOK_ALLOW_LOOPBACK, a test-mode endpoint may be `http://` on loopback.
+ * Where webhooks may go. The rule is one for both modes: HTTPS to a globally routable unicast address, and nothing
+ * else. The exception: with PAYGATE_WEBHOOK_ALLOW_LOOPBACK, a test-mode endpoint may be `http://` on loopback.
+ *
+ * The rule is an allowlist, decided by a maintained classification (ipaddr.js `range()`, which knows the special-
+ * purpose registries of both families) rather than by a list of blocked ranges that must foresee every spelling:
+ * - IPv4: only `unicast`, so private, loopback, link-local (cloud metadata), CGNAT, documentation, benchmarking,
+ *   multicast, reserved, AS112 and AMT addresses are all refused;
+ * - IPv6: only `unicast` inside global unicast 2000::/3, so every form that embeds or reaches an IPv4 address
+ *   (IPv4-compatible ::/96, rfc6145 ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4, Teredo) is refused
+ *   whatever it carries; the one exception is IPv4-mapped ::ffff:0:0/96, which a socket connects to as the IPv4
+ *   address it maps, so it is judged as that address.
  *
  * Names are resolved here and the delivery connects to the address that was checked, so a DNS answer that changes
  * between check and connect (rebinding) cannot reach a private address.
  */
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
-
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // CGNAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, including the cloud metadata address 169.254.169.254
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved and broadcast
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96], // NAT64 can reach private IPv4
-  ['64:ff9b:1::', 48],
-  ['100::', 64], // discard
-  ['2001::', 23], // IETF protocol assignments (Teredo, ORCHID, …)
-  ['2001:db8::', 32], // documentation
-  ['2002::', 16], // 6to4 can embed private IPv4
-  ['fc00::', 7], // unique local, including fd00:ec2::254 (metadata)
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local
-  ['ff00::', 8], // multicast
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', 'localhost.']);
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
-/** The IPv4 address inside an IPv4-mapped or -compatible IPv6 address, if any. */
-function embeddedIpv4(address: string): string | null {
-  const m = /^::(?:ffff:(?:0{1,4}:)?)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (m) return m[1]!;
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hex) {
-    const hi = parseInt(hex[1]!, 16);
-    const lo = parseInt(hex[2]!, 16);
-    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/** The address as the socket will reach it: an IPv4-mapped IPv6 address is its IPv4 address. Null if not an IP. */
+function reached(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  // node's isIP accepts only the canonical textual forms; ipaddr.js alone would also take "0x7f.1" and the like.
+  if (isIP(address) === 0) return null;
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    return (parsed as ipaddr.IPv6).toIPv4Address();
   }
-  return null;
+  return parsed;
 }
 
 export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4) return isPublicAddress(v4);
-    return !blocked.check(address, 'ipv6');
-  }
-  return !blocked.check(address, 'ipv4');
+  const ip = reached(address);
+  if (!ip) return false;
+  if (ip.kind() === 'ipv4') return ip.range() === 'unicast';
+  return ip.range() === 'unicast' && (ip as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
 }
 
 export function isLoopbackAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return address.startsWith('127.');
-  if (family === 6) return address === '::1' || (embeddedIpv4(address)?.startsWith('127.') ?? false);
-  return false;
+  return reached(address)?.range() === 'loopback';
 }
 
 export class WebhookUrlError extends Error {}
