@@ -67,6 +67,15 @@ function decodeSignedTransaction(output: string): Transaction {
   }
 }
 
+/** The compiled message of a decoded transaction; bytes that are not one are the caller's error, never a 500. */
+function decodeMessage(bytes: Transaction['messageBytes']) {
+  try {
+    return getCompiledTransactionMessageDecoder().decode(bytes);
+  } catch {
+    refuse('results[0] is not a Solana transaction: its message cannot be read.');
+  }
+}
+
 export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
   const chainOf = (caip2: string): SolanaChain => {
     const chain = chains.find((c) => c.config.caip2 === caip2);
@@ -185,7 +194,7 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
       if (outputs.length !== 1) refuse(`results[0] must hold one signed transaction, not ${outputs.length}.`);
       const chain = chainOf(option.claims.chain);
       const signed = decodeSignedTransaction(outputs[0]!);
-      const message = getCompiledTransactionMessageDecoder().decode(signed.messageBytes);
+      const message = decodeMessage(signed.messageBytes);
       const blockhash = message.lifetimeToken as Blockhash;
       // The wallet may sign only what this option builds: same instructions, accounts, amounts, fee payer.
       const expected = await paymentTransaction(option, chain.feePayer.address, {
@@ -196,6 +205,10 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
         refuse(
           'results[0] is not the transaction this option builds (amount, recipient, mint or instructions differ).',
         );
+      }
+      // The fee payer's slot is ours to fill: anything in it is not what this option built.
+      if (signed.signatures[chain.feePayer.address] != null) {
+        refuse('results[0] carries a fee payer signature; the service signs as fee payer itself.');
       }
       const buyer = solanaAddressOf(option.claims.account);
       const buyerSignature = signed.signatures[buyer];

@@ -1,0 +1,149 @@
+/**
+ * Confirm against every single-byte alteration of a signed Solana transaction: each is the caller's error (a 4xx
+ * with a code of the contract) and leaves the payment as it was; then the genuine transaction still pays.
+ *
+ * Exhaustive where it is cheap and matters most: every byte of the message, flipped in its low bit and re-signed by
+ * the buyer (a valid signature over a message the option did not build). fast-check samples the rest: any byte of
+ * the whole wire transaction (signature section included) under every bit class (low bit, high bit, 0x00, 0xFF, a
+ * random xor), unsigned again or not, and truncations and appended bytes.
+ */
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  getTransactionEncoder,
+  partiallySignTransaction,
+  signBytes,
+  type KeyPairSigner,
+  type SignatureBytes,
+  type Transaction,
+  type TransactionMessageBytes,
+} from '@solana/kit';
+import { errorCodeValues } from '../../server/src/generated/gateway.js';
+import { expectJson } from './harness.js';
+import { startCheckoutHarness, type CheckoutHarness, type PaymentOption, type StatusAnswer } from './checkout.js';
+
+type BitClass = 'low' | 'high' | 'zero' | 'ones' | 'xor';
+
+function mutateByte(value: number, kind: BitClass, xor: number): number {
+  switch (kind) {
+    case 'low':
+      return value ^ 0x01;
+    case 'high':
+      return value ^ 0x80;
+    case 'zero':
+      return value === 0 ? 0x01 : 0x00;
+    case 'ones':
+      return value === 0xff ? 0xfe : 0xff;
+    case 'xor':
+      return value ^ (xor || 0x01);
+  }
+}
+
+describe('gateway confirm: every altered byte of a signed Solana transaction is refused', function () {
+  let h: CheckoutHarness;
+  let buyer: { signer: KeyPairSigner; caip10: string };
+  let paymentId: string;
+  let option: PaymentOption;
+  let unsigned: Transaction;
+  let genuine: Uint8Array;
+
+  before(async () => {
+    h = await startCheckoutHarness();
+    buyer = await h.solanaBuyer();
+    paymentId = await h.createPayment();
+    option = await h.optionFor(paymentId, buyer as never, h.solanaTusd);
+    const action = option.actions[0]!;
+    const fetched = await expectJson<{ actions: { data: { params: { transaction: string }[] } }[] }>(
+      await h.call('POST', `/v1/gateway/payment/${paymentId}/fetch`, {
+        body: { optionId: option.id, data: action.type === 'build' ? action.data.data : '' },
+      }),
+      200,
+    );
+    unsigned = getTransactionDecoder().decode(Buffer.from(fetched.actions[0]!.data.params[0]!.transaction, 'base64'));
+    genuine = Uint8Array.from(
+      getTransactionEncoder().encode(await partiallySignTransaction([buyer.signer.keyPair], unsigned)),
+    );
+  });
+  after(() => h.close());
+
+  const confirm = (wire: Uint8Array) =>
+    h.confirm(paymentId, { optionId: option.id, results: [Buffer.from(wire).toString('base64')] });
+
+  /** A 4xx with a code of the contract, and the payment untouched: still payable, no claim, no new version. */
+  async function refused(wire: Uint8Array, what: string): Promise<void> {
+    const res = await confirm(wire);
+    const body = (await res.json()) as { code: string };
+    assert.ok(res.status >= 400 && res.status < 500, `${what}: ${res.status} ${JSON.stringify(body)}`);
+    assert.ok((errorCodeValues as readonly string[]).includes(body.code), `${what}: code ${body.code}`);
+  }
+
+  async function unchanged(): Promise<void> {
+    const row = await h.runtime.db.knex('payments').where({ id: paymentId }).first('status', 'state_version');
+    assert.deepEqual([row.status, Number(row.state_version)], ['requires_action', 0]);
+    assert.equal((await h.runtime.db.knex('payment_claims').where({ payment_id: paymentId })).length, 0);
+  }
+
+  /** The message re-signed by the buyer: the signature is valid, the message is not the option's. */
+  async function resigned(messageBytes: Uint8Array): Promise<Uint8Array> {
+    const signature = (await signBytes(buyer.signer.keyPair.privateKey, messageBytes)) as SignatureBytes;
+    const tx: Transaction = {
+      messageBytes: messageBytes as unknown as TransactionMessageBytes,
+      signatures: { ...unsigned.signatures, [buyer.signer.address]: signature },
+    };
+    return Uint8Array.from(getTransactionEncoder().encode(tx));
+  }
+
+  it('every byte of the message, flipped and re-signed by the buyer (the reported 500)', async () => {
+    const message = Uint8Array.from(unsigned.messageBytes);
+    for (let i = 0; i < message.length; i++) {
+      const altered = Uint8Array.from(message);
+      altered[i] = mutateByte(altered[i]!, 'low', 0);
+      await refused(await resigned(altered), `message byte ${i}`);
+    }
+    await unchanged();
+  });
+
+  it('any byte of the wire transaction under every bit class, re-signed or not; truncated; extended', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: genuine.length - 1 }),
+        fc.constantFrom<BitClass>('low', 'high', 'zero', 'ones', 'xor'),
+        fc.integer({ min: 1, max: 255 }),
+        fc.boolean(),
+        async (index, kind, xor, resign) => {
+          const altered = Uint8Array.from(genuine);
+          altered[index] = mutateByte(altered[index]!, kind, xor);
+          let wire: Uint8Array = altered;
+          if (resign) {
+            let decoded: Transaction | null = null;
+            try {
+              decoded = getTransactionDecoder().decode(altered);
+            } catch {
+              // Not a transaction any more: sent as it is.
+            }
+            // Re-signed only when the message itself changed; a changed signature section is sent as it is.
+            const message = decoded ? Uint8Array.from(decoded.messageBytes) : null;
+            if (message && Buffer.compare(message, Uint8Array.from(unsigned.messageBytes)) !== 0) {
+              wire = await resigned(message);
+            }
+          }
+          await refused(wire, `byte ${index} ${kind}${resign ? ' re-signed' : ''}`);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    for (const length of [0, 1, 64, 65, genuine.length - 1]) {
+      await refused(genuine.slice(0, length), `truncated to ${length}`);
+    }
+    await refused(Uint8Array.from([...genuine, 0]), 'one byte appended');
+    await unchanged();
+  });
+
+  it('after all of them, the genuine transaction pays', async () => {
+    const accepted = await expectJson<StatusAnswer>(await confirm(genuine), 200);
+    assert.equal(accepted.status, 'processing');
+    assert.equal((await h.settle(paymentId, 'succeeded')).status, 'succeeded');
+  });
+});
