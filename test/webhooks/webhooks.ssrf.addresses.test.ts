@@ -203,7 +203,7 @@ describe('webhooks.ssrf: create, update and delivery through the server', functi
     }
   });
 
-  it('update refuses them in live mode, and in test mode (loopback switch off) the IPv6 metadata form', async () => {
+  it('update refuses them in live mode, and in test mode the IPv6 metadata form', async () => {
     const m = await d.merchant();
     await m.createEndpoint({ url: 'https://hooks.example/live' }, { live: true });
     for (const url of LITERALS) {
