@@ -10,7 +10,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  getBase64EncodedWireTransaction,
   getTransactionDecoder,
   getTransactionEncoder,
   partiallySignTransaction,
