@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Hex } from 'viem';
-import { errorCodeValues } from '../../server/src/generated/gateway.js';
 import { sharedChains, useChainSnapshots } from '../helpers/chain.js';
 import { expectJson } from './harness.js';
+import { expectPaymentUntouched, expectRefused, mutateByte, type BitClass } from './mutations.js';
 import {
   sendAction,
   signAction,
@@ -20,15 +20,7 @@ import {
   type StatusAnswer,
 } from './checkout.js';
 
-type BitClass = 'low' | 'high' | 'zero' | 'ones';
 const BIT_CLASSES: BitClass[] = ['low', 'high', 'zero', 'ones'];
-
-function mutateByte(value: number, kind: BitClass): number {
-  if (kind === 'low') return value ^ 0x01;
-  if (kind === 'high') return value ^ 0x80;
-  if (kind === 'zero') return value === 0 ? 0x01 : 0x00;
-  return value === 0xff ? 0xfe : 0xff;
-}
 
 /** `hex` with byte `index` changed by `kind`. */
 function alter(hex: Hex, index: number, kind: BitClass): Hex {
@@ -62,17 +54,11 @@ describe('gateway confirm: altered EVM results are refused and change nothing', 
 
   async function refused(s: { h: CheckoutHarness; paymentId: string; option: PaymentOption }, result: unknown) {
     const res = await s.h.confirm(s.paymentId, { optionId: s.option.id, results: [result] });
-    const body = (await res.json()) as { code: string };
-    const what = String(result).slice(0, 140);
-    assert.ok(res.status >= 400 && res.status < 500, `${what}: ${res.status} ${JSON.stringify(body)}`);
-    assert.ok((errorCodeValues as readonly string[]).includes(body.code), `${what}: code ${body.code}`);
+    await expectRefused(res, String(result).slice(0, 140));
   }
 
-  async function unchanged(s: { h: CheckoutHarness; paymentId: string }) {
-    const row = await s.h.runtime.db.knex('payments').where({ id: s.paymentId }).first('status', 'state_version');
-    assert.deepEqual([row.status, Number(row.state_version)], ['requires_action', 0]);
-    assert.equal((await s.h.runtime.db.knex('payment_claims').where({ payment_id: s.paymentId })).length, 0);
-  }
+  const unchanged = (s: { h: CheckoutHarness; paymentId: string }) =>
+    expectPaymentUntouched(s.h.runtime.db, s.paymentId);
 
   describe('an EIP-3009 signature (eth_signTypedData_v4)', () => {
     const s = harnessFor(false);

@@ -19,26 +19,9 @@ import {
   type Transaction,
   type TransactionMessageBytes,
 } from '@solana/kit';
-import { errorCodeValues } from '../../server/src/generated/gateway.js';
 import { expectJson } from './harness.js';
+import { expectPaymentUntouched, expectRefused, mutateByte, type BitClass } from './mutations.js';
 import { startCheckoutHarness, type CheckoutHarness, type PaymentOption, type StatusAnswer } from './checkout.js';
-
-type BitClass = 'low' | 'high' | 'zero' | 'ones' | 'xor';
-
-function mutateByte(value: number, kind: BitClass, xor: number): number {
-  switch (kind) {
-    case 'low':
-      return value ^ 0x01;
-    case 'high':
-      return value ^ 0x80;
-    case 'zero':
-      return value === 0 ? 0x01 : 0x00;
-    case 'ones':
-      return value === 0xff ? 0xfe : 0xff;
-    case 'xor':
-      return value ^ (xor || 0x01);
-  }
-}
 
 describe('gateway confirm: every altered byte of a signed Solana transaction is refused', function () {
   let h: CheckoutHarness;
@@ -70,19 +53,8 @@ describe('gateway confirm: every altered byte of a signed Solana transaction is 
   const confirm = (wire: Uint8Array) =>
     h.confirm(paymentId, { optionId: option.id, results: [Buffer.from(wire).toString('base64')] });
 
-  /** A 4xx with a code of the contract, and the payment untouched: still payable, no claim, no new version. */
-  async function refused(wire: Uint8Array, what: string): Promise<void> {
-    const res = await confirm(wire);
-    const body = (await res.json()) as { code: string };
-    assert.ok(res.status >= 400 && res.status < 500, `${what}: ${res.status} ${JSON.stringify(body)}`);
-    assert.ok((errorCodeValues as readonly string[]).includes(body.code), `${what}: code ${body.code}`);
-  }
-
-  async function unchanged(): Promise<void> {
-    const row = await h.runtime.db.knex('payments').where({ id: paymentId }).first('status', 'state_version');
-    assert.deepEqual([row.status, Number(row.state_version)], ['requires_action', 0]);
-    assert.equal((await h.runtime.db.knex('payment_claims').where({ payment_id: paymentId })).length, 0);
-  }
+  const refused = async (wire: Uint8Array, what: string) => expectRefused(await confirm(wire), what);
+  const unchanged = () => expectPaymentUntouched(h.runtime.db, paymentId);
 
   /** The message re-signed by the buyer: the signature is valid, the message is not the option's. */
   async function resigned(messageBytes: Uint8Array): Promise<Uint8Array> {

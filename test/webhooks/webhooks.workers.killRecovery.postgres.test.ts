@@ -5,20 +5,10 @@
  * workers at the same time. Real processes, real time: the recovery it measures is the one operators get.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import type { ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { pino } from 'pino';
-import { createRuntime, loadConfig, type Runtime } from '@paygate/server';
-import { createPayment } from '../../server/src/payments/lifecycle.js';
-import { createEndpoint } from '../../server/src/webhooks/endpoints.js';
 import { LEASE_MS, LEASE_SWEEP_MS } from '../../server/src/webhooks/schedule.js';
-import { spawnCli } from '../helpers/cli.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-import { seedMerchant } from '../helpers/fixtures.base.js';
 import { waitFor } from '../helpers/paygate.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { useWorkerFixture } from './workers.js';
 
 /** The bound the issue sets on recovery, from the kill to the last dead worker's event answered 2xx. */
 const RECOVERY_BOUND_MS = 30_000;
@@ -29,57 +19,10 @@ const AFTER_KILL = 4;
 
 describe('webhooks.workers.killRecovery [postgres]', function () {
   this.timeout(60_000);
-  let test: TestDatabase;
-  let runtime: Runtime;
-  let receiver: Receiver;
-  let merchantId: string;
-  const workers: ChildProcess[] = [];
-  const env: Record<string, string> = {
-    PAYGATE_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
-    PAYGATE_OPTION_SECRET: randomBytes(32).toString('base64'),
-  };
-
-  before(async () => {
-    test = await createTestDatabase('postgres');
-    env.DATABASE_URL = test.url;
-    runtime = await createRuntime({
-      config: loadConfig({ ...env, LOG_LEVEL: 'silent' }),
-      db: test.db,
-      logger: pino({ level: 'silent' }),
-    });
-    receiver = await startReceiver();
-    merchantId = await seedMerchant(test.db.knex);
-    await createEndpoint(runtime, merchantId, 'test', { url: `${receiver.url}/hooks` });
-  });
-  after(async () => {
-    for (const w of workers.splice(0)) if (w.exitCode === null && w.signalCode === null) w.kill('SIGKILL');
-    await receiver?.close();
-    await runtime?.close();
-    await test?.drop();
-  });
-
+  const f = useWorkerFixture({ each: false });
   /** A worker with the default lease, renewal and sweeps; ready once it takes jobs. */
-  async function startWorker(args: string[] = []): Promise<ChildProcess> {
-    const child = spawnCli(['worker', '--json', ...args], env);
-    workers.push(child);
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));
-    });
-    assert.equal(JSON.parse(line).worker, 'ready');
-    return child;
-  }
-
-  const newPayment = (ref: string) =>
-    createPayment(runtime, {
-      merchantId,
-      live: false,
-      referenceId: ref,
-      amount: { unit: 'iso4217/USD', value: '1250' },
-      expiresAt: Date.now() + 3_600_000,
-      successUrl: null,
-      errorUrl: null,
-    });
+  const startWorker = f.startWorker;
+  const newPayment = f.newPayment;
 
   it(`a worker killed with ${IN_FLIGHT} attempts in flight: all delivered by the other within 30 s, none sent twice at once`, async () => {
     // Per event (webhook-id): requests open now, the most ever open at once, and when one was answered 2xx.
@@ -87,7 +30,7 @@ describe('webhooks.workers.killRecovery [postgres]', function () {
     const mostOpen = new Map<string, number>();
     const answeredAt = new Map<string, number>();
     let hold = true;
-    receiver.respond = (req, res) => {
+    f.receiver.respond = (req, res) => {
       const id = String(req.headers['webhook-id']);
       open.set(id, (open.get(id) ?? 0) + 1);
       mostOpen.set(id, Math.max(mostOpen.get(id) ?? 0, open.get(id)!));
@@ -100,8 +43,8 @@ describe('webhooks.workers.killRecovery [postgres]', function () {
     // The first worker alone takes the first events and holds them in flight, each up to its concurrency.
     const doomed = await startWorker(['--concurrency', String(IN_FLIGHT)]);
     const before = await Promise.all(Array.from({ length: IN_FLIGHT }, (_, i) => newPayment(`in-flight-${i}`)));
-    await waitFor('every first attempt in flight on the first worker', () => receiver.received.length === IN_FLIGHT);
-    const inFlight = new Set(receiver.received.map((r) => String(r.headers['webhook-id'])));
+    await waitFor('every first attempt in flight on the first worker', () => f.receiver.received.length === IN_FLIGHT);
+    const inFlight = new Set(f.receiver.received.map((r) => String(r.headers['webhook-id'])));
     assert.equal(inFlight.size, IN_FLIGHT);
 
     await startWorker();
@@ -113,7 +56,7 @@ describe('webhooks.workers.killRecovery [postgres]', function () {
     const after = await Promise.all(Array.from({ length: AFTER_KILL }, (_, i) => newPayment(`after-kill-${i}`)));
 
     const all = before.length + after.length;
-    const delivered = () => test.db.knex('webhook_deliveries').where({ status: 'delivered' }).count({ n: '*' });
+    const delivered = () => f.test.db.knex('webhook_deliveries').where({ status: 'delivered' }).count({ n: '*' });
     await waitFor(
       'every event delivered',
       async () => Number((await delivered())[0]!.n) === all,
@@ -130,7 +73,7 @@ describe('webhooks.workers.killRecovery [postgres]', function () {
 
     // Each in-flight event: sent twice (the dead worker's attempt, the recovery), never both at once; the others once.
     const sends = new Map<string, number>();
-    for (const r of receiver.received) {
+    for (const r of f.receiver.received) {
       const id = String(r.headers['webhook-id']);
       sends.set(id, (sends.get(id) ?? 0) + 1);
     }
@@ -139,7 +82,7 @@ describe('webhooks.workers.killRecovery [postgres]', function () {
     for (const [id, most] of mostOpen) assert.equal(most, 1, `requests for ${id} open at once`);
 
     // One recorded attempt per step: the dead worker recorded nothing, the recovery recorded step 1 once.
-    const attempts = (await test.db
+    const attempts = (await f.test.db
       .knex('webhook_attempts')
       .select('delivery_id', 'attempt', 'delivered')
       .orderBy('delivery_id')) as { delivery_id: string; attempt: number; delivered: boolean }[];
