@@ -5,11 +5,13 @@
  * Exhaustive where it is cheap and matters most: every byte of the message, flipped in its low bit and re-signed by
  * the buyer (a valid signature over a message the option did not build). fast-check samples the rest: any byte of
  * the whole wire transaction (signature section included) under every bit class (low bit, high bit, 0x00, 0xFF, a
- * random xor), unsigned again or not, and truncations and appended bytes.
+ * random xor), unsigned again or not, and truncations and appended bytes. Last, an account with no Ed25519 key (off
+ * the curve) whose signature check can only fail.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
+  getProgramDerivedAddress,
   getTransactionDecoder,
   getTransactionEncoder,
   partiallySignTransaction,
@@ -19,7 +21,7 @@ import {
   type Transaction,
   type TransactionMessageBytes,
 } from '@solana/kit';
-import { expectJson } from './harness.js';
+import { expectError, expectJson } from './harness.js';
 import { expectPaymentUntouched, expectRefused, mutateByte, type BitClass } from './mutations.js';
 import { startCheckoutHarness, type CheckoutHarness, type PaymentOption, type StatusAnswer } from './checkout.js';
 
@@ -110,6 +112,43 @@ describe('gateway confirm: every altered byte of a signed Solana transaction is 
     }
     await refused(Uint8Array.from([...genuine, 0]), 'one byte appended');
     await unchanged();
+  });
+
+  it("an account whose key is off the curve: its signature check fails as the caller's error, not a 500", async () => {
+    // A program-derived address holds TUSD and so gets an option, but no Ed25519 key exists for it.
+    const [owner] = await getProgramDerivedAddress({
+      programAddress: h.solana.mints.tusd.address,
+      seeds: ['paygate:mutations:off-curve', paymentId],
+    });
+    await h.solana.faucet.mintTokens(owner, h.solana.mints.tusd.address, 100_000_000n);
+    const offCurvePayment = await h.createPayment();
+    const offCurve = await h.optionFor(
+      offCurvePayment,
+      { caip10: `${h.solana.caip2}:${owner}` } as never,
+      h.solanaTusd,
+    );
+    const action = offCurve.actions[0]!;
+    const fetched = await expectJson<{ actions: { data: { params: { transaction: string }[] } }[] }>(
+      await h.call('POST', `/v1/gateway/payment/${offCurvePayment}/fetch`, {
+        body: { optionId: offCurve.id, data: action.type === 'build' ? action.data.data : '' },
+      }),
+      200,
+    );
+    const tx = getTransactionDecoder().decode(Buffer.from(fetched.actions[0]!.data.params[0]!.transaction, 'base64'));
+    for (const fill of [0x01, 0xff]) {
+      const forged: Transaction = {
+        ...tx,
+        signatures: { ...tx.signatures, [owner]: new Uint8Array(64).fill(fill) as SignatureBytes },
+      };
+      const wire = Buffer.from(getTransactionEncoder().encode(forged)).toString('base64');
+      const message = await expectError(
+        await h.confirm(offCurvePayment, { optionId: offCurve.id, results: [wire] }),
+        400,
+        'params_validation',
+      );
+      assert.match(message, /not signed by the option's account/);
+    }
+    await expectPaymentUntouched(h.runtime.db, offCurvePayment);
   });
 
   it('after all of them, the genuine transaction pays', async () => {

@@ -76,6 +76,24 @@ function decodeMessage(bytes: Transaction['messageBytes']) {
   }
 }
 
+/**
+ * Whether the transaction carries `signer`'s valid signature. A key or signature the platform's Ed25519 refuses (an
+ * off-curve account, say) is not a signature of the account: the caller's error, never a 500.
+ */
+async function signedBy(signer: Address, transaction: Transaction): Promise<boolean> {
+  const signature = transaction.signatures[signer];
+  if (signature == null) return false;
+  try {
+    return await verifySignature(
+      await getPublicKeyFromAddress(signer),
+      signature as SignatureBytes,
+      transaction.messageBytes,
+    );
+  } catch {
+    return false;
+  }
+}
+
 export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
   const chainOf = (caip2: string): SolanaChain => {
     const chain = chains.find((c) => c.config.caip2 === caip2);
@@ -211,15 +229,7 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
         refuse('results[0] carries a fee payer signature; the service signs as fee payer itself.');
       }
       const buyer = solanaAddressOf(option.claims.account);
-      const buyerSignature = signed.signatures[buyer];
-      const valid =
-        buyerSignature != null &&
-        (await verifySignature(
-          await getPublicKeyFromAddress(buyer),
-          buyerSignature as SignatureBytes,
-          signed.messageBytes,
-        ));
-      if (!valid) refuse(`results[0] is not signed by the option's account ${buyer}.`);
+      if (!(await signedBy(buyer, signed))) refuse(`results[0] is not signed by the option's account ${buyer}.`);
       const fresh = await chain.rpc.isBlockhashValid(blockhash, { commitment: 'processed' }).send();
       if (!fresh.value) {
         refuse('The transaction\u2019s blockhash has expired; fetch the action again and sign the new transaction.');
