@@ -13,6 +13,7 @@ import { requestContext } from './http/requestContext.js';
 import { gatewayCors, securityHeaders } from './http/security.js';
 import { inSequence, onlyFor, surfaces } from './http/surface.js';
 import { requestTimeout } from './http/timeout.js';
+import { checkoutRouter } from './routes/checkout/index.js';
 import { collectRouter } from './routes/collect/index.js';
 import { dashboardRouter } from './routes/dashboard/index.js';
 import { devRouter } from './routes/dev/index.js';
@@ -28,6 +29,8 @@ export interface AppDeps {
   /** Turn on response validation against the contracts (the test configuration). */
   validateResponses?: boolean;
   docsDir?: string;
+  /** The built web pages (web/dist); the default is the workspace's. */
+  webDir?: string;
   /** The server's count of requests in flight, which its shutdown waits for. */
   requests?: InFlightRequests;
 }
@@ -75,6 +78,8 @@ export function createApp(deps: AppDeps): Express {
   );
   // The data-collection form: a web page and its post, outside the contracts and their validators (§16).
   app.use(collectRouter(runtime));
+  // The hosted checkout page at the payments' gatewayUrl, and its assets (web/).
+  app.use(checkoutRouter(runtime, deps.webDir));
 
   app.use(notFoundHandler);
   app.use(errorHandler(runtime.logger));

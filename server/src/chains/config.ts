@@ -17,6 +17,7 @@ import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { ConfigError } from '../config.js';
+import { explorerTxUrlSchema } from './explorer.js';
 import { solanaChainsOf, type SolanaChainConfig } from './solana/config.js';
 import { findCurrency } from '../payments/currencies.js';
 
@@ -57,6 +58,13 @@ export interface EvmChainConfig {
   rpcUrl: string;
   /** Blocks on top of the one that includes a payment's transaction, plus that one, before it counts as final. */
   confirmations: number;
+  /** An explorer's transaction page, `{txId}` standing for the hash; the checkout links to it. Null: no link. */
+  explorerTxUrl: string | null;
+  /**
+   * An RPC URL wallets may be given (`wallet_addEthereumChain` from the checkout): public, unlike `rpcUrl`, which may
+   * hold a provider's key and is never shown. Null: the checkout asks the buyer to add the network themselves.
+   */
+  publicRpcUrl: string | null;
   /** Private key of the account that submits authorizations and pays their gas. A secret: never logged or answered. */
   relayerKey: Hex;
   /** Multicall3, which the startup checks batch their reads through. */
@@ -189,6 +197,8 @@ const chainSchema = z
     // The URL may embed a provider's API key, so its value never appears in an error.
     rpcUrl: httpUrl,
     confirmations: z.number().int().min(1).max(1000),
+    explorerTxUrl: explorerTxUrlSchema,
+    publicRpcUrl: httpUrl.nullable().default(null),
     relayerKey: z
       .string()
       .regex(/^0x[0-9a-fA-F]{64}$/, { message: 'must be a private key: 0x + 64 hex characters' })

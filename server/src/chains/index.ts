@@ -157,6 +157,7 @@ export function localSolanaConfig(local: LocalSolanaChain): SolanaChainConfig {
     mode: 'test',
     rpcUrl: local.rpcUrl,
     commitment: local.commitment,
+    explorerTxUrl: null,
     // The local chain hands its fee payer over as a signer (connectSolanaChain's third argument).
     feePayerKey: '',
     assets: [

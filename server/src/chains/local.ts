@@ -196,6 +196,9 @@ export function localChainConfig(rpcUrl: string, testUsd: Address | null): EvmCh
     name: 'Local',
     mode: 'test',
     rpcUrl,
+    explorerTxUrl: null,
+    // Wallets in the browser tests (and a developer's own) can add the local chain from the checkout.
+    publicRpcUrl: rpcUrl,
     // anvil mines one block per transaction and never reorganises.
     confirmations: 1,
     relayerKey: ANVIL_KEYS.relayer,

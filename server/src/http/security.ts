@@ -135,7 +135,8 @@ function collectHeaders(config: Pick<Config, 'corsOrigins'>): RequestHandler {
         scriptSrc: [collectPageCsp.scriptSrc],
         styleSrc: [collectPageCsp.styleSrc],
         connectSrc: ["'self'"],
-        frameAncestors: config.corsOrigins === '*' ? ['*'] : config.corsOrigins,
+        // 'self': the hosted checkout frames the form in its dialog.
+        frameAncestors: config.corsOrigins === '*' ? ['*'] : ["'self'", ...config.corsOrigins],
         baseUri: ["'none'"],
         formAction: ["'none'"],
       },
@@ -145,13 +146,38 @@ function collectHeaders(config: Pick<Config, 'corsOrigins'>): RequestHandler {
   });
 }
 
+/**
+ * The hosted checkout (docs/decisions.md, "The hosted checkout") loads only its own built files: no inline script or
+ * style, no third-party origin. It talks only to this server (the gateway API) and frames only this server's
+ * data-collection form. Nobody may frame it, so no site can overlay a payment button (clickjacking).
+ */
+const checkoutHeaders = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      frameSrc: ["'self'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'none'"],
+    },
+  },
+  referrerPolicy: { policy: 'no-referrer' },
+});
+
 export function securityHeaders(config: Pick<Config, 'corsOrigins'>): RequestHandler {
   const api = fixedHeaders(apiHeaders);
+  const checkout = fixedHeaders(checkoutHeaders);
   const docs = fixedHeaders(docsHeaders);
   const collect = fixedHeaders(collectHeaders(config));
   return (req, res, next) => {
     if (req.path === '/docs' || req.path.startsWith('/docs/')) return docs(req, res, next);
     if (req.path.startsWith('/collect/')) return collect(req, res, next);
+    if (req.path.startsWith('/pay/') || req.path.startsWith('/checkout/')) return checkout(req, res, next);
     return api(req, res, next);
   };
 }

@@ -7,6 +7,7 @@ import { getBase58Encoder, isAddress, type Address } from '@solana/kit';
 import { z } from 'zod';
 import { findCurrency } from '../../payments/currencies.js';
 import type { ChainMode } from '../config.js';
+import { explorerTxUrlSchema } from '../explorer.js';
 
 export interface SolanaAssetConfig {
   /** CAIP-19: `solana:<ref>/token:<mint>` or `solana:<ref>/slip44:501` for SOL. */
@@ -30,6 +31,8 @@ export interface SolanaChainConfig {
   rpcUrl: string;
   /** The commitment at which a payment's transaction counts as final. */
   commitment: 'confirmed' | 'finalized';
+  /** See EvmChainConfig.explorerTxUrl: `{txId}` stands for the signature. */
+  explorerTxUrl: string | null;
   /** The fee payer's 64-byte secret key, base58 (as Solana wallets export it). A secret: never logged. */
   feePayerKey: string;
   assets: SolanaAssetConfig[];
@@ -76,6 +79,7 @@ export const solanaChainSchema = z
     mode: z.enum(['live', 'test'], { message: 'must be live or test' }),
     rpcUrl: httpUrl,
     commitment: z.enum(['confirmed', 'finalized']).default('confirmed'),
+    explorerTxUrl: explorerTxUrlSchema,
     feePayerKey: z.string().refine((key) => {
       try {
         return getBase58Encoder().encode(key).length === 64;

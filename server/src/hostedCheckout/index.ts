@@ -1,0 +1,71 @@
+/**
+ * What `GET /pay/{paymentId}` answers: the checkout page for a payment in any state, or the same page in its
+ * "payment not found" state with a 404.
+ */
+import type { CheckoutPageConfig } from '../../../web/src/pageConfig.js';
+import type { Mode } from '../accounts/keys.js';
+import type { Chains } from '../chains/index.js';
+import { findMerchant } from '../db/queries/accounts.js';
+import { findPayment } from '../db/queries/payments.js';
+import type { Database } from '../db/connect.js';
+import { gatewayUrlOf } from '../payments/merchantPayments.js';
+import type { HostedCheckoutApps } from './app.js';
+import { checkoutChains, type CheckoutTemplate } from './page.js';
+
+export { hostedCheckoutAppId, hostedCheckoutApps, HOSTED_CHECKOUT_LABEL, type HostedCheckoutApps } from './app.js';
+export { checkoutTemplate, CHECKOUT_LANGUAGES, DEFAULT_WEB_DIST, pickLanguage } from './page.js';
+
+export interface HostedCheckoutDeps {
+  db: Database;
+  chains: Chains | null;
+  publicBaseUrl: string;
+  apps: HostedCheckoutApps;
+  now: () => number;
+}
+
+function bothHttps(success: string | null, error: string | null): { successUrl: string; errorUrl: string } | null {
+  const https = (url: string | null) => {
+    try {
+      return url !== null && new URL(url).protocol === 'https:';
+    } catch {
+      return false;
+    }
+  };
+  return https(success) && https(error) ? { successUrl: success!, errorUrl: error! } : null;
+}
+
+export async function renderCheckoutPage(
+  deps: HostedCheckoutDeps,
+  template: CheckoutTemplate,
+  paymentId: string,
+  lang: string,
+): Promise<{ status: 200 | 404; html: string }> {
+  const notFound: CheckoutPageConfig = {
+    paymentId: null,
+    lang,
+    appId: null,
+    paymentLink: null,
+    solanaPayLink: null,
+    chains: [],
+    serverTime: deps.now(),
+    redirect: null,
+  };
+  const payment = await findPayment(deps.db.knex, paymentId);
+  if (!payment) return { status: 404, html: template.render(notFound, 'Payment not found · Paygate') };
+  const merchant = await findMerchant(deps.db.knex, payment.merchant_id);
+  const mode: Mode = payment.live ? 'live' : 'test';
+  const chains = checkoutChains(deps.chains, mode);
+  const config: CheckoutPageConfig = {
+    paymentId: payment.id,
+    lang,
+    appId: await deps.apps.appIdFor(mode),
+    paymentLink: gatewayUrlOf(deps.publicBaseUrl, payment.id),
+    solanaPayLink: chains.some((c) => c.caip2.startsWith('solana:'))
+      ? `solana:${deps.publicBaseUrl}/v1/gateway/payment/${payment.id}/solana-pay`
+      : null,
+    chains,
+    serverTime: deps.now(),
+    redirect: bothHttps(payment.success_url, payment.error_url),
+  };
+  return { status: 200, html: template.render(config, `${merchant?.name ?? 'Payment'} · Paygate`) };
+}

@@ -1,0 +1,58 @@
+import express, { Router } from 'express';
+import { join } from 'node:path';
+import {
+  checkoutTemplate,
+  DEFAULT_WEB_DIST,
+  hostedCheckoutApps,
+  pickLanguage,
+  renderCheckoutPage,
+} from '../../hostedCheckout/index.js';
+import type { Runtime } from '../../runtime.js';
+
+/**
+ * The hosted checkout (docs/decisions.md, "The hosted checkout"): the page at the merchant's `gatewayUrl` and its
+ * built assets. Outside the contracts, like the collect form: app.ts mounts it after the contract validators.
+ */
+export function checkoutRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Router {
+  const router = Router({ caseSensitive: true, strict: true });
+  const template = checkoutTemplate(distDir);
+  const apps = hostedCheckoutApps({
+    db: runtime.db,
+    optionSecret: runtime.config.optionSecret,
+    now: runtime.now,
+    onRevoked: (mode) =>
+      runtime.logger.warn({ mode }, 'the hosted checkout app id is revoked: the checkout page cannot call the gateway'),
+  });
+  const deps = {
+    db: runtime.db,
+    chains: runtime.chains,
+    publicBaseUrl: runtime.config.publicBaseUrl,
+    apps,
+    now: runtime.now,
+  };
+
+  router.get('/pay/:paymentId', async (req, res) => {
+    const built = template();
+    if (!built) {
+      res
+        .status(503)
+        .set('Cache-Control', 'no-store')
+        .type('text')
+        .send('The checkout page is not built: run `npm run build -w @paygate/web` (npm ci runs it).\n');
+      return;
+    }
+    const lang = pickLanguage(req.query.lang, req.get('accept-language'));
+    const page = await renderCheckoutPage(deps, built, req.params.paymentId, lang);
+    res
+      .status(page.status)
+      .set({ 'Cache-Control': 'no-store', 'Content-Language': lang, Vary: 'Accept-Language' })
+      .type('html')
+      .send(page.html);
+  });
+  // Content-hashed names: a new build has new names, so a year of caching never serves a stale file.
+  router.use(
+    '/checkout/assets',
+    express.static(join(distDir, 'assets'), { immutable: true, maxAge: '365d', index: false, redirect: false }),
+  );
+  return router;
+}
