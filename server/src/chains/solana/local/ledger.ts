@@ -125,6 +125,8 @@ export class LocalLedger {
   private issued: { blockhash: string; lastValidBlockHeight: bigint } | null = null;
   private holding = false;
   private readonly landed = new Map<string, LandedTransaction>();
+  /** Every account key a landed transaction touches → its signatures, in landing order (getSignaturesForAddress). */
+  private readonly byAccount = new Map<string, string[]>();
 
   constructor(options: LedgerOptions = {}) {
     this.slotMs = options.slotMs ?? DEFAULT_SLOT_MS;
@@ -310,8 +312,38 @@ export class LocalLedger {
   }
 
   private record(transaction: LandedTransaction): void {
-    this.landed.set(transaction.decoded.signature, transaction);
-    if (this.landed.size > HISTORY_CAPACITY) this.landed.delete(this.landed.keys().next().value!);
+    const signature = transaction.decoded.signature;
+    this.landed.set(signature, transaction);
+    for (const key of new Set(transaction.accountKeys)) {
+      const list = this.byAccount.get(key) ?? [];
+      list.push(signature);
+      this.byAccount.set(key, list);
+    }
+    if (this.landed.size > HISTORY_CAPACITY) this.forget(this.landed.keys().next().value!);
+  }
+
+  /** Drops the oldest transaction from the history and from the index of each account it touched. */
+  private forget(signature: string): void {
+    const oldest = this.landed.get(signature);
+    this.landed.delete(signature);
+    for (const key of new Set(oldest?.accountKeys ?? [])) {
+      const list = this.byAccount.get(key);
+      // The oldest transaction is the first of each of its lists.
+      if (list?.[0] === signature) list.shift();
+      if (list?.length === 0) this.byAccount.delete(key);
+    }
+  }
+
+  /** The landed transactions that touched an account (as a static or loaded key), newest first. */
+  signaturesFor(account: string): LandedTransaction[] {
+    this.sync();
+    const list = this.byAccount.get(account) ?? [];
+    const found: LandedTransaction[] = [];
+    for (let i = list.length - 1; i >= 0; i--) {
+      const landed = this.landed.get(list[i]!);
+      if (landed) found.push(landed);
+    }
+    return found;
   }
 
   /** A landed transaction, if it is among the last 20,000. */

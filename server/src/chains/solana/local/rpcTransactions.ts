@@ -19,6 +19,24 @@ import type { RpcMethod } from './rpcMethods.js';
 import { decodeWireTransaction, transactionFee, type Message, type TransactionEncoding } from './transactions.js';
 
 const MAX_SIGNATURE_STATUSES = 256;
+/** getSignaturesForAddress answers at most this many, and by default this many (Agave's limit). */
+const MAX_SIGNATURES_FOR_ADDRESS = 1000;
+const MEMO_PROGRAMS = new Set([
+  'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+  'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
+]);
+
+/** Agave's `memo` of a signature: each memo instruction as `[<byte length>] <text>`, joined by `; `; null when none. */
+function memoOf(landed: LandedTransaction): string | null {
+  const { message } = landed.decoded;
+  const memos = message.instructions
+    .filter((i) => MEMO_PROGRAMS.has(message.staticAccounts[i.programAddressIndex] ?? ''))
+    .map((i) => {
+      const data = i.data ?? new Uint8Array();
+      return `[${data.length}] ${Buffer.from(data).toString('utf8')}`;
+    });
+  return memos.length > 0 ? memos.join('; ') : null;
+}
 
 function transactionEncoding(value: unknown): TransactionEncoding {
   if (value === undefined || value === null || value === 'base58') return 'base58';
@@ -177,6 +195,39 @@ export const transactionMethods: Record<string, RpcMethod> = {
       };
     });
     return withContext(apiVersion, slot, value);
+  },
+
+  getSignaturesForAddress: (params, { ledger }) => {
+    const target = address(params[0]);
+    const cfg = config(params, 1);
+    const level = commitment(cfg);
+    if (level === 'processed') throw invalidParams('Method does not support commitment below `confirmed`');
+    contextSlot(ledger, cfg);
+    const limit = cfg.limit === undefined || cfg.limit === null ? MAX_SIGNATURES_FOR_ADDRESS : Number(cfg.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS) {
+      throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES_FOR_ADDRESS}`);
+    }
+    const before = cfg.before === undefined || cfg.before === null ? null : string(cfg.before, 'before');
+    const until = cfg.until === undefined || cfg.until === null ? null : string(cfg.until, 'until');
+    let found = ledger.signaturesFor(target);
+    if (level === 'finalized') found = found.filter((landed) => ledger.confirmations(landed).finalized);
+    if (before !== null) {
+      // As Agave: a `before` it does not know answers nothing; an unknown `until` bounds nothing.
+      const at = found.findIndex((landed) => landed.decoded.signature === before);
+      found = at === -1 ? [] : found.slice(at + 1);
+    }
+    if (until !== null) {
+      const at = found.findIndex((landed) => landed.decoded.signature === until);
+      if (at !== -1) found = found.slice(0, at);
+    }
+    return found.slice(0, limit).map((landed) => ({
+      blockTime: landed.blockTime,
+      confirmationStatus: ledger.confirmations(landed).finalized ? 'finalized' : 'confirmed',
+      err: landed.outcome.err,
+      memo: memoOf(landed),
+      signature: landed.decoded.signature,
+      slot: landed.slot,
+    }));
   },
 
   getTransaction: (params, { ledger }) => {
