@@ -123,7 +123,9 @@ export function App(props: { config: CheckoutPageConfig }) {
   useEffect(() => void load(), [load]);
 
   // While the payment is open or processing, follow its status (long polling) whatever the buyer does here.
-  const following = view.kind === 'open' || view.kind === 'processing';
+  // Paused while the buyer fills the data-collection form: its answer (IC_COMPLETE, or IC_ERROR saying why, e.g. the
+  // payment expired meanwhile) decides what comes next, rather than a view change under the buyer's hands.
+  const following = (view.kind === 'open' && collect === null) || view.kind === 'processing';
   useEffect(() => {
     if (!following || !paymentId) return;
     const controller = new AbortController();
@@ -260,9 +262,12 @@ export function App(props: { config: CheckoutPageConfig }) {
     } catch (error) {
       setBusy(null);
       setCollect(null);
+      if (error instanceof CollectError) {
+        setMessage(t('collect.error', { reason: error.message }));
+        return;
+      }
       if (viewRef.current.kind !== 'open') return;
-      if (error instanceof CollectError) setMessage(t('collect.error', { reason: error.message }));
-      else if (error instanceof CollectClosed) setMessage(null);
+      if (error instanceof CollectClosed) setMessage(null);
       else if (isRejection(error)) setMessage(t('pay.rejected'));
       else if (error instanceof PaygateError && ['payment_expired', 'invalid_state'].includes(error.code)) {
         showStatus(await gateway.getPaymentStatus(paymentId), true);
@@ -318,14 +323,14 @@ export function App(props: { config: CheckoutPageConfig }) {
             onEnd={countdownEnded}
           />
         )}
+        {message && (view.kind === 'open' || view.kind === 'final') && (
+          <p class="message" role="alert" data-testid="message">
+            {message}
+          </p>
+        )}
         {info && view.kind === 'open' && (
           <section data-view="open">
             <Wallets wallets={wallets} connected={connected} onConnect={connect} t={t} busy={busy !== null} />
-            {message && (
-              <p class="message" role="alert">
-                {message}
-              </p>
-            )}
             {busy && (
               <p class="busy" data-testid="busy">
                 {busy}

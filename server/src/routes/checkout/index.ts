@@ -26,7 +26,10 @@ export function checkoutRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Ro
   const deps = {
     db: runtime.db,
     chains: runtime.chains,
-    publicBaseUrl: runtime.config.publicBaseUrl,
+    // Read per request, as the collect form's links are: the same base URL the rest of the API hands out.
+    get publicBaseUrl() {
+      return runtime.config.publicBaseUrl;
+    },
     apps,
     now: runtime.now,
   };
