@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { generateKeyPairSigner } from '@solana/kit';
+import type { KeyPairSigner } from '@solana/kit';
 import type { Chains } from '../../server/src/chains/index.js';
 import { launchChromium } from '../collect/browser.js';
 import { startShop, type Shop } from '../e2e/harness.js';
@@ -38,7 +38,7 @@ export interface OpenOptions {
   /** An EVM wallet for this buyer (announced through EIP-6963), on `chainId` (default the local chain). */
   evm?: { buyer: Buyer; chainId?: number; addedChains?: number[] };
   /** A Wallet Standard Solana wallet holding this key pair. */
-  solana?: { signer: Awaited<ReturnType<typeof generateKeyPairSigner>> };
+  solana?: { signer: KeyPairSigner };
   /** Install Playwright's clock, so a test can move the page's time with `page.clock.fastForward`. */
   clock?: boolean;
 }
@@ -105,8 +105,7 @@ export async function startCheckoutPage(options: { chains?: Chains; config?: Rec
         amount: o.amount ?? { unit: 'iso4217/USD', value: '1250' },
         referenceId: `order_${Math.random().toString(36).slice(2)}`,
         ...(o.expiresInSeconds ? { expiresAt: Math.floor(h.clock.now() / 1000) + o.expiresInSeconds } : {}),
-        ...(o.successUrl ? { successUrl: o.successUrl } : {}),
-        ...(o.errorUrl ? { errorUrl: o.errorUrl } : {}),
+        ...(o.successUrl || o.errorUrl ? { checkout: { successUrl: o.successUrl, errorUrl: o.errorUrl } } : {}),
       };
       const created = await expectJson<{ paymentId: string }>(
         await dashboard('POST', '/v1/merchant/payment', body),

@@ -71,7 +71,8 @@ export function App(props: { config: CheckoutPageConfig }) {
   const lang = config.lang as Language;
   const t = useMemo(() => translator(lang), [lang]);
   const now = useMemo(() => serverClock(config.serverTime), [config]);
-  const gateway = useMemo(() => gatewayFor(config, now), [config, now]);
+  // A page without a payment (not found) has no app id and never calls the gateway.
+  const gateway = useMemo(() => gatewayFor(config.appId ?? 'app_test_none', now), [config, now]);
   const paymentId = config.paymentId;
 
   const [view, setView] = useState<View>(paymentId ? { kind: 'loading' } : { kind: 'notFound' });
@@ -590,7 +591,13 @@ function Options(props: {
           const amount = formatToken(option.amount, props.lang);
           const network = option.amount.display?.networkName ?? chainOfAccount(option.account);
           return (
-            <li key={option.id} class="option" data-testid="option" data-account={option.account}>
+            <li
+              key={option.id}
+              class="option"
+              data-testid="option"
+              data-account={option.account}
+              data-option-id={option.id}
+            >
               <div class="option-main">
                 <Monogram
                   name={option.amount.display?.assetSymbol ?? '?'}

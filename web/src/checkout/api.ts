@@ -4,7 +4,6 @@
  * limit counts per buyer rather than per server.
  */
 import { PaygateWallet } from '@paygate/sdk-wallet';
-import type { CheckoutPageConfig } from '../pageConfig.js';
 
 const CLIENT_ID_KEY = 'paygate.clientId';
 
@@ -25,11 +24,11 @@ function clientId(): string {
   return id;
 }
 
-export function gatewayFor(config: CheckoutPageConfig, now: () => number): PaygateWallet {
+export function gatewayFor(appId: string, now: () => number): PaygateWallet {
   return new PaygateWallet({
     // The API is this page's own origin: the CSP allows connecting nowhere else.
     baseUrl: location.origin,
-    appId: config.appId ?? '',
+    appId,
     clientId: clientId(),
     sdkPlatform: 'web-checkout',
     now,

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { useChainSnapshots } from '../helpers/chain.js';
+import { shows, startCheckoutPage, type CheckoutPageHarness } from './page.js';
+
+const SHOP = 'https://shop.example';
+
+describe('hosted checkout page: views without paying', () => {
+  useChainSnapshots();
+  let h: CheckoutPageHarness;
+  before(async () => {
+    h = await startCheckoutPage();
+  });
+  after(() => h?.close());
+
+  it('GET /pay/{id} of an unknown or malformed id answers 404 with the "payment not found" page', async () => {
+    for (const id of ['pay_000000000000000000000000', 'not-a-payment', '%E2%80%AE%3Cscript%3E']) {
+      const answer = await fetch(`${h.server.url}/pay/${id}`);
+      assert.equal(answer.status, 404, id);
+      assert.match(answer.headers.get('content-type') ?? '', /^text\/html/);
+      assert.equal(answer.headers.get('cache-control'), 'no-store');
+      assert.match(answer.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+    }
+    const { page } = await h.open('pay_000000000000000000000000');
+    await h.view(page, 'not-found');
+    await shows(page, 'Payment not found');
+    await h.accessible(page, 'the not-found page');
+    await h.capture(page, 'not-found');
+  });
+
+  it('GET /pay/{id} speaks French from ?lang=fr and from Accept-Language, and English otherwise', async () => {
+    const paymentId = await h.payment();
+    const byQuery = await h.open(paymentId, { lang: 'fr' });
+    await h.view(byQuery.page, 'open');
+    assert.equal(await byQuery.page.getAttribute('html', 'lang'), 'fr');
+    await shows(byQuery.page, 'Payer Test merchant');
+    assert.equal(await byQuery.page.getByTestId('fiat-amount').textContent(), '12,50\u00a0$US');
+    await h.accessible(byQuery.page, 'the French page');
+    await h.capture(byQuery.page, 'open-fr');
+
+    const byHeader = await h.open(paymentId, { acceptLanguage: 'fr-FR' });
+    await h.view(byHeader.page, 'open');
+    assert.equal(await byHeader.page.getAttribute('html', 'lang'), 'fr');
+
+    const fallback = await fetch(`${h.server.url}/pay/${paymentId}?lang=xx`, { headers: { 'Accept-Language': 'de' } });
+    assert.match(await fallback.text(), /<html lang="en">/);
+  });
+
+  it('cancel payment: the buyer confirms, the gateway cancels, and the page shows the cancelled view without redirecting', async () => {
+    const paymentId = await h.payment();
+    const { page } = await h.open(paymentId);
+    await h.view(page, 'open');
+    await page.getByRole('button', { name: 'Cancel payment' }).click();
+    await h.accessible(page, 'the cancel confirmation');
+    await page.getByRole('button', { name: 'Yes, cancel' }).click();
+    await h.view(page, 'cancelled');
+    const status = await h.call('GET', `/v1/gateway/payment/${paymentId}/status`);
+    assert.equal(((await status.json()) as { status: string }).status, 'cancelled');
+    assert.equal(await page.getByTestId('redirect').count(), 0, 'no redirect URLs: the page stays');
+    await h.accessible(page, 'the cancelled view');
+    await h.capture(page, 'cancelled');
+  });
+
+  it('cancel payment with redirect URLs: after 3 seconds the buyer is sent to errorUrl with payment_id added', async () => {
+    const paymentId = await h.payment({ successUrl: `${SHOP}/thanks?order=7`, errorUrl: `${SHOP}/oops?order=7` });
+    const { page, context } = await h.open(paymentId, { clock: true });
+    await context.route(`${SHOP}/**`, (route) => route.fulfill({ contentType: 'text/plain', body: 'the shop' }));
+    await h.view(page, 'open');
+    assert.equal(
+      await page.getByRole('link', { name: 'Back to Test merchant' }).getAttribute('href'),
+      `${SHOP}/oops?order=7&payment_id=${paymentId}`,
+    );
+    await page.getByRole('button', { name: 'Cancel payment' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel' }).click();
+    await h.view(page, 'cancelled');
+    await page.getByTestId('redirect').waitFor();
+    await h.capture(page, 'cancelled-redirect');
+    await page.clock.fastForward(3_500);
+    await page.waitForURL(`${SHOP}/oops?order=7&payment_id=${paymentId}`);
+  });
+
+  it('expiry: the countdown warns in the last minute, and when the deadline passes the page shows the expired view', async () => {
+    const paymentId = await h.payment({ expiresInSeconds: 120 });
+    const { page } = await h.open(paymentId, { clock: true });
+    await h.view(page, 'open');
+    await page.clock.fastForward(65_000);
+    await shows(page, 'Less than a minute left to pay.');
+    await h.capture(page, 'expiring');
+    h.clock.advance(121_000);
+    await page.clock.fastForward(60_000);
+    await h.view(page, 'expired');
+    await h.accessible(page, 'the expired view');
+    await h.capture(page, 'expired');
+  });
+
+  it('a payment that has ended shows its view to a buyer who opens the link later', async () => {
+    const paymentId = await h.payment();
+    await h.simulate(paymentId, 'failed');
+    const { page } = await h.open(paymentId);
+    await h.view(page, 'failed');
+    await h.accessible(page, 'the failed view');
+    await h.capture(page, 'failed');
+  });
+});
