@@ -206,6 +206,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/gateway/payment/{id}/solana-pay": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The CAIP-2 id of the Solana chain to pay on. Needed only when this server serves several Solana chains for the
+                 *     payment's mode; with one, it may be left out. A chain this server does not serve for the payment's mode:
+                 *     `400 params_validation`.
+                 * @example solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp
+                 */
+                chain?: components["parameters"]["SolanaPayChainQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                id: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Solana Pay label
+         * @description The `GET` of a [Solana Pay transaction request](https://github.com/solana-labs/solana-pay/blob/master/SPEC.md#specification-transaction-request):
+         *     the merchant's name and icon, which the wallet shows while the buyer chooses an account. The link to put in a
+         *     QR code or a button is this URL after `solana:`, for example
+         *     `solana:https://pay.example/v1/gateway/payment/pay_7Qz3kP9xWm2LrT8vN4bY6cJd/solana-pay` (URL-encoded when it
+         *     carries `?chain=`).
+         *
+         *     Any wallet that scanned the link calls it, so it takes **no credentials**: the unguessable payment id is the
+         *     capability, as on the rest of the gateway. Authentication headers are ignored. Browsers may call it from any
+         *     origin (`Access-Control-Allow-Origin: *`). Requests are rate-limited per payment.
+         *
+         *     A payment that can no longer be paid answers its state's error here already, so the wallet stops before the
+         *     buyer connects an account.
+         */
+        get: operations["getSolanaPayLabel"];
+        put?: never;
+        /**
+         * Solana Pay transaction
+         * @description The `POST` of a Solana Pay transaction request: builds the transaction that pays this payment from `account`,
+         *     already signed by Paygate as fee payer (the buyer needs no SOL). The wallet signs it as `account` and sends it
+         *     to the chain itself; there is no confirm call.
+         *
+         *     Paygate picks the asset as [get payment options](#operation/getPaymentOptions) would list it for the single
+         *     account `solana:<chain>:<account>`: the first option in that order (the chain's configured assets in order,
+         *     the first one the account holds enough of). It then finds the transaction on chain by the payment's reference
+         *     key, checks it exactly as confirm checks a signed transaction (amount, mint, recipient, reference; one
+         *     transaction pays one payment), and moves the payment to `processing` and then `succeeded`, with the usual
+         *     webhooks. A transaction that was altered before being sent pays nothing. Follow the outcome with
+         *     [get payment status](#operation/getPaymentStatus) or the merchant's webhooks.
+         *
+         *     Each post builds a new transaction with a new reference; any of them that lands pays the payment, and the rest
+         *     can then no longer be used (their blockhashes expire within about a minute). Takes no credentials, like the
+         *     `GET`.
+         */
+        post: operations["postSolanaPayTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/solana-pay/icon.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Solana Pay default icon
+         * @description The icon [Solana Pay label](#operation/getSolanaPayLabel) names when the merchant has no icon Solana Pay
+         *     accepts (an SVG, PNG or WebP URL): a fixed SVG, served by this server so the label's `icon` is always an
+         *     absolute URL that loads. Takes no credentials, may be loaded from any origin, and may be cached for a day.
+         */
+        get: operations["getSolanaPayIcon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1044,6 +1130,73 @@ export interface components {
          * @example {}
          */
         CancelPaymentRequest: Record<string, never>;
+        /**
+         * SolanaPayLabel
+         * @description The answer to a Solana Pay transaction request's `GET`: who is asking to be paid, as the wallet shows it before
+         *     the buyer connects an account.
+         * @example {
+         *       "label": "Northwind Coffee",
+         *       "icon": "https://northwind.example/logo.png"
+         *     }
+         */
+        SolanaPayLabel: {
+            /**
+             * @description The merchant's display name.
+             * @example Northwind Coffee
+             */
+            label: string;
+            /**
+             * Format: uri
+             * @description An absolute HTTP(S) URL of an SVG, PNG or WebP image (Solana Pay refuses any other). The merchant's icon when
+             *     its URL ends in `.svg`, `.png` or `.webp`; otherwise Paygate's own icon,
+             *     [`/v1/gateway/solana-pay/icon.svg`](#operation/getSolanaPayIcon) on this server.
+             * @example https://northwind.example/logo.png
+             */
+            icon: string;
+        };
+        /**
+         * SolanaPayTransactionRequest
+         * @description The body a Solana Pay wallet posts. Unlike every other gateway body, unknown fields are allowed and ignored: the
+         *     Solana Pay specification lets future wallets send more.
+         * @example {
+         *       "account": "FLvHWdhyi8YQeQeTWAyY4ncDBx5CzQ8EFGMd5HzowfHo"
+         *     }
+         */
+        SolanaPayTransactionRequest: {
+            /**
+             * @description The base58 public key of the buyer's account, which signs the transaction and pays from its balances. Not a
+             *     valid Solana public key: `400 params_validation`.
+             * @example FLvHWdhyi8YQeQeTWAyY4ncDBx5CzQ8EFGMd5HzowfHo
+             */
+            account: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * SolanaPayTransaction
+         * @description The transaction a Solana Pay wallet signs and sends itself, with a line to show the buyer.
+         * @example {
+         *       "transaction": "AgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+         *       "message": "Pay 12.50 USD to Northwind Coffee (12.5 USDC)"
+         *     }
+         */
+        SolanaPayTransaction: {
+            /**
+             * @description A legacy (not versioned) Solana transaction in wire format, base64: Paygate's fee payer is its first signer
+             *     and has already signed it; the only signature missing is the `account`'s. It transfers the payment's amount
+             *     in the best asset the account holds (SPL `TransferChecked`, or a system transfer for SOL) to the merchant,
+             *     creating the merchant's token account if needed, and carries the payment's reference key as a read-only
+             *     account, by which Paygate finds it on chain. Its blockhash is fresh: sign and send it within about a minute,
+             *     or post again.
+             * @example AgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+             */
+            transaction: string;
+            /**
+             * @description What the buyer is about to pay, to show next to the transaction.
+             * @example Pay 12.50 USD to Northwind Coffee (12.5 USDC)
+             */
+            message: string;
+        };
     };
     responses: {
         /**
@@ -1181,6 +1334,47 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description The request is invalid. Codes:
+         *
+         *     - `params_validation`: `chain` names no Solana chain served for the payment's mode; the path `id` is longer than
+         *       128 characters;
+         *     - `invalid_params`: an unknown query parameter was sent.
+         */
+        SolanaPayBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description `invalid_state`: the payment is not in `requires_action`: it is already `processing` or `succeeded` (paid), or it
+         *     `failed` or was `cancelled`. The message says which, for the wallet to show.
+         */
+        SolanaPayInvalidState: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description `rate_limited`: too many Solana Pay requests for this payment (these operations take no credential, so the limit
+         *     is per payment, with the server's rate limit settings), or, for the `POST`, ten transactions of this payment
+         *     still able to land (each lives about a minute). Wait the number of seconds in `Retry-After`, then retry.
+         */
+        SolanaPayRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: {
         /**
@@ -1269,6 +1463,13 @@ export interface components {
          * @example 20000
          */
         MaxPollMsQuery: number;
+        /**
+         * @description The CAIP-2 id of the Solana chain to pay on. Needed only when this server serves several Solana chains for the
+         *     payment's mode; with one, it may be left out. A chain this server does not serve for the payment's mode:
+         *     `400 params_validation`.
+         * @example solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp
+         */
+        SolanaPayChainQuery: string;
     };
     requestBodies: never;
     headers: {
@@ -2096,6 +2297,169 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSolanaPayLabel: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The CAIP-2 id of the Solana chain to pay on. Needed only when this server serves several Solana chains for the
+                 *     payment's mode; with one, it may be left out. A chain this server does not serve for the payment's mode:
+                 *     `400 params_validation`.
+                 * @example solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp
+                 */
+                chain?: components["parameters"]["SolanaPayChainQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                id: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who is asking to be paid. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolanaPayLabel"];
+                };
+            };
+            400: components["responses"]["SolanaPayBadRequest"];
+            404: components["responses"]["PaymentNotFound"];
+            409: components["responses"]["SolanaPayInvalidState"];
+            410: components["responses"]["PaymentExpired"];
+            429: components["responses"]["SolanaPayRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postSolanaPayTransaction: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The CAIP-2 id of the Solana chain to pay on. Needed only when this server serves several Solana chains for the
+                 *     payment's mode; with one, it may be left out. A chain this server does not serve for the payment's mode:
+                 *     `400 params_validation`.
+                 * @example solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp
+                 */
+                chain?: components["parameters"]["SolanaPayChainQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                id: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SolanaPayTransactionRequest"];
+            };
+        };
+        responses: {
+            /** @description The transaction to sign and send, and a line to show the buyer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolanaPayTransaction"];
+                };
+            };
+            /**
+             * @description The request is invalid, or the account cannot pay. Codes:
+             *
+             *     - `params_validation`: `account` is missing or not a base58 Solana public key; the account holds none of
+             *       the assets this server accepts on the chain, or not enough of any of them to pay the amount (the message
+             *       says so); `chain` names no Solana chain served for the payment's mode, or is missing while several are;
+             *       the path `id` is longer than 128 characters;
+             *     - `invalid_params`: the body is not valid JSON or not a JSON object, or an unknown query parameter was sent.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description `sanctioned_user`: the account is on the operator's screening list; the payment is now `failed`, as after a
+             *     refused confirm.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["PaymentNotFound"];
+            /**
+             * @description `invalid_state`: the payment is not in `requires_action` (already `processing` or `succeeded`, or `failed`
+             *     or `cancelled`); or it needs the buyer's details first (data collection), which a Solana Pay wallet cannot
+             *     ask for: the message names the form's URL to fill in before scanning again.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            410: components["responses"]["PaymentExpired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["SolanaPayRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSolanaPayIcon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=86400` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description `invalid_params`: an unknown query parameter was sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
