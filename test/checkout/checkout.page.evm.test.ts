@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { useChainSnapshots } from '../helpers/chain.js';
+import { eventually } from '../helpers/wait.js';
 import { assertOnlyOwnOrigin, shows, startCheckoutPage, type CheckoutPageHarness } from './page.js';
 
 describe('hosted checkout page: EVM wallets', () => {
@@ -40,5 +41,112 @@ describe('hosted checkout page: EVM wallets', () => {
     await page.reload();
     await h.view(page, 'succeeded');
     await shows(page, 'Payment successful');
+  });
+});
+
+describe('hosted checkout page: EVM wallet decisions', () => {
+  useChainSnapshots();
+  let h: CheckoutPageHarness;
+  before(async () => {
+    h = await startCheckoutPage();
+  });
+  after(() => h?.close());
+
+  async function connected(paymentId: string, options: Parameters<CheckoutPageHarness['open']>[1] = {}) {
+    const buyer = options.evm?.buyer ?? (await h.buyer(2_000_000_000n));
+    const opened = await h.open(paymentId, { ...options, evm: { buyer, ...options.evm } });
+    await h.view(opened.page, 'open');
+    await opened.page.getByRole('button', { name: 'Connect Test EVM Wallet' }).click();
+    await opened.page.getByTestId('option').first().waitFor();
+    return opened;
+  }
+
+  it('a rejected signature returns to the options with a plain message, and nothing is confirmed', async () => {
+    const paymentId = await h.payment();
+    const { page, evm } = await connected(paymentId);
+    evm!.rejectNext('eth_signTypedData_v4');
+    const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
+    await option.getByRole('button', { name: /^Pay 12\.5 TUSD/ }).click();
+    await shows(page, 'You declined the request in your wallet. Nothing was paid; choose an option to try again.');
+    await page.getByTestId('option').filter({ hasText: 'TUSD' }).waitFor();
+    const status = (await (await h.call('GET', `/v1/gateway/payment/${paymentId}/status`)).json()) as {
+      status: string;
+    };
+    assert.equal(status.status, 'requires_action');
+    assert.ok(!evm!.calls.includes('eth_sendTransaction'));
+    await h.accessible(page, 'the rejected signature');
+    await h.capture(page, 'rejected');
+  });
+
+  it('a quote that goes stale is renewed by itself: a new ether option replaces it, and the buyer is told', async () => {
+    const paymentId = await h.payment();
+    const { page } = await connected(paymentId, { clock: true });
+    const ether = page.getByTestId('option').filter({ hasText: 'ETH' });
+    const before = await ether.getAttribute('data-option-id');
+    // The server's default quote life is 300 s; both clocks move past it.
+    h.clock.advance(301_000);
+    await page.clock.fastForward(301_000);
+    await shows(page, 'The price was renewed.');
+    await eventually('a renewed ether option', async () => (await ether.getAttribute('data-option-id')) !== before);
+  });
+
+  it('data collection: the form opens in a dialog, IC_COMPLETE continues the payment, which succeeds', async () => {
+    const paymentId = await h.payment({ amount: { unit: 'iso4217/USD', value: '100000' } });
+    const { page } = await connected(paymentId);
+    const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
+    assert.match((await option.textContent()) ?? '', /Information required/);
+    await option.getByRole('button', { name: /^Pay 1,000 TUSD/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Information required by Test merchant' });
+    await dialog.waitFor();
+    await h.accessible(page, 'the data-collection dialog');
+    await h.capture(page, 'collect');
+    const form = page.frameLocator('dialog iframe');
+    await form.getByLabel('Full name').fill('Ada Lovelace');
+    await form.getByLabel('Date of birth').fill('1815-12-10');
+    await form.getByLabel('Place of residence (country)').fill('GB');
+    await form.getByLabel('Place of residence (address)').fill('12 St James Square, London');
+    await form.getByLabel('Terms of service').check();
+    await form.getByRole('button', { name: 'Continue' }).click();
+    await h.settleTo(paymentId, 'succeeded');
+    await h.view(page, 'succeeded');
+    const stored = await h.runtime.db.knex('collected_data').where({ payment_id: paymentId }).first();
+    assert.ok(stored, 'the form stored the data');
+  });
+
+  it('data collection: IC_ERROR stops the payment with the form message, and nothing is signed', async () => {
+    const paymentId = await h.payment({ amount: { unit: 'iso4217/USD', value: '100000' }, expiresInSeconds: 600 });
+    const { page, evm } = await connected(paymentId);
+    const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
+    await option.getByRole('button', { name: /^Pay 1,000 TUSD/ }).click();
+    const form = page.frameLocator('dialog iframe');
+    await form.getByLabel('Full name').fill('Ada Lovelace');
+    // The payment runs out while the buyer fills the form: the form is refused and says why.
+    h.clock.advance(601_000);
+    await form.getByLabel('Date of birth').fill('1815-12-10');
+    await form.getByLabel('Place of residence (country)').fill('GB');
+    await form.getByLabel('Place of residence (address)').fill('London');
+    await form.getByLabel('Terms of service').check();
+    await form.getByRole('button', { name: 'Continue' }).click();
+    await shows(page, /The information could not be collected: .*expired/);
+    await h.view(page, 'expired');
+    assert.ok(!evm!.calls.includes('eth_signTypedData_v4'), 'nothing was signed');
+    assert.equal(await page.getByRole('dialog').count(), 0);
+    await h.accessible(page, 'the IC_ERROR message');
+    await h.capture(page, 'collect-error');
+  });
+
+  it('a success with redirect URLs sends the buyer to successUrl with payment_id after 3 seconds', async () => {
+    const shop = 'https://shop.example';
+    const paymentId = await h.payment({ successUrl: `${shop}/thanks?order=8`, errorUrl: `${shop}/oops` });
+    const { page, context } = await connected(paymentId, { clock: true });
+    await context.route(`${shop}/**`, (route) => route.fulfill({ contentType: 'text/plain', body: 'the shop' }));
+    const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
+    await option.getByRole('button', { name: /^Pay 12\.5 TUSD/ }).click();
+    await h.settleTo(paymentId, 'succeeded');
+    await h.view(page, 'succeeded');
+    await page.getByTestId('redirect').waitFor();
+    await h.capture(page, 'succeeded-redirect');
+    await page.clock.fastForward(3_500);
+    await page.waitForURL(`${shop}/thanks?order=8&payment_id=${paymentId}`);
   });
 });
