@@ -5,6 +5,7 @@ import * as initial from './migrations/001_initial.js';
 import * as webhooks from './migrations/002_webhooks.js';
 import * as webhookTrigger from './migrations/003_webhook_trigger.js';
 import * as gateway from './migrations/004_gateway.js';
+import * as solanaPay from './migrations/005_solana_pay.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Knex.Migration> = {
   '002_webhooks': webhooks,
   '003_webhook_trigger': webhookTrigger,
   '004_gateway': gateway,
+  '005_solana_pay': solanaPay,
 };
 
 const source: Knex.MigrationSource<string> = {

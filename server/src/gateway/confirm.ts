@@ -10,7 +10,7 @@ import { isUniqueViolation } from '../accounts/deps.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findClaimOfPayment, insertClaim, type ClaimRow } from '../db/queries/claims.js';
 import { insertDiscrepancy, type DiscrepancyKind } from '../db/queries/discrepancies.js';
-import type { PaymentRow } from '../db/queries/payments.js';
+import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
 import { randomBase62 } from '../ids.js';
@@ -71,7 +71,7 @@ function feeOf(feeConfig: Record<string, unknown> | null, claims: OptionClaims, 
   return computeFee(config, amount, atOptionRate(claims, config.base));
 }
 
-async function recordDiscrepancy(
+export async function recordDiscrepancy(
   checkout: Checkout,
   payment: PaymentRow,
   claims: OptionClaims,
@@ -141,7 +141,7 @@ async function requireCollectedData(checkout: Checkout, payment: PaymentRow, bod
   }
 }
 
-async function refuseScreened(checkout: Checkout, payment: PaymentRow, account: string): Promise<void> {
+export async function refuseScreened(checkout: Checkout, payment: PaymentRow, account: string): Promise<void> {
   if (!checkout.screening.matches(account)) return;
   // The state machine's requires_action → failed (docs/decisions.md §1.2): the merchant learns the payment failed.
   await transitionPayment(checkout, payment.id, {
@@ -171,7 +171,7 @@ export async function confirmPayment(
   wallet: { name: string } = { name: 'Unknown wallet' },
 ): Promise<GatewayStatusResponse> {
   // The resource first (docs/decisions.md §2): an unknown or foreign payment is 404/403 whatever the body says.
-  let payment = await readGatewayPayment(checkout, scope, id);
+  const payment = await readGatewayPayment(checkout, scope, id);
   const option = verifiedOptionOf(checkout, id, body.optionId);
   const adapter = requireAdapter(checkout, option.claims.chain);
   const legs = pairResults(await adapter.actions(option), body.results);
@@ -244,10 +244,35 @@ export async function confirmPayment(
   }
 
   // Broadcast before the claim: a refused broadcast leaves the payment payable, and a repeat after a lost answer
-  // finds the claim written by the first confirm. Once sent, money may move, so a claim that then cannot be written
-  // for a payment that moved on meanwhile is recorded below as a discrepancy.
+  // finds the claim written by the first confirm.
   await draft.broadcast?.();
-  const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
+  await recordClaim(checkout, { payment, option, draft, resultsDigest, wallet: wallet.name, now });
+  return answer();
+}
+
+export interface ClaimInput {
+  payment: PaymentRow;
+  option: VerifiedOption;
+  draft: ClaimDraft;
+  /** What identifies the results that made the claim, so a repeat of the same ones is recognised. */
+  resultsDigest: string;
+  /** Shown as the buyer's account provider. */
+  wallet: string;
+  now: number;
+  /** The transfer was found on chain, not sent by the service (Solana Pay): its money moved whatever happens here. */
+  foundOnChain?: boolean;
+}
+
+/**
+ * Writes a verified claim: in one transaction the claim (unique forever per transaction or authorization), the move
+ * to `processing` and the claim's next job. Shared by confirm and the Solana Pay watcher. Money may already have
+ * moved (a broadcast transfer, one found on chain), so a claim that cannot be written because the payment moved on
+ * meanwhile is recorded as a discrepancy. Answers normally when the same results were already claimed.
+ */
+export async function recordClaim(checkout: Checkout, input: ClaimInput): Promise<void> {
+  const { option, draft, resultsDigest, now } = input;
+  const id = input.payment.id;
+  const merchant = await findMerchant(checkout.db.knex, input.payment.merchant_id);
   const optionAmount = { unit: `caip19/${option.claims.asset}`, value: option.claims.amount };
   try {
     await checkout.db.knex.transaction(async (trx) => {
@@ -262,7 +287,7 @@ export async function confirmPayment(
         resultsDigest,
         txId: draft.txId,
         state: 'pending',
-        details: { ...draft.details, wallet: wallet.name },
+        details: { ...draft.details, wallet: input.wallet },
         createdAt: now,
         updatedAt: now,
       });
@@ -289,20 +314,20 @@ export async function confirmPayment(
     });
   } catch (err) {
     if (!isUniqueViolation(err) && !(err instanceof ApiError && err.code === 'invalid_state')) throw err;
-    // Lost a race. The same results: answer the winner's status. Anything else: say why.
+    // Lost a race. The same results: the winner's claim stands. Anything else: say why.
     const winner = await findClaimOfPayment(checkout.db.knex, id);
-    if (sameConfirm(winner, option, resultsDigest)) return answer();
+    if (sameConfirm(winner, option, resultsDigest)) return;
     if (winner) throw new ApiError('invalid_state', `Payment ${id} is already processing with different results.`);
-    payment = await readGatewayPayment(checkout, scope, id);
+    const payment = (await findPayment(checkout.db.knex, id)) ?? input.payment;
     if (payment.status !== 'requires_action') {
-      if (draft.broadcast) {
+      if (draft.broadcast || input.foundOnChain) {
         await recordDiscrepancy(
           checkout,
           payment,
           option.claims,
           draft,
           'late_payment',
-          `Broadcast while the payment became ${payment.status}.`,
+          `${input.foundOnChain ? 'Found on chain' : 'Broadcast'} while the payment became ${payment.status}.`,
         );
       }
       throw new ApiError('invalid_state', `Payment ${id} is ${payment.status} and can no longer be paid.`);
@@ -312,12 +337,11 @@ export async function confirmPayment(
   if (draft.excess > 0n) {
     await recordDiscrepancy(
       checkout,
-      payment,
+      input.payment,
       option.claims,
       draft,
       'overpayment',
       'Transfer above the option amount.',
     );
   }
-  return answer();
 }

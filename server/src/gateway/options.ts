@@ -128,6 +128,30 @@ async function optionOf(
   };
 }
 
+/**
+ * The options of the accounts, in the order the options endpoint lists them (each adapter's holdings in its chains'
+ * configured asset order); Solana Pay takes the first of one account's.
+ */
+export async function pricedOptions(
+  checkout: Checkout,
+  payment: PaymentRow,
+  merchant: MerchantRow,
+  grouped: Map<ChainAdapter, string[]>,
+  collectData: CollectData | null,
+): Promise<PaymentOption[]> {
+  const options: PaymentOption[] = [];
+  for (const [adapter, accounts] of grouped) {
+    const holdings = await adapter.holdings({
+      accounts,
+      live: payment.live,
+      settlement: merchant.settlement_addresses,
+    });
+    const priced = await Promise.all(holdings.map((h) => optionOf(checkout, adapter, payment, h, collectData)));
+    options.push(...priced.filter((o): o is PaymentOption => o !== null));
+  }
+  return options;
+}
+
 export async function listPaymentOptions(
   checkout: Checkout,
   scope: GatewayScope,
@@ -141,18 +165,8 @@ export async function listPaymentOptions(
   const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
   if (!merchant) throw new Error(`payment ${id} names merchant ${payment.merchant_id}, which does not exist`);
   const collectData = await paymentCollectData(checkout, payment, merchant);
-  const options: PaymentOption[] = [];
-  for (const [adapter, accounts] of grouped) {
-    const holdings = await adapter.holdings({
-      accounts,
-      live: payment.live,
-      settlement: merchant.settlement_addresses,
-    });
-    const priced = await Promise.all(holdings.map((h) => optionOf(checkout, adapter, payment, h, collectData)));
-    options.push(...priced.filter((o): o is PaymentOption => o !== null));
-  }
   return {
-    options,
+    options: await pricedOptions(checkout, payment, merchant, grouped, collectData),
     collectData,
     info: includePaymentInfo ? await gatewayPaymentInfo(checkout, scope, id) : null,
   };

@@ -10,6 +10,7 @@ import { transitionPayment } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { RELAY_TASK, WATCH_TASK } from './adapters.js';
 import { requireAdapter, type Checkout } from './checkout.js';
+import { SOLANA_PAY_SEARCH_TASK, searchSolanaPay } from './solanaPay.js';
 
 export { RELAY_TASK, WATCH_TASK };
 
@@ -80,6 +81,10 @@ export function checkoutTasks(checkout: Checkout): TaskList {
     [WATCH_TASK]: async (payload) => {
       assertPayload<{ paymentId: string }>(payload, ['paymentId'], WATCH_TASK);
       await watchClaim(checkout, payload.paymentId);
+    },
+    [SOLANA_PAY_SEARCH_TASK]: async (payload) => {
+      assertPayload<{ paymentId: string }>(payload, ['paymentId'], SOLANA_PAY_SEARCH_TASK);
+      await searchSolanaPay(checkout, payload.paymentId);
     },
   };
 }

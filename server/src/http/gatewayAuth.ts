@@ -160,6 +160,9 @@ export function gatewayAuth(runtime: Runtime): RequestHandler {
     if (route.hasBody && hasBody(req) && !req.is('application/json')) {
       throw new ApiError('invalid_params', 'Unsupported content type; send application/json.', { status: 415 });
     }
+    // Solana Pay wallets send no credential (docs/decisions.md §19): the contract marks exactly those operations, and
+    // their handlers never read `gatewayAuth`, so headers sent anyway change nothing.
+    if (route.open) return next();
     const auth = await authenticateGateway(runtime, req.headers);
     res.locals.gatewayAuth = auth;
     runtime.metrics.observeGatewaySdk(auth.sdk);
@@ -167,14 +170,20 @@ export function gatewayAuth(runtime: Runtime): RequestHandler {
   };
 }
 
+const SOLANA_PAY_PATH = /^\/v1\/gateway\/payment\/([^/]+)\/solana-pay$/;
+
 /**
  * The limit of a gateway credential (§6): a wallet key's bucket, or one per App-Id + Client-Id, since an app id is
  * public and shared by every installation. Runs after the validator, so Client-Id is at most 128 characters here.
  */
 export function gatewayRateLimit(runtime: Runtime): RequestHandler {
-  return rateLimit({ ...runtime.config.rateLimit, now: runtime.now }, (_req, res) => {
+  return rateLimit({ ...runtime.config.rateLimit, now: runtime.now }, (req, res) => {
     const auth = res.locals.gatewayAuth;
-    if (!auth) return null;
+    if (!auth) {
+      // The operations without credentials are limited per payment: the id is what their callers hold.
+      const solanaPay = SOLANA_PAY_PATH.exec(req.path);
+      return solanaPay ? `solana-pay:${solanaPay[1]}` : null;
+    }
     return auth.credential.kind === 'app'
       ? `app:${auth.credential.id}:${auth.clientId ?? ''}`
       : `wallet:${auth.credential.id}`;

@@ -39,6 +39,8 @@ interface ContractRoute {
   hasBody: boolean;
   /** The header parameters the operation declares, named as in the contract. */
   headers: string[];
+  /** The operation says `security: []`: it takes no credential at all (the gateway's Solana Pay operations). */
+  open: boolean;
 }
 
 interface Parameter {
@@ -61,7 +63,8 @@ export function contractRoutes(api: ApiName): ContractRoute[] {
   for (const [path, item] of Object.entries(contract.paths ?? {})) {
     const pattern = templatePattern(path);
     for (const method of METHODS) {
-      const operation = item[method] as { requestBody?: unknown; parameters?: Parameter[] } | undefined;
+      const operation = item[method] as
+        { requestBody?: unknown; parameters?: Parameter[]; security?: unknown[] } | undefined;
       if (operation) {
         const headers = (operation.parameters ?? [])
           .map(resolve)
@@ -72,6 +75,7 @@ export function contractRoutes(api: ApiName): ContractRoute[] {
           pattern,
           hasBody: !!operation.requestBody,
           headers,
+          open: Array.isArray(operation.security) && operation.security.length === 0,
         });
       }
     }

@@ -23,15 +23,21 @@ export const GATEWAY_REQUEST_HEADERS = [
   REQUEST_ID_HEADER,
 ];
 
+/** The gateway operations that take no credential (Solana Pay), which any page may call. */
+const OPEN_TO_ANY_ORIGIN = /^\/v1\/gateway\/(payment\/[^/]+\/solana-pay|solana-pay\/icon\.svg)$/;
+
 export function gatewayCors(config: Pick<Config, 'corsOrigins'>): RequestHandler {
-  return cors({
-    origin: config.corsOrigins,
+  const options = {
     methods: ['GET', 'POST'],
     allowedHeaders: GATEWAY_REQUEST_HEADERS,
     exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After'],
     maxAge: 600,
     optionsSuccessStatus: 204,
-  });
+  };
+  const configured = cors({ ...options, origin: config.corsOrigins });
+  // Solana Pay wallets may be web pages of any origin, and these operations carry no secret a page could misuse.
+  const anyOrigin = cors({ ...options, origin: '*' });
+  return (req, res, next) => (OPEN_TO_ANY_ORIGIN.test(req.path) ? anyOrigin : configured)(req, res, next);
 }
 
 /**

@@ -51,7 +51,7 @@ function tokenAmountOf(data: string | undefined): bigint {
   return bytes.length >= 72 ? bytes.readBigUInt64LE(64) : 0n;
 }
 
-function decodeSignedTransaction(output: string): Transaction {
+export function decodeSignedTransaction(output: string): Transaction {
   if (BASE58_SIGNATURE.test(output)) {
     refuse('results[0] is a signature; solana_signTransaction needs the complete signed transaction, base64.');
   }
@@ -92,6 +92,46 @@ async function signedBy(signer: Address, transaction: Transaction): Promise<bool
   } catch {
     return false;
   }
+}
+
+export interface PaymentTransactionCheck {
+  /** Confirm's transactions are v0; Solana Pay's are legacy (transfer.ts). */
+  version: 0 | 'legacy';
+  /** `unsigned`: the wallet's copy, which the service co-signs (confirm); `signed`: one already on chain (Solana Pay). */
+  feePayer: 'unsigned' | 'signed';
+}
+
+/**
+ * Whether a signed transaction is exactly the one the option builds at its blockhash (same instructions, accounts,
+ * amounts, mint, recipient, reference and fee payer) and carries the buyer's valid signature: the one check behind
+ * confirm and the Solana Pay watcher. Throws `params_validation` for anything else.
+ */
+export async function checkPaymentTransaction(
+  option: VerifiedOption,
+  chain: SolanaChain,
+  signed: Transaction,
+  check: PaymentTransactionCheck,
+): Promise<{ blockhash: Blockhash }> {
+  const message = decodeMessage(signed.messageBytes);
+  const blockhash = message.lifetimeToken as Blockhash;
+  const expected = await paymentTransaction(
+    option,
+    chain.feePayer.address,
+    { blockhash, lastValidBlockHeight: 0n },
+    check.version,
+  );
+  if (Buffer.compare(Buffer.from(expected.messageBytes), Buffer.from(signed.messageBytes)) !== 0) {
+    refuse('results[0] is not the transaction this option builds (amount, recipient, mint or instructions differ).');
+  }
+  if (check.feePayer === 'unsigned' && signed.signatures[chain.feePayer.address] != null) {
+    refuse('results[0] carries a fee payer signature; the service signs as fee payer itself.');
+  }
+  if (check.feePayer === 'signed' && !(await signedBy(chain.feePayer.address, signed))) {
+    refuse('The transaction does not carry the service\u2019s fee payer signature.');
+  }
+  const buyer = solanaAddressOf(option.claims.account);
+  if (!(await signedBy(buyer, signed))) refuse(`results[0] is not signed by the option's account ${buyer}.`);
+  return { blockhash };
 }
 
 export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
@@ -212,24 +252,8 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
       if (outputs.length !== 1) refuse(`results[0] must hold one signed transaction, not ${outputs.length}.`);
       const chain = chainOf(option.claims.chain);
       const signed = decodeSignedTransaction(outputs[0]!);
-      const message = decodeMessage(signed.messageBytes);
-      const blockhash = message.lifetimeToken as Blockhash;
-      // The wallet may sign only what this option builds: same instructions, accounts, amounts, fee payer.
-      const expected = await paymentTransaction(option, chain.feePayer.address, {
-        blockhash,
-        lastValidBlockHeight: 0n,
-      });
-      if (Buffer.compare(Buffer.from(expected.messageBytes), Buffer.from(signed.messageBytes)) !== 0) {
-        refuse(
-          'results[0] is not the transaction this option builds (amount, recipient, mint or instructions differ).',
-        );
-      }
       // The fee payer's slot is ours to fill: anything in it is not what this option built.
-      if (signed.signatures[chain.feePayer.address] != null) {
-        refuse('results[0] carries a fee payer signature; the service signs as fee payer itself.');
-      }
-      const buyer = solanaAddressOf(option.claims.account);
-      if (!(await signedBy(buyer, signed))) refuse(`results[0] is not signed by the option's account ${buyer}.`);
+      const { blockhash } = await checkPaymentTransaction(option, chain, signed, { version: 0, feePayer: 'unsigned' });
       const fresh = await chain.rpc.isBlockhashValid(blockhash, { commitment: 'processed' }).send();
       if (!fresh.value) {
         refuse('The transaction\u2019s blockhash has expired; fetch the action again and sign the new transaction.');

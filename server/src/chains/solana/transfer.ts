@@ -72,11 +72,15 @@ export interface Lifetime {
   lastValidBlockHeight: bigint;
 }
 
-/** The unsigned payment transaction of the option at this blockhash. */
+/**
+ * The unsigned payment transaction of the option at this blockhash. Version 0 for the checkout; `legacy` for Solana
+ * Pay, whose wallets (web3.js v1's `Transaction.from`, as `@solana/pay` uses it) cannot read versioned messages.
+ */
 export async function paymentTransaction(
   option: VerifiedOption,
   feePayer: Address,
   lifetime: Lifetime,
+  version: 0 | 'legacy' = 0,
 ): Promise<Transaction> {
   const { claims } = option;
   const buyer = solanaAddressOf(claims.account);
@@ -118,7 +122,7 @@ export async function paymentTransaction(
     ];
   }
   const message = pipe(
-    createTransactionMessage({ version: 0 }),
+    createTransactionMessage({ version }),
     (m) => setTransactionMessageFeePayer(feePayer, m),
     (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
     (m) => appendTransactionMessageInstructions(instructions, m),

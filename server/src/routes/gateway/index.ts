@@ -8,6 +8,7 @@ import { fetchActionHandler } from './fetchAction.js';
 import { getPaymentOptionsHandler } from './getPaymentOptions.js';
 import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
+import { getSolanaPayIconHandler, getSolanaPayLabelHandler, postSolanaPayTransactionHandler } from './solanaPay.js';
 
 const notifiers = new WeakMap<Runtime, PaymentNotifier>();
 
@@ -37,5 +38,8 @@ export function gatewayRouter(runtime: Runtime): Router {
   router.post('/v1/gateway/payment/:id/options', getPaymentOptionsHandler(runtime));
   router.post('/v1/gateway/payment/:id/fetch', fetchActionHandler(runtime));
   router.post('/v1/gateway/payment/:id/confirm', confirmPaymentHandler(runtime, notifier));
+  router.get('/v1/gateway/payment/:id/solana-pay', getSolanaPayLabelHandler(runtime));
+  router.post('/v1/gateway/payment/:id/solana-pay', postSolanaPayTransactionHandler(runtime));
+  router.get('/v1/gateway/solana-pay/icon.svg', getSolanaPayIconHandler());
   return router;
 }

@@ -1,0 +1,115 @@
+/**
+ * Solana Pay transaction requests on a Solana chain (docs/decisions.md §19): the transaction handed to a wallet that
+ * signs and sends it itself, and the search for it on chain by its reference. The wallet, not the service,
+ * broadcasts, so the transaction is built already signed by the fee payer, and it is found afterwards with
+ * `getSignaturesForAddress(reference)` and checked by the same rebuild-and-compare as confirm
+ * (`checkPaymentTransaction`).
+ */
+import {
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  partiallySignTransaction,
+  type Signature,
+  type Transaction,
+} from '@solana/kit';
+import { ApiError } from '../../errors.js';
+import { WATCH_TASK, type ClaimDraft } from '../../gateway/adapters.js';
+import type { VerifiedOption } from '../../gateway/optionToken.js';
+import type { SolanaChain } from './client.js';
+import { checkPaymentTransaction } from './gateway.js';
+import { mintOf, paymentTransaction, referenceOf } from './transfer.js';
+
+/** The most signatures one search reads; a reference is the payment's own, so more means someone spams it. */
+const SEARCH_LIMIT = 100;
+
+export interface SolanaPayBuild {
+  /** The wire transaction, base64, signed by the fee payer only. */
+  transaction: string;
+  /** After this block height the transaction can no longer land. */
+  lastValidBlockHeight: bigint;
+}
+
+/** The option's payment transaction, legacy, at a fresh blockhash, signed by the service's fee payer. */
+export async function buildSolanaPayTransaction(chain: SolanaChain, option: VerifiedOption): Promise<SolanaPayBuild> {
+  const { value } = await chain.rpc.getLatestBlockhash({ commitment: chain.config.commitment }).send();
+  const unsigned = await paymentTransaction(option, chain.feePayer.address, value, 'legacy');
+  const signed = await partiallySignTransaction([chain.feePayer.keyPair], unsigned);
+  return { transaction: getBase64EncodedWireTransaction(signed), lastValidBlockHeight: value.lastValidBlockHeight };
+}
+
+export interface SolanaPaySearch {
+  /** The transaction that pays the option, when one landed. */
+  paid: ClaimDraft | null;
+  /** Landed transactions that name the reference but do not pay the option (altered, failed), with why. */
+  refused: { signature: string; reason: string }[];
+  /**
+   * The search began after the transaction's last valid block height: anything that could land had landed, so
+   * nothing that this search did not see can ever pay the option.
+   */
+  final: boolean;
+}
+
+function decodeLanded(wire: string): Transaction | null {
+  try {
+    return getTransactionDecoder().decode(Buffer.from(wire, 'base64'));
+  } catch {
+    return null;
+  }
+}
+
+/** Looks on chain for the transaction that pays the option, by the option's reference. */
+export async function searchSolanaPayTransaction(
+  chain: SolanaChain,
+  option: VerifiedOption,
+  lastValidBlockHeight: bigint,
+): Promise<SolanaPaySearch> {
+  const { commitment } = chain.config;
+  // Read first: if the blockhash had already expired, the signatures read next include every one that can exist.
+  const height = await chain.rpc.getBlockHeight({ commitment }).send();
+  const final = height > lastValidBlockHeight;
+  const found = await chain.rpc
+    .getSignaturesForAddress(referenceOf(option), { commitment, limit: SEARCH_LIMIT })
+    .send();
+  const refused: SolanaPaySearch['refused'] = [];
+  // Oldest first: of two that pay (which the rebuild makes impossible), the first to land is the payment.
+  for (const entry of [...found].reverse()) {
+    const signature = entry.signature;
+    if (entry.err !== null) {
+      refused.push({ signature, reason: 'the transaction failed on chain' });
+      continue;
+    }
+    const landed = await chain.rpc
+      .getTransaction(signature, { commitment, encoding: 'base64', maxSupportedTransactionVersion: 0 })
+      .send();
+    const transaction = landed ? decodeLanded(landed.transaction[0]) : null;
+    if (!landed || !transaction) {
+      refused.push({ signature, reason: 'the transaction cannot be read' });
+      continue;
+    }
+    try {
+      const { blockhash } = await checkPaymentTransaction(option, chain, transaction, {
+        version: 'legacy',
+        feePayer: 'signed',
+      });
+      const txId: Signature = getSignatureFromTransaction(transaction);
+      return {
+        paid: {
+          claimKey: `${chain.config.caip2}:tx:${txId}`,
+          kind: 'solana',
+          txId,
+          details: { signature: txId, blockhash, mint: mintOf(option.claims.asset), via: 'solana_pay' },
+          nextTask: WATCH_TASK,
+          minedAt: landed.blockTime === null ? null : Number(landed.blockTime),
+          excess: 0n,
+        },
+        refused,
+        final,
+      };
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      refused.push({ signature, reason: err.message });
+    }
+  }
+  return { paid: null, refused, final };
+}
