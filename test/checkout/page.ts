@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { KeyPairSigner } from '@solana/kit';
 import type { Chains } from '../../server/src/chains/index.js';
@@ -16,6 +16,7 @@ import { launchChromium } from '../collect/browser.js';
 import { startShop, type Shop } from '../e2e/harness.js';
 import { startCheckoutHarness, type Buyer, type CheckoutHarness, type StatusAnswer } from '../gateway/checkout.js';
 import { expectJson } from '../gateway/harness.js';
+import { deadRpcUrl } from '../helpers/chain.js';
 import { driveJobsUntil, eventually } from '../helpers/wait.js';
 import { installEvmWallet, installSolanaWallet, type EvmWallet, type SolanaWallet } from './wallets.js';
 
@@ -126,7 +127,8 @@ export async function startCheckoutPage(options: { chains?: Chains; config?: Rec
       const evm = o.evm
         ? await installEvmWallet(context, {
             account: o.evm.buyer.account,
-            rpcUrls: { 1: local.config.rpcUrl, [local.config.chainId]: local.config.rpcUrl },
+            // Chain 1 is only where a wallet may start; nothing is read from it.
+            rpcUrls: { 1: await deadRpcUrl(), [local.config.chainId]: local.config.rpcUrl },
             chainId: o.evm.chainId ?? local.config.chainId,
             addedChains: o.evm.addedChains,
             name: 'Test EVM Wallet',
@@ -195,6 +197,22 @@ export async function startCheckoutPage(options: { chains?: Chains; config?: Rec
 export function assertOnlyOwnOrigin(requests: string[], origin: string): void {
   const foreign = requests.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:'));
   assert.deepEqual(foreign, [], 'the page requested another origin');
+}
+
+/** Presses Tab until the focused element is the one named `name`, then Enter: the flow works without a mouse. */
+export async function pressByKeyboard(page: Page, name: RegExp): Promise<void> {
+  for (let tabs = 0; tabs < 40; tabs++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement;
+      return element ? `${element.textContent ?? ''} ${element.getAttribute('aria-label') ?? ''}` : '';
+    });
+    if (name.test(focused)) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+  }
+  assert.fail(`no element named ${String(name)} could be reached with Tab`);
 }
 
 /** Waits until the page shows `text` anywhere (the bounded wait of helpers/wait.ts). */

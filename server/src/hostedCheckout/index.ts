@@ -8,6 +8,7 @@ import type { Chains } from '../chains/index.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { Database } from '../db/connect.js';
+import { solanaPayLink } from '../gateway/solanaPay.js';
 import { gatewayUrlOf } from '../payments/merchantPayments.js';
 import type { HostedCheckoutApps } from './app.js';
 import { checkoutChains, type CheckoutTemplate } from './page.js';
@@ -61,7 +62,7 @@ export async function renderCheckoutPage(
     appId: await deps.apps.appIdFor(mode),
     paymentLink: gatewayUrlOf(deps.publicBaseUrl, payment.id),
     solanaPayLink: chains.some((c) => c.caip2.startsWith('solana:'))
-      ? `solana:${deps.publicBaseUrl}/v1/gateway/payment/${payment.id}/solana-pay`
+      ? `solana:${solanaPayLink(deps.publicBaseUrl, payment.id)}`
       : null,
     chains,
     serverTime: deps.now(),

@@ -29,7 +29,7 @@ type View =
   | { kind: 'notFound' }
   | { kind: 'loadFailed' }
   | { kind: 'open' }
-  | { kind: 'processing'; txId: string | null }
+  | { kind: 'processing'; txId: string | null; caip2: string | null }
   | { kind: 'final'; status: FinalStatus; result: ResultInfo | null; seenAt: number | null; live: boolean };
 
 interface Connected {
@@ -91,7 +91,7 @@ export function App(props: { config: CheckoutPageConfig }) {
 
   /** Moves to the view of a status answer; `live` when it happened during this visit (only then do we redirect). */
   const showStatus = useCallback(
-    (answer: PaymentStatusResponse, live: boolean, txId: string | null = null) => {
+    (answer: PaymentStatusResponse, live: boolean, txId: string | null = null, caip2: string | null = null) => {
       if (FINAL.includes(answer.status)) {
         if (viewRef.current.kind === 'final') return;
         const status = answer.status as FinalStatus;
@@ -99,7 +99,7 @@ export function App(props: { config: CheckoutPageConfig }) {
         announce(t(`${status}.title`));
       } else if (answer.status === 'processing') {
         if (viewRef.current.kind === 'processing') return;
-        setView({ kind: 'processing', txId });
+        setView({ kind: 'processing', txId, caip2 });
         announce(t('processing.title'));
       }
     },
@@ -255,11 +255,11 @@ export function App(props: { config: CheckoutPageConfig }) {
           const result = sent >= 0 ? request.results?.[sent] : undefined;
           const value = typeof result === 'string' ? result : result?.data[0];
           txId = typeof value === 'string' ? value : null;
-          showStatus({ status: 'processing', isFinal: false, pollInMs: null, info: null }, true, txId);
+          showStatus({ status: 'processing', isFinal: false, pollInMs: null, info: null }, true, txId, caip2);
         },
       });
       setBusy(null);
-      showStatus(final, true, txId);
+      showStatus(final, true, txId, caip2);
     } catch (error) {
       setBusy(null);
       setCollect(null);
@@ -351,7 +351,7 @@ export function App(props: { config: CheckoutPageConfig }) {
             <Cancel t={t} onCancel={() => void cancel()} disabled={busy !== null} />
           </section>
         )}
-        {view.kind === 'processing' && <Processing t={t} txId={view.txId} chains={config.chains} info={info} />}
+        {view.kind === 'processing' && <Processing t={t} txId={view.txId} caip2={view.caip2} chains={config.chains} />}
         {view.kind === 'final' && info && (
           <Final view={view} info={info} lang={lang} t={t} config={config} paymentId={paymentId!} />
         )}
@@ -665,8 +665,8 @@ function TxLink(props: { txId: string; caip2: string | null; chains: CheckoutCha
   );
 }
 
-function Processing(props: { t: Translate; txId: string | null; chains: CheckoutChain[]; info: PaymentInfo | null }) {
-  const caip2 = props.info?.buyer ? chainOfAccount(props.info.buyer.accountCaip10) : null;
+function Processing(props: { t: Translate; txId: string | null; caip2: string | null; chains: CheckoutChain[] }) {
+  const { caip2 } = props;
   return (
     <section data-view="processing">
       <div class="spinner" aria-hidden="true" />
