@@ -72,15 +72,18 @@ describe('gateway.getPaymentStatus', () => {
     }
   });
 
-  it('200 succeeded: info holds the transaction and the amount paid, with its display', async () => {
+  it('200 succeeded: info holds the transaction, the amount paid with its display, and when it succeeded', async () => {
     const id = await h.createPayment();
-    await h.simulate(id, 'processing', 'succeeded');
+    await h.simulate(id, 'processing');
+    h.clock.advance(42_000);
+    await h.simulate(id, 'succeeded');
     assert.deepEqual(await expectJson(await status(id), 200), {
       status: 'succeeded',
       isFinal: true,
       pollInMs: null,
       info: {
         txId: `test:${id}`,
+        paidAt: Math.floor(h.clock.now() / 1000),
         optionAmount: {
           unit: 'caip19/eip155:31337/erc20:0x0000000000000000000000000000000000000000',
           value: '12500000',

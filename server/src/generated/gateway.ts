@@ -1070,6 +1070,7 @@ export interface components {
          *     get payment options returns under the same name.
          * @example {
          *       "txId": "0x7d5d420cdb743ee04c3c0bebf67c287b8d72e898504cee90d8e426b09f8f69fe",
+         *       "paidAt": 1771409412,
          *       "optionAmount": {
          *         "unit": "caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
          *         "value": "12500000",
@@ -1094,6 +1095,13 @@ export interface components {
             txId: string;
             /** @description The asset and amount that the buyer's account paid (the chosen option's `amount`). */
             optionAmount: components["schemas"]["Amount"];
+            /**
+             * Format: int64
+             * @description Unix time in seconds at which Paygate saw the payment succeed (the transaction reached its confirmations),
+             *     by the server's clock: what a receipt shows as the time of payment.
+             * @example 1771409412
+             */
+            paidAt: number;
         };
         /**
          * PaymentStatusResponse

@@ -124,10 +124,13 @@ export function gatewayStatusAnswer(deps: GatewayDeps, payment: PaymentRow): Gat
   let info: GatewayStatusResponse['info'] = null;
   if (payment.status === 'succeeded') {
     const txId = payment.stages.success?.tx_id;
+    const paidAt = Date.parse(String(payment.stages.success?.succeeded_at));
     const paid = payment.stages.processing?.option_amount as { unit: string; value: string } | undefined;
-    if (typeof txId !== 'string' || !paid) throw new Error(`succeeded payment ${payment.id} lacks its tx or amount`);
+    if (typeof txId !== 'string' || !paid || Number.isNaN(paidAt)) {
+      throw new Error(`succeeded payment ${payment.id} lacks its tx, amount or time`);
+    }
     const optionAmount: Amount = { unit: paid.unit, value: paid.value, display: assetDisplay(deps.chains, paid.unit) };
-    info = { txId, optionAmount };
+    info = { txId, optionAmount, paidAt: Math.floor(paidAt / 1000) };
   }
   return { status: payment.status, isFinal: final, pollInMs: final ? null : POLL_IN_MS, info };
 }

@@ -721,8 +721,7 @@ function Receipt(props: {
   if (!result) return null;
   const amount = result.optionAmount;
   const caip2 = /^caip19\/([^/]+)\//.exec(amount.unit)?.[1] ?? null;
-  const paidAt = (result as { paidAt?: number | null }).paidAt;
-  const time = typeof paidAt === 'number' ? paidAt * 1000 : props.seenAt;
+  const time = typeof result.paidAt === 'number' ? result.paidAt * 1000 : props.seenAt;
   return (
     <dl class="receipt">
       <dt>{t('succeeded.paid')}</dt>
