@@ -8,7 +8,17 @@ import { createKey, listKeys, revokeKey, rotateKey, type CreatedKey } from '../a
 import { createDemoAccounts } from '../accounts/bootstrap.js';
 import type { KeyKind, Mode } from '../accounts/keys.js';
 import { createMerchant, createPartner } from '../accounts/merchants.js';
-import { commonOptions, emit, keyJson, merchantJson, partnerJson, table, UsageError, withAccounts } from './common.js';
+import {
+  commonOptions,
+  emit,
+  keyJson,
+  merchantJson,
+  partnerJson,
+  table,
+  UsageError,
+  withAccounts,
+  type CliIo,
+} from './common.js';
 
 export const adminUsage = `Usage: paygate admin <command> [options]
 
@@ -104,8 +114,9 @@ function parseMode(value: string | undefined, command: string): Mode {
   return mode;
 }
 
-function printCreatedKey(json: boolean, { key, secret }: CreatedKey, verb = 'Created'): void {
+function printCreatedKey(io: CliIo, json: boolean, { key, secret }: CreatedKey, verb = 'Created'): void {
   emit(
+    io,
     json,
     { ...keyJson(key), key: secret },
     `${verb} ${key.kind} key ${key.id} (${key.mode}, prefix ${key.prefix})\n\n  ${secret}\n\n` +
@@ -113,19 +124,19 @@ function printCreatedKey(json: boolean, { key, secret }: CreatedKey, verb = 'Cre
   );
 }
 
-async function createKeyCommand(command: string, kind: KeyKind, args: string[]): Promise<number> {
+async function createKeyCommand(command: string, kind: KeyKind, args: string[], io: CliIo): Promise<number> {
   const parsed = parse(command, () =>
     parseArgs({
       ...strict(args),
       options: { ...commonOptions, mode: { type: 'string' }, label: { type: 'string' }, partner: { type: 'string' } },
     }),
   );
-  if (!parsed) return showHelp(command);
+  if (!parsed) return showHelp(io, command);
   const { values } = parsed;
   const mode = parseMode(values.mode, command);
   const partnerId = kind === 'merchant' ? required(values.partner, '--partner', command) : values.partner;
-  const created = await withAccounts((deps) => createKey(deps, { kind, mode, partnerId, label: values.label }));
-  printCreatedKey(values.json, created);
+  const created = await withAccounts(io, (deps) => createKey(deps, { kind, mode, partnerId, label: values.label }));
+  printCreatedKey(io, values.json, created);
   return 0;
 }
 
@@ -157,16 +168,16 @@ function parseFee(base: string | undefined, percent: string | undefined, currenc
   };
 }
 
-function showHelp(command: string): number {
-  process.stdout.write(help[command]!);
+function showHelp(io: CliIo, command: string): number {
+  io.stdout.write(help[command]!);
   return 0;
 }
 
-const commands: Record<string, (args: string[]) => Promise<number>> = {
-  // Only this command needs a whole runtime (jobs, chains): the others load no more than the database.
-  'webhook-endpoint': async (args) => (await import('./webhooks.js')).runWebhookEndpoint(args),
+const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
+  // Loaded on use: the webhook modules and the job queue are more than the other commands need.
+  'webhook-endpoint': async (args, io) => (await import('./webhooks.js')).runWebhookEndpoint(args, io),
 
-  async discrepancies(args) {
+  async discrepancies(args, io) {
     const parsed = parse('discrepancies', () =>
       parseArgs({
         ...strict(args),
@@ -178,14 +189,16 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
         },
       }),
     );
-    if (!parsed) return showHelp('discrepancies');
+    if (!parsed) return showHelp(io, 'discrepancies');
     const { values } = parsed;
     const limit = values.limit === undefined ? 100 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
       throw new UsageError('--limit must be an integer from 1 to 1000', help.discrepancies!);
     }
     const live = values.mode === undefined ? undefined : parseMode(values.mode, 'discrepancies') === 'live';
-    const rows = await withAccounts(({ db }) => listDiscrepancies(db.knex, { live, paymentId: values.payment, limit }));
+    const rows = await withAccounts(io, ({ db }) =>
+      listDiscrepancies(db.knex, { live, paymentId: values.payment, limit }),
+    );
     const data = rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() }));
     const human = data.length
       ? data
@@ -196,22 +209,22 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
           )
           .join('\n')
       : 'No discrepancies.';
-    emit(values.json ?? false, data, human);
+    emit(io, values.json ?? false, data, human);
     return 0;
   },
 
-  async 'create-partner'(args) {
+  async 'create-partner'(args, io) {
     const parsed = parse('create-partner', () =>
       parseArgs({ ...strict(args), options: { ...commonOptions, name: { type: 'string' } } }),
     );
-    if (!parsed) return showHelp('create-partner');
+    if (!parsed) return showHelp(io, 'create-partner');
     const name = required(parsed.values.name, '--name', 'create-partner');
-    const partner = await withAccounts((deps) => createPartner(deps, { name }));
-    emit(parsed.values.json, partnerJson(partner), `Created partner ${partner.id} (${partner.name})`);
+    const partner = await withAccounts(io, (deps) => createPartner(deps, { name }));
+    emit(io, parsed.values.json, partnerJson(partner), `Created partner ${partner.id} (${partner.name})`);
     return 0;
   },
 
-  async 'create-merchant'(args) {
+  async 'create-merchant'(args, io) {
     const parsed = parse('create-merchant', () =>
       parseArgs({
         ...strict(args),
@@ -229,7 +242,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
         },
       }),
     );
-    if (!parsed) return showHelp('create-merchant');
+    if (!parsed) return showHelp(io, 'create-merchant');
     const { values } = parsed;
     const input = {
       partnerId: required(values.partner, '--partner', 'create-merchant'),
@@ -240,8 +253,9 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
       collectData: values['collect-data'] ?? false,
       ...(values.id === undefined ? {} : { id: values.id }),
     };
-    const merchant = await withAccounts((deps) => createMerchant(deps, input));
+    const merchant = await withAccounts(io, (deps) => createMerchant(deps, input));
     emit(
+      io,
       values.json,
       merchantJson(merchant),
       `Created merchant ${merchant.id} (${merchant.name}) for partner ${merchant.partner_id}` +
@@ -250,11 +264,11 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
     return 0;
   },
 
-  'create-api-key': (args) => createKeyCommand('create-api-key', 'merchant', args),
-  'create-wallet-key': (args) => createKeyCommand('create-wallet-key', 'wallet', args),
-  'create-app': (args) => createKeyCommand('create-app', 'app', args),
+  'create-api-key': (args, io) => createKeyCommand('create-api-key', 'merchant', args, io),
+  'create-wallet-key': (args, io) => createKeyCommand('create-wallet-key', 'wallet', args, io),
+  'create-app': (args, io) => createKeyCommand('create-app', 'app', args, io),
 
-  async 'list-keys'(args) {
+  async 'list-keys'(args, io) {
     const parsed = parse('list-keys', () =>
       parseArgs({
         ...strict(args),
@@ -266,13 +280,13 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
         },
       }),
     );
-    if (!parsed) return showHelp('list-keys');
+    if (!parsed) return showHelp(io, 'list-keys');
     const { values } = parsed;
     const kind = values.kind;
     if (kind !== undefined && kind !== 'merchant' && kind !== 'wallet' && kind !== 'app') {
       throw new UsageError('--kind must be merchant, wallet or app', help['list-keys']!);
     }
-    const keys = await withAccounts((deps) =>
+    const keys = await withAccounts(io, (deps) =>
       listKeys(deps, { prefix: values.prefix, partnerId: values.partner, kind }),
     );
     const rows = keys.map((k) => {
@@ -280,6 +294,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
       return [j.id, j.kind, j.mode, j.prefix, j.label ?? '', j.createdAt ?? '', j.revokedAt ?? ''];
     });
     emit(
+      io,
       values.json,
       { keys: keys.map(keyJson) },
       keys.length === 0 ? 'No keys.' : table(['ID', 'KIND', 'MODE', 'PREFIX', 'LABEL', 'CREATED', 'REVOKED'], rows),
@@ -287,32 +302,33 @@ const commands: Record<string, (args: string[]) => Promise<number>> = {
     return 0;
   },
 
-  async 'revoke-key'(args) {
+  async 'revoke-key'(args, io) {
     const parsed = parse('revoke-key', () => parseArgs({ ...strict(args), options: commonOptions }), 1);
-    if (!parsed) return showHelp('revoke-key');
-    const key = await withAccounts((deps) => revokeKey(deps, parsed.positionals[0]!));
-    emit(parsed.values.json, keyJson(key), `Revoked ${key.kind} key ${key.id} (${key.prefix})`);
+    if (!parsed) return showHelp(io, 'revoke-key');
+    const key = await withAccounts(io, (deps) => revokeKey(deps, parsed.positionals[0]!));
+    emit(io, parsed.values.json, keyJson(key), `Revoked ${key.kind} key ${key.id} (${key.prefix})`);
     return 0;
   },
 
-  async 'rotate-key'(args) {
+  async 'rotate-key'(args, io) {
     const parsed = parse('rotate-key', () => parseArgs({ ...strict(args), options: commonOptions }), 1);
-    if (!parsed) return showHelp('rotate-key');
-    const { revoked, created } = await withAccounts((deps) => rotateKey(deps, parsed.positionals[0]!));
+    if (!parsed) return showHelp(io, 'rotate-key');
+    const { revoked, created } = await withAccounts(io, (deps) => rotateKey(deps, parsed.positionals[0]!));
     if (parsed.values.json) {
-      emit(true, { revoked: keyJson(revoked), created: { ...keyJson(created.key), key: created.secret } }, '');
+      emit(io, true, { revoked: keyJson(revoked), created: { ...keyJson(created.key), key: created.secret } }, '');
     } else {
-      process.stdout.write(`Revoked ${revoked.kind} key ${revoked.id} (${revoked.prefix})\n`);
-      printCreatedKey(false, created, 'Replaced it with');
+      io.stdout.write(`Revoked ${revoked.kind} key ${revoked.id} (${revoked.prefix})\n`);
+      printCreatedKey(io, false, created, 'Replaced it with');
     }
     return 0;
   },
 
-  async bootstrap(args) {
+  async bootstrap(args, io) {
     const parsed = parse('bootstrap', () => parseArgs({ ...strict(args), options: commonOptions }));
-    if (!parsed) return showHelp('bootstrap');
-    const c = await withAccounts((deps) => createDemoAccounts(deps));
+    if (!parsed) return showHelp(io, 'bootstrap');
+    const c = await withAccounts(io, (deps) => createDemoAccounts(deps));
     emit(
+      io,
       parsed.values.json,
       c,
       `Created the demo partner and merchant.
@@ -333,14 +349,14 @@ The keys are shown only once.
   },
 };
 
-export async function runAdmin(args: string[]): Promise<number> {
+export async function runAdmin(args: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = args;
   if (command === undefined) throw new UsageError('admin needs a command', adminUsage);
   if (command === '-h' || command === '--help') {
-    process.stdout.write(adminUsage);
+    io.stdout.write(adminUsage);
     return 0;
   }
   const run = commands[command];
   if (!run) throw new UsageError(`unknown admin command "${command}"`, adminUsage);
-  return run(rest);
+  return run(rest, io);
 }

@@ -1,9 +1,33 @@
 import type { KeyInfo } from '../accounts/apiKeys.js';
 import type { AccountsDeps } from '../accounts/deps.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate.js';
 import type { MerchantRow, PartnerRow } from '../db/queries/accounts.js';
+
+/** Where a command writes, and the environment it reads instead of process.env. */
+export interface CliIo {
+  stdout: Output;
+  stderr: Output;
+  env: Record<string, string | undefined>;
+}
+
+/** A stream, or anything that collects what a command writes (tests). */
+export interface Output {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
+
+/**
+ * What `start` and `worker` return once they serve: they run until the process gets a signal, and their shutdown
+ * (server.ts, worker.ts) ends the process, so only the bin runs them.
+ */
+export const RUNNING = 'running';
+
+/** The configuration the given environment describes. */
+export function loadCliConfig(io: CliIo): Config {
+  return loadConfig(io.env, { stdoutIsTTY: io.stdout.isTTY === true });
+}
 
 /** A mistake in how the command was typed: exit code 2, as opposed to 1 for a refused operation. */
 export class UsageError extends Error {
@@ -23,16 +47,16 @@ export const commonOptions = {
 } as const;
 
 /** With `--json` the whole answer is one JSON document, so scripts can parse stdout without scraping text. */
-export function emit(json: boolean, data: unknown, human: string): void {
-  process.stdout.write(json ? JSON.stringify(data) + '\n' : human.endsWith('\n') ? human : human + '\n');
+export function emit(io: CliIo, json: boolean, data: unknown, human: string): void {
+  io.stdout.write(json ? JSON.stringify(data) + '\n' : human.endsWith('\n') ? human : human + '\n');
 }
 
 /**
  * Opens the database `DATABASE_URL` names, brings its schema up to date and always closes the pool, so a one-shot
  * command exits as soon as its work is done.
  */
-export async function withAccounts<T>(work: (deps: AccountsDeps) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+export async function withAccounts<T>(io: CliIo, work: (deps: AccountsDeps) => Promise<T>): Promise<T> {
+  const config = loadCliConfig(io);
   const db = openDatabase(config.databaseUrl, { poolMax: 2 });
   try {
     await migrateDatabase(db);

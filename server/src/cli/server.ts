@@ -1,11 +1,10 @@
 /** `paygate start` and `paygate migrate`. */
 import { parseArgs } from 'node:util';
 import { bootstrapDevelopment, type TestCredentials } from '../accounts/bootstrap.js';
-import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { startServer } from '../server.js';
-import { commonOptions, emit, UsageError } from './common.js';
+import { commonOptions, emit, loadCliConfig, RUNNING, UsageError, type CliIo } from './common.js';
 
 export const startHelp = `Usage: paygate start [--json]
 
@@ -31,11 +30,12 @@ function parseCommon(args: string[], help: string) {
 }
 
 /**
- * Printed with process.stdout.write, never through the logger: log lines are shipped and kept, and a secret in
+ * Printed on stdout, never through the logger: log lines are shipped and kept, and a secret in
  * them outlives the terminal it was meant for.
  */
-function printTestCredentials(json: boolean, c: TestCredentials): void {
+function printTestCredentials(io: CliIo, json: boolean, c: TestCredentials): void {
   emit(
+    io,
     json,
     c,
     `
@@ -54,30 +54,30 @@ App-Id with a Client-Id of their choosing. The keys are shown only once. For liv
   );
 }
 
-export async function runStart(args: string[]): Promise<number> {
+export async function runStart(args: string[], io: CliIo): Promise<number | typeof RUNNING> {
   const values = parseCommon(args, startHelp);
   if (values.help) {
-    process.stdout.write(startHelp);
+    io.stdout.write(startHelp);
     return 0;
   }
-  const config = loadConfig();
+  const config = loadCliConfig(io);
   const running = await startServer(config, {
     async beforeListen(runtime) {
       const credentials = await bootstrapDevelopment(runtime, config.env);
-      if (credentials) printTestCredentials(values.json, credentials);
+      if (credentials) printTestCredentials(io, values.json, credentials);
     },
   });
-  if (values.json) process.stdout.write(JSON.stringify({ url: running.url, env: config.env }) + '\n');
-  return -1; // keep running until a signal
+  if (values.json) io.stdout.write(JSON.stringify({ url: running.url, env: config.env }) + '\n');
+  return RUNNING;
 }
 
-export async function runMigrate(args: string[]): Promise<number> {
+export async function runMigrate(args: string[], io: CliIo): Promise<number> {
   const values = parseCommon(args, migrateHelp);
   if (values.help) {
-    process.stdout.write(migrateHelp);
+    io.stdout.write(migrateHelp);
     return 0;
   }
-  const config = loadConfig();
+  const config = loadCliConfig(io);
   const db = openDatabase(config.databaseUrl, { poolMax: 2 });
   let applied: string[];
   try {
@@ -86,6 +86,7 @@ export async function runMigrate(args: string[]): Promise<number> {
     await db.close();
   }
   emit(
+    io,
     values.json,
     { applied },
     applied.length === 0

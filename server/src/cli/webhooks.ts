@@ -6,7 +6,6 @@
  */
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { loadConfig } from '../config.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findActiveEndpoints } from '../db/queries/webhooks.js';
 import { ApiError } from '../errors.js';
@@ -24,7 +23,7 @@ import {
 } from '../webhooks/endpoints.js';
 import { replaySince, resendDelivery, resendFailedSince, sendTestEvent } from '../webhooks/recovery.js';
 import { deliveryJson, endpointJson } from '../webhooks/wire.js';
-import { commonOptions, emit, table, UsageError } from './common.js';
+import { commonOptions, emit, loadCliConfig, table, UsageError, type CliIo } from './common.js';
 import { describeDelivery, describeEndpoint, time } from './webhookText.js';
 
 const SCOPE = '--merchant <id> --mode test|live';
@@ -69,7 +68,8 @@ interface Command {
 }
 
 interface Context {
-  runtime: Runtime;
+  io: CliIo;
+  deps: Runtime;
   merchantId: string;
   mode: Mode;
   values: Record<string, string | undefined>;
@@ -98,11 +98,12 @@ const commands: Record<string, Command> = {
   create: {
     synopsis: `${SCOPE} --url <url> [--event-types <type,…>]`,
     options: { url: stringOption, 'event-types': stringOption },
-    async run({ runtime, merchantId, mode, values, json, help }) {
+    async run({ io, deps, merchantId, mode, values, json, help }) {
       if (!values.url) throw new UsageError('--url is required', help);
       const input = { url: values.url, eventTypes: eventTypes(values['event-types'], help) };
-      const { endpoint, secret } = await createEndpoint(runtime, merchantId, mode, input);
+      const { endpoint, secret } = await createEndpoint(deps, merchantId, mode, input);
       emit(
+        io,
         json,
         { endpointId: endpoint.id, secret },
         `Created the ${mode} webhook endpoint ${endpoint.id} for ${endpoint.url}\n\n  ${secret}\n\n` +
@@ -112,30 +113,31 @@ const commands: Record<string, Command> = {
   },
   get: {
     synopsis: SCOPE,
-    async run({ runtime, merchantId, mode, json }) {
-      const endpoint = endpointJson(await requireEndpoint(runtime, merchantId, mode), runtime.now());
-      emit(json, endpoint, describeEndpoint(endpoint));
+    async run({ io, deps, merchantId, mode, json }) {
+      const endpoint = endpointJson(await requireEndpoint(deps, merchantId, mode), deps.now());
+      emit(io, json, endpoint, describeEndpoint(endpoint));
     },
   },
   update: {
     synopsis: `${SCOPE} [--url <url>] [--event-types <type,…>]`,
     options: { url: stringOption, 'event-types': stringOption },
-    async run({ runtime, merchantId, mode, values, json, help }) {
+    async run({ io, deps, merchantId, mode, values, json, help }) {
       if (values.url === undefined && values['event-types'] === undefined)
         throw new UsageError('give --url or --event-types', help);
       const input = { url: values.url, eventTypes: eventTypes(values['event-types'], help) };
-      const endpoint = endpointJson(await updateEndpointSettings(runtime, merchantId, mode, input), runtime.now());
-      emit(json, endpoint, describeEndpoint(endpoint));
+      const endpoint = endpointJson(await updateEndpointSettings(deps, merchantId, mode, input), deps.now());
+      emit(io, json, endpoint, describeEndpoint(endpoint));
     },
   },
   enable: { synopsis: SCOPE, run: (ctx) => setEnabled(ctx, true) },
   disable: { synopsis: SCOPE, run: (ctx) => setEnabled(ctx, false) },
   rotate: {
     synopsis: SCOPE,
-    async run({ runtime, merchantId, mode, json }) {
-      const rotated = await rotateSecret(runtime, merchantId, mode);
-      const endpoint = endpointJson(rotated.endpoint, runtime.now());
+    async run({ io, deps, merchantId, mode, json }) {
+      const rotated = await rotateSecret(deps, merchantId, mode);
+      const endpoint = endpointJson(rotated.endpoint, deps.now());
       emit(
+        io,
         json,
         { endpoint, secret: rotated.secret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt },
         `Rotated the signing secret of ${endpoint.id}\n\n  ${rotated.secret}\n\n` +
@@ -146,20 +148,19 @@ const commands: Record<string, Command> = {
   },
   delete: {
     synopsis: SCOPE,
-    async run({ runtime, merchantId, mode, json }) {
-      const endpoint = await deleteEndpoint(runtime, merchantId, mode);
-      emit(json, { endpointId: endpoint.id, deleted: true }, `Deleted the ${mode} webhook endpoint ${endpoint.id}`);
+    async run({ io, deps, merchantId, mode, json }) {
+      const endpoint = await deleteEndpoint(deps, merchantId, mode);
+      emit(io, json, { endpointId: endpoint.id, deleted: true }, `Deleted the ${mode} webhook endpoint ${endpoint.id}`);
     },
   },
   list: {
     synopsis: '--merchant <id>',
     noMode: true,
-    async run({ runtime, merchantId, json }) {
-      const endpoints = (await findActiveEndpoints(runtime.db.knex, merchantId)).map((e) =>
-        endpointJson(e, runtime.now()),
-      );
+    async run({ io, deps, merchantId, json }) {
+      const endpoints = (await findActiveEndpoints(deps.db.knex, merchantId)).map((e) => endpointJson(e, deps.now()));
       const rows = endpoints.map((e) => [e.id, e.mode, e.enabled ? 'yes' : 'no', e.url, e.eventTypes.join(',')]);
       emit(
+        io,
         json,
         { endpoints },
         endpoints.length === 0 ? 'No webhook endpoints.' : table(['ID', 'MODE', 'ENABLED', 'URL', 'EVENT TYPES'], rows),
@@ -169,11 +170,12 @@ const commands: Record<string, Command> = {
   test: {
     synopsis: `${SCOPE} --type <event type>`,
     options: { type: stringOption },
-    async run({ runtime, merchantId, mode, values, json, help }) {
+    async run({ io, deps, merchantId, mode, values, json, help }) {
       const [type] = eventTypes(values.type, help) ?? [];
       if (type === undefined) throw new UsageError('--type is required', help);
-      const { delivery, event } = await sendTestEvent(runtime, merchantId, mode, type);
+      const { delivery, event } = await sendTestEvent(deps, merchantId, mode, type);
       emit(
+        io,
         json,
         { delivery: deliveryJson(delivery, []), event },
         `Queued test ${type} event ${event.id} as delivery ${delivery.id} to ${delivery.endpoint_id}`,
@@ -191,7 +193,7 @@ const commands: Record<string, Command> = {
       limit: stringOption,
       'starting-after': stringOption,
     },
-    async run({ runtime, merchantId, mode, values, json, help }) {
+    async run({ io, deps, merchantId, mode, values, json, help }) {
       const status = values.status;
       if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status))
         throw new UsageError('--status must be pending, delivered or failed', help);
@@ -206,7 +208,7 @@ const commands: Record<string, Command> = {
         limit: values.limit === undefined ? undefined : Number(values.limit),
         startingAfter: values['starting-after'],
       };
-      const page = await listDeliveryPage(runtime, merchantId, mode, query);
+      const page = await listDeliveryPage(deps, merchantId, mode, query);
       const rows = page.data.map((d) => [
         d.id,
         d.eventType,
@@ -217,6 +219,7 @@ const commands: Record<string, Command> = {
       ]);
       const more = page.hasMore ? `\nMore: --starting-after ${page.nextCursor}\n` : '';
       emit(
+        io,
         json,
         page,
         rows.length === 0
@@ -228,47 +231,47 @@ const commands: Record<string, Command> = {
   delivery: {
     synopsis: `<deliveryId> ${SCOPE}`,
     positionals: 1,
-    async run({ runtime, merchantId, mode, args, json }) {
-      const delivery = await getDelivery(runtime, merchantId, mode, args[0]!);
-      emit(json, delivery, describeDelivery(delivery));
+    async run({ io, deps, merchantId, mode, args, json }) {
+      const delivery = await getDelivery(deps, merchantId, mode, args[0]!);
+      emit(io, json, delivery, describeDelivery(delivery));
     },
   },
   resend: {
     synopsis: `<deliveryId> ${SCOPE}`,
     positionals: 1,
-    async run({ runtime, merchantId, mode, args, json }) {
-      const delivery = deliveryJson(await resendDelivery(runtime, merchantId, mode, args[0]!), []);
-      emit(json, delivery, `Queued delivery ${delivery.id}, a resend of ${delivery.eventId}`);
+    async run({ io, deps, merchantId, mode, args, json }) {
+      const delivery = deliveryJson(await resendDelivery(deps, merchantId, mode, args[0]!), []);
+      emit(io, json, delivery, `Queued delivery ${delivery.id}, a resend of ${delivery.eventId}`);
     },
   },
   'resend-failed': {
     synopsis: `${SCOPE} --since <time>`,
     options: { since: stringOption },
-    async run({ runtime, merchantId, mode, values, json, help }) {
-      const resent = await resendFailedSince(runtime, merchantId, mode, parseTime(values.since, '--since', help));
-      emit(json, { resent }, `Queued ${resent} resend(s).`);
+    async run({ io, deps, merchantId, mode, values, json, help }) {
+      const resent = await resendFailedSince(deps, merchantId, mode, parseTime(values.since, '--since', help));
+      emit(io, json, { resent }, `Queued ${resent} resend(s).`);
     },
   },
   replay: {
     synopsis: `${SCOPE} --since <time>`,
     options: { since: stringOption },
-    async run({ runtime, merchantId, mode, values, json, help }) {
-      const replayed = await replaySince(runtime, merchantId, mode, parseTime(values.since, '--since', help));
-      emit(json, { replayed }, `Queued ${replayed} replayed event(s).`);
+    async run({ io, deps, merchantId, mode, values, json, help }) {
+      const replayed = await replaySince(deps, merchantId, mode, parseTime(values.since, '--since', help));
+      emit(io, json, { replayed }, `Queued ${replayed} replayed event(s).`);
     },
   },
 };
 
-async function setEnabled({ runtime, merchantId, mode, json }: Context, enabled: boolean): Promise<void> {
-  const endpoint = endpointJson(await updateEndpointSettings(runtime, merchantId, mode, { enabled }), runtime.now());
-  emit(json, endpoint, describeEndpoint(endpoint));
+async function setEnabled({ io, deps, merchantId, mode, json }: Context, enabled: boolean): Promise<void> {
+  const endpoint = endpointJson(await updateEndpointSettings(deps, merchantId, mode, { enabled }), deps.now());
+  emit(io, json, endpoint, describeEndpoint(endpoint));
 }
 
 /** A runtime that queues work but runs none: the command exits as soon as its own work is done. */
-async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+async function withRuntime<T>(io: CliIo, work: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const config = loadCliConfig(io);
   // Logs go to stderr: stdout carries the answer, one JSON document with --json.
-  const logger = pino({ level: config.logLevel }, pino.destination(2));
+  const logger = pino({ level: config.logLevel }, io.stderr);
   const runtime = await createRuntime({ config, logger });
   try {
     return await work(runtime);
@@ -277,11 +280,11 @@ async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T
   }
 }
 
-export async function runWebhookEndpoint(argv: string[]): Promise<number> {
+export async function runWebhookEndpoint(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) throw new UsageError('webhook-endpoint needs a command', webhookEndpointUsage);
   if (name === '-h' || name === '--help') {
-    process.stdout.write(webhookEndpointUsage);
+    io.stdout.write(webhookEndpointUsage);
     return 0;
   }
   const command = commands[name];
@@ -300,7 +303,7 @@ export async function runWebhookEndpoint(argv: string[]): Promise<number> {
   }
   const values = parsed.values as Record<string, string | undefined> & { json: boolean; help: boolean };
   if (values.help) {
-    process.stdout.write(help);
+    io.stdout.write(help);
     return 0;
   }
   const expected = command.positionals ?? 0;
@@ -320,10 +323,10 @@ export async function runWebhookEndpoint(argv: string[]): Promise<number> {
   } else if (values.mode !== undefined) {
     throw new UsageError(`${name} lists both modes; --mode does not apply`, help);
   }
-  await withRuntime(async (runtime) => {
-    if (!(await findMerchant(runtime.db.knex, merchantId)))
+  await withRuntime(io, async (deps) => {
+    if (!(await findMerchant(deps.db.knex, merchantId)))
       throw new ApiError('merchant_not_found', `No merchant with id ${merchantId}.`);
-    await command.run({ runtime, merchantId, mode, values, args: parsed.positionals, json: values.json, help });
+    await command.run({ io, deps, merchantId, mode, values, args: parsed.positionals, json: values.json, help });
   });
   return 0;
 }

@@ -3,11 +3,10 @@
  * like on as many machines as you like; graphile-worker hands each job to one of them.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.js';
 import { DEFAULT_JOB_CONCURRENCY } from '../jobs/types.js';
 import { createRuntime } from '../runtime.js';
 import { listenMetrics } from '../server.js';
-import { commonOptions, UsageError } from './common.js';
+import { commonOptions, loadCliConfig, RUNNING, UsageError, type CliIo } from './common.js';
 
 export const workerHelp = `Usage: paygate worker [--concurrency N] [--sweep-interval-ms MS] [--lease-ms MS] [--json]
 
@@ -22,7 +21,7 @@ and hands them on, so a crashed worker's attempts are made again within about 1.
 With --json, prints {"worker": "ready", "pid": …} once jobs are being taken.
 `;
 
-export async function runWorker(args: string[]): Promise<number> {
+export async function runWorker(args: string[], io: CliIo): Promise<number | typeof RUNNING> {
   let values;
   try {
     values = parseArgs({
@@ -39,7 +38,7 @@ export async function runWorker(args: string[]): Promise<number> {
     throw new UsageError((err as Error).message, workerHelp);
   }
   if (values.help) {
-    process.stdout.write(workerHelp);
+    io.stdout.write(workerHelp);
     return 0;
   }
   const positive = (name: string, raw: string | undefined): number | undefined => {
@@ -51,7 +50,7 @@ export async function runWorker(args: string[]): Promise<number> {
   const concurrency = positive('concurrency', values.concurrency);
   const sweepIntervalMs = positive('sweep-interval-ms', values['sweep-interval-ms']);
   const leaseMs = positive('lease-ms', values['lease-ms']);
-  const config = loadConfig();
+  const config = loadCliConfig(io);
   if (!/^postgres(ql)?:/.test(config.databaseUrl)) {
     throw new Error(
       'paygate worker needs PostgreSQL (DATABASE_URL=postgres://…); with SQLite, paygate start runs the jobs',
@@ -70,7 +69,7 @@ export async function runWorker(args: string[]): Promise<number> {
     { pid: process.pid, concurrency: concurrency ?? DEFAULT_JOB_CONCURRENCY },
     'paygate worker ready',
   );
-  if (values.json) process.stdout.write(JSON.stringify({ worker: 'ready', pid: process.pid }) + '\n');
+  if (values.json) io.stdout.write(JSON.stringify({ worker: 'ready', pid: process.pid }) + '\n');
   const stop = (signal: NodeJS.Signals) => {
     runtime.logger.info({ signal }, 'worker stopping');
     // Same deadline as the API: a running attempt past it is recorded as interrupted and retried, never lost.
@@ -88,5 +87,5 @@ export async function runWorker(args: string[]): Promise<number> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-  return -1;
+  return RUNNING;
 }
