@@ -7,6 +7,7 @@ import { chainReadinessChecks, feePayerBalances, startChains, type Chains } from
 import { withDevelopmentSecrets, type Config } from './config.js';
 import { SecretBox } from './crypto/secretBox.js';
 import { openDatabase, type Database } from './db/connect.js';
+import { describeDatabaseFailure } from './db/failure.js';
 import { migrateDatabase, migrationsCurrent } from './db/migrate.js';
 import { queueDepth } from './jobs/depth.js';
 import { createPostgresQueue } from './jobs/postgres.js';
@@ -76,18 +77,6 @@ export async function settlesWithin(work: Promise<unknown>, ms: number): Promise
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** A URL fit for an error message: the password is never shown. */
-function withoutPassword(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
-}
-
-/** One line that says which database could not be used and why (pg's AggregateError has an empty message). */
-function describeDatabaseFailure(url: string, err: unknown): Error {
-  const e = err as { message?: string; code?: string; errors?: { message?: string }[] };
-  const reason = e.message || e.errors?.[0]?.message || e.code || String(err);
-  return new Error(`Cannot use the database DATABASE_URL names (${withoutPassword(url)}): ${reason}`, { cause: err });
 }
 
 export interface RuntimeOptions {

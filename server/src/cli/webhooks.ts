@@ -5,12 +5,10 @@
  * database; a running `paygate start` (or `paygate worker`) sends them.
  */
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findActiveEndpoints } from '../db/queries/webhooks.js';
 import { ApiError } from '../errors.js';
 import type { WebhookEventType } from '../payments/stateMachine.js';
-import { createRuntime, type Runtime } from '../runtime.js';
 import { getDelivery, listDeliveryPage, type DeliveryListQuery } from '../webhooks/deliveries.js';
 import {
   createEndpoint,
@@ -23,7 +21,8 @@ import {
 } from '../webhooks/endpoints.js';
 import { replaySince, resendDelivery, resendFailedSince, sendTestEvent } from '../webhooks/recovery.js';
 import { deliveryJson, endpointJson } from '../webhooks/wire.js';
-import { commonOptions, emit, loadCliConfig, table, UsageError, type CliIo } from './common.js';
+import { commonOptions, emit, table, UsageError, type CliIo } from './common.js';
+import { withWebhookDeps, type CliWebhookDeps } from './webhookDeps.js';
 import { describeDelivery, describeEndpoint, time } from './webhookText.js';
 
 const SCOPE = '--merchant <id> --mode test|live';
@@ -69,7 +68,7 @@ interface Command {
 
 interface Context {
   io: CliIo;
-  deps: Runtime;
+  deps: CliWebhookDeps;
   merchantId: string;
   mode: Mode;
   values: Record<string, string | undefined>;
@@ -267,19 +266,6 @@ async function setEnabled({ io, deps, merchantId, mode, json }: Context, enabled
   emit(io, json, endpoint, describeEndpoint(endpoint));
 }
 
-/** A runtime that queues work but runs none: the command exits as soon as its own work is done. */
-async function withRuntime<T>(io: CliIo, work: (runtime: Runtime) => Promise<T>): Promise<T> {
-  const config = loadCliConfig(io);
-  // Logs go to stderr: stdout carries the answer, one JSON document with --json.
-  const logger = pino({ level: config.logLevel }, io.stderr);
-  const runtime = await createRuntime({ config, logger });
-  try {
-    return await work(runtime);
-  } finally {
-    await runtime.close();
-  }
-}
-
 export async function runWebhookEndpoint(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) throw new UsageError('webhook-endpoint needs a command', webhookEndpointUsage);
@@ -323,7 +309,7 @@ export async function runWebhookEndpoint(argv: string[], io: CliIo): Promise<num
   } else if (values.mode !== undefined) {
     throw new UsageError(`${name} lists both modes; --mode does not apply`, help);
   }
-  await withRuntime(io, async (deps) => {
+  await withWebhookDeps(io, async (deps) => {
     if (!(await findMerchant(deps.db.knex, merchantId)))
       throw new ApiError('merchant_not_found', `No merchant with id ${merchantId}.`);
     await command.run({ io, deps, merchantId, mode, values, args: parsed.positionals, json: values.json, help });

@@ -1,0 +1,11 @@
+/** A URL fit for an error message: the password is never shown. */
+function withoutPassword(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}
+
+/** One line that says which database could not be used and why (pg's AggregateError has an empty message). */
+export function describeDatabaseFailure(url: string, err: unknown): Error {
+  const e = err as { message?: string; code?: string; errors?: { message?: string }[] };
+  const reason = e.message || e.errors?.[0]?.message || e.code || String(err);
+  return new Error(`Cannot use the database DATABASE_URL names (${withoutPassword(url)}): ${reason}`, { cause: err });
+}
