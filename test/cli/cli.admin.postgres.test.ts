@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { authenticateKey } from '../../server/src/accounts/index.js';
 import { findMerchant } from '../../server/src/db/queries/accounts.js';
-import { BOOTSTRAP_FIELDS, expectBootstrapFormats, parseJson, runCli, type KeyJson } from '../helpers/cli.js';
+import {
+  BOOTSTRAP_FIELDS,
+  expectBootstrapFormats,
+  parseJson,
+  runCli,
+  runCliInProcess,
+  type KeyJson,
+} from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -18,7 +25,8 @@ describe('cli.admin [postgres]', () => {
 
   it('uses the database DATABASE_URL names: migrate, bootstrap, list, rotate', async () => {
     const env = { DATABASE_URL: t.url };
-    assert.deepEqual(parseJson(await runCli(['migrate', '--json'], env)), { applied: [] });
+    assert.deepEqual(parseJson(await runCliInProcess(['migrate', '--json'], env)), { applied: [] });
+    // The real bin for one admin command: its DATABASE_URL comes from the process environment.
     const c = parseJson<Record<string, string>>(await runCli(['admin', 'bootstrap', '--json'], env));
     expectBootstrapFormats(c);
     assert.equal((await findMerchant(t.db.knex, c.merchantId!))?.partner_id, c.partnerId);
@@ -29,14 +37,14 @@ describe('cli.admin [postgres]', () => {
     assert.equal(row?.kind, 'wallet');
     assert.equal(row?.mode, 'live');
 
-    const listed = await runCli(['admin', 'list-keys', '--json'], env);
+    const listed = await runCliInProcess(['admin', 'list-keys', '--json'], env);
     const { keys } = parseJson<{ keys: KeyJson[] }>(listed);
     assert.equal(keys.length, 6);
     for (const field of BOOTSTRAP_FIELDS.slice(2)) assert.ok(!listed.stdout.includes(c[field]!));
 
     const merchantKey = keys.find((k) => k.kind === 'merchant' && k.mode === 'test')!;
     const { created } = parseJson<{ created: KeyJson }>(
-      await runCli(['admin', 'rotate-key', merchantKey.id, '--json'], env),
+      await runCliInProcess(['admin', 'rotate-key', merchantKey.id, '--json'], env),
     );
     assert.equal(await authenticateKey(t.db, c.merchantApiKey!, 'merchant'), null);
     assert.equal((await authenticateKey(t.db, created.key!, 'merchant'))?.partner_id, c.partnerId);

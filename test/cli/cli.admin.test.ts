@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { authenticateKey } from '../../server/src/accounts/index.js';
 import { findMerchant, findPartner } from '../../server/src/db/queries/accounts.js';
-import { expectBootstrapFormats, expectFailure, parseJson, runCli, type KeyJson } from '../helpers/cli.js';
+import { expectBootstrapFormats, expectFailure, parseJson, runCliInProcess, type KeyJson } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -11,7 +11,7 @@ const EVM = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 describe('cli.admin [sqlite]', function () {
   let t: TestDatabase;
   let env: Record<string, string>;
-  const run = (...args: string[]) => runCli(args, env);
+  const run = (...args: string[]) => runCliInProcess(args, env);
 
   before(async () => {
     t = await createTestDatabase('sqlite');

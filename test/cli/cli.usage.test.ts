@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectFailure, runCli, type CliResult } from '../helpers/cli.js';
+import { expectFailure, runCli, runCliInProcess, type CliResult } from '../helpers/cli.js';
 
 describe('cli.usage', () => {
   const dir = mkdtempSync(join(tmpdir(), 'paygate-cli-usage-'));
   const env = { DATABASE_URL: `sqlite:${join(dir, 'paygate.sqlite')}` };
-  const run = (...args: string[]) => runCli(args, env);
+  const run = (...args: string[]) => runCliInProcess(args, env);
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   describe('usage errors exit 2 with one line', () => {
@@ -33,10 +33,10 @@ describe('cli.usage', () => {
         /--fee-percent takes <n>\/<d>/,
       ],
     ];
-    // Usage errors never touch the database, so the processes can run side by side.
+    // Usage errors never touch the database, so the commands can run side by side.
     let results: CliResult[] = [];
     before(async () => {
-      results = await Promise.all(cases.map(([, args]) => runCli(args, env)));
+      results = await Promise.all(cases.map(([, args]) => run(...args)));
     });
     cases.forEach(([what, , pattern], i) => {
       it(what, () => {
@@ -61,5 +61,14 @@ describe('cli.usage', () => {
       assert.equal(result.stderr, '');
     });
     assert.ok(!existsSync(join(dir, 'paygate.sqlite')));
+  });
+
+  // The cases above run in this process; the bin's own part is to turn the result into the process's exit and output.
+  it('the bin exits 2 with one line for a usage error and 0 with the synopsis for --help', async () => {
+    const [usage, help] = await Promise.all([runCli([], env), runCli(['--help'], env)]);
+    expectFailure(usage, 2, /a command is required \(see "paygate --help"\)/);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: paygate/);
+    assert.equal(help.stderr, '');
   });
 });

@@ -4,7 +4,7 @@ import { Webhook } from '@paygate/webhook-verifier';
 import type { Runtime } from '@paygate/server';
 import { findEndpoint } from '../../server/src/db/queries/webhooks.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
-import { expectFailure, parseJson, runCli, type CliResult } from '../helpers/cli.js';
+import { expectFailure, parseJson, runCli, runCliInProcess, type CliResult } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { createMerchantAccount } from '../helpers/fixtures.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -35,12 +35,10 @@ interface Delivery {
 }
 
 /**
- * The real `paygate` bin against an SQLite file, beside an in-process runtime on the same file that plays the
- * server's part: it runs the delivery jobs the commands queue, to a real receiver.
+ * The commands against an SQLite file, beside a runtime on the same file that plays the server's part: it runs the
+ * delivery jobs the commands queue, to a real receiver. The first command is the real bin; the rest run in-process.
  */
 describe('cli.webhookEndpoint [sqlite]', function () {
-  // Each command is a fresh tsx process (≈ 2 s); the refusal test runs a dozen at once on two cores.
-  this.timeout(120_000);
   let t: TestDatabase;
   let env: Record<string, string>;
   let runtime: Runtime;
@@ -49,9 +47,25 @@ describe('cli.webhookEndpoint [sqlite]', function () {
   let secret: string;
   let endpointId: string;
 
-  const run = (...args: string[]) => runCli(args, env);
-  const wh = (command: string, ...args: string[]) =>
-    run('admin', 'webhook-endpoint', command, '--merchant', merchantId, ...args);
+  const run = (...args: string[]) => runCliInProcess(args, env);
+  const whArgs = (command: string, ...args: string[]) => [
+    'admin',
+    'webhook-endpoint',
+    command,
+    '--merchant',
+    merchantId,
+    ...args,
+  ];
+  const wh = (command: string, ...args: string[]) => run(...whArgs(command, ...args));
+  /**
+   * One command after another: some refusals come only after the database is open, and in one process a second
+   * SQLite connection's busy wait blocks the thread the first one's transaction needs ("database is locked").
+   */
+  const inTurn = async (commands: string[][]) => {
+    const results: CliResult[] = [];
+    for (const args of commands) results.push(await run(...args));
+    return results;
+  };
   const json = <T = Record<string, unknown>>(result: CliResult) => parseJson<T>(result);
   const newPayment = () =>
     createPayment(runtime, {
@@ -84,8 +98,9 @@ describe('cli.webhookEndpoint [sqlite]', function () {
   });
 
   it('create --json prints exactly {endpointId, secret}; the secret is stored sealed and verifies deliveries', async () => {
+    // The real bin for one command (the others run in-process): the secret it prints verifies deliveries.
     const created = json<{ endpointId: string; secret: string }>(
-      await wh('create', '--mode', 'test', '--url', `${receiver.url}/hooks`, '--json'),
+      await runCli(whArgs('create', '--mode', 'test', '--url', `${receiver.url}/hooks`, '--json'), env),
     );
     assert.deepEqual(Object.keys(created), ['endpointId', 'secret']);
     assert.match(created.endpointId, /^whe_[0-9A-Za-z]{16}$/);
@@ -243,12 +258,12 @@ describe('cli.webhookEndpoint [sqlite]', function () {
   });
 
   it('refusals: exit 1 with the code for the domain, exit 2 for the command line', async () => {
-    const results = await Promise.all([
-      wh('create', '--mode', 'test', '--url', `${receiver.url}/again`),
-      wh('create', '--mode', 'live', '--url', 'https://127.0.0.1/live'),
-      run('admin', 'webhook-endpoint', 'get', '--merchant', 'mer_nobody', '--mode', 'test'),
-      wh('replay', '--mode', 'test', '--since', '0'),
-      wh('delivery', 'whd_AAAAAAAAAAAAAAAAAAAAAAAA', '--mode', 'test'),
+    const results = await inTurn([
+      whArgs('create', '--mode', 'test', '--url', `${receiver.url}/again`),
+      whArgs('create', '--mode', 'live', '--url', 'https://127.0.0.1/live'),
+      ['admin', 'webhook-endpoint', 'get', '--merchant', 'mer_nobody', '--mode', 'test'],
+      whArgs('replay', '--mode', 'test', '--since', '0'),
+      whArgs('delivery', 'whd_AAAAAAAAAAAAAAAAAAAAAAAA', '--mode', 'test'),
     ]);
     expectFailure(results[0]!, 1, /already exists for test mode.*\(invalid_state\)/);
     expectFailure(results[1]!, 1, /127\.0\.0\.1 is not publicly routable \(params_validation\)/);
@@ -256,16 +271,16 @@ describe('cli.webhookEndpoint [sqlite]', function () {
     expectFailure(results[3]!, 1, /14 days.*\(params_validation\)/);
     expectFailure(results[4]!, 1, /No webhook delivery.*\(invalid_params\)/);
 
-    const usage = await Promise.all([
-      run('admin', 'webhook-endpoint', 'get', '--mode', 'test'),
-      wh('get'),
-      wh('get', '--mode', 'prod'),
-      wh('test', '--mode', 'test', '--type', 'payment.refunded'),
-      wh('resend-failed', '--mode', 'test', '--since', 'yesterday'),
-      wh('delivery', '--mode', 'test'),
-      wh('list', '--mode', 'test'),
-      run('admin', 'webhook-endpoint', 'frob'),
-      wh('deliveries', '--mode', 'test', '--status', 'abandoned'),
+    const usage = await inTurn([
+      ['admin', 'webhook-endpoint', 'get', '--mode', 'test'],
+      whArgs('get'),
+      whArgs('get', '--mode', 'prod'),
+      whArgs('test', '--mode', 'test', '--type', 'payment.refunded'),
+      whArgs('resend-failed', '--mode', 'test', '--since', 'yesterday'),
+      whArgs('delivery', '--mode', 'test'),
+      whArgs('list', '--mode', 'test'),
+      ['admin', 'webhook-endpoint', 'frob'],
+      whArgs('deliveries', '--mode', 'test', '--status', 'abandoned'),
     ]);
     const patterns = [
       /--merchant is required \(see "paygate admin webhook-endpoint get --help"\)/,

@@ -1,11 +1,14 @@
 /**
- * Runs the real `paygate` bin in a child process, with an environment built from scratch so that nothing from the
- * developer's shell (a DATABASE_URL, a PAYGATE_ENV) leaks into the test.
+ * Runs `paygate` commands in this process (`runCliInProcess`) or as the real bin in a child process (`runCli`,
+ * `spawnCli`), with an environment built from scratch so that nothing from the developer's shell (a DATABASE_URL,
+ * a PAYGATE_ENV) leaks into the test. A child costs seconds of CPU to load the server through tsx, so tests spawn
+ * only to cover the bin's own wiring (process streams, environment, exit, signals).
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as Cli from '../../server/src/cli/run.js';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = join(repoRoot, 'server/bin/paygate.js');
@@ -34,7 +37,32 @@ export function spawnCli(args: string[], env: Record<string, string>): ChildProc
   });
 }
 
-/** Runs a command to completion; a command that does not exit in time fails the test instead of hanging it. */
+/**
+ * The CLI through import(), never a static import: mocha require()s test files, so what they import statically is
+ * a CommonJS copy of the server, while the CLI loads its commands with import(). Statically imported, the CLI's
+ * UsageError and ApiError would be the other copy's classes, and every refusal would look like an unknown error.
+ */
+let cli: Promise<typeof Cli> | undefined;
+
+/**
+ * What the bin would print and exit with, from the same code called in this process. Commands that open one SQLite
+ * file must run one after another here: a connection's busy wait blocks the one thread the other's commit needs.
+ */
+export async function runCliInProcess(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const { RUNNING, runCli: runCommand } = await (cli ??= import('../../server/src/cli/run.js'));
+  let stdout = '';
+  let stderr = '';
+  const code = await runCommand(args, {
+    stdout: { write: (chunk: string) => (stdout += chunk) },
+    stderr: { write: (chunk: string) => (stderr += chunk) },
+    env: cliEnv(env),
+  });
+  if (code === RUNNING)
+    throw new Error(`paygate ${args.join(' ')} serves until a signal ends its process: spawnCli it`);
+  return { code, stdout, stderr };
+}
+
+/** Runs the bin to completion; a command that does not exit in time fails the test instead of hanging it. */
 export function runCli(args: string[], env: Record<string, string>, timeoutMs = 90_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawnCli(args, env);
