@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { useChainSnapshots } from '../helpers/chain.js';
+import { fundAccount } from '../../server/src/chains/faucet.js';
 import { eventually } from '../helpers/wait.js';
 import { assertOnlyOwnOrigin, shows, startCheckoutPage, type CheckoutPageHarness } from './page.js';
 
@@ -31,6 +32,7 @@ describe('hosted checkout page: EVM wallets', () => {
     await h.settleTo(paymentId, 'succeeded');
     await h.view(page, 'succeeded');
     assert.equal(await page.getByTestId('paid-amount').textContent(), '12.5 TUSD');
+    assert.equal(await page.getByTestId('announcer').textContent(), 'Payment successful');
     assert.ok(evm!.calls.includes('eth_signTypedData_v4'), 'the wallet signed the authorization');
     await h.accessible(page, 'the success view');
     await h.capture(page, 'succeeded');
@@ -43,6 +45,10 @@ describe('hosted checkout page: EVM wallets', () => {
     await shows(page, 'Payment successful');
   });
 });
+
+async function fundTusd(h: CheckoutPageHarness, caip10: string): Promise<void> {
+  await fundAccount(h.chains.local!, { account: caip10, asset: h.tusd, amount: '100000000' });
+}
 
 describe('hosted checkout page: EVM wallet decisions', () => {
   useChainSnapshots();
@@ -64,9 +70,14 @@ describe('hosted checkout page: EVM wallet decisions', () => {
   it('a rejected signature returns to the options with a plain message, and nothing is confirmed', async () => {
     const paymentId = await h.payment();
     const { page, evm } = await connected(paymentId);
-    evm!.rejectNext('eth_signTypedData_v4');
+    const held = evm!.holdNext('eth_signTypedData_v4');
     const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
     await option.getByRole('button', { name: /^Pay 12\.5 TUSD/ }).click();
+    await held.asked;
+    await shows(page, 'Confirm the payment in your wallet…');
+    await h.accessible(page, 'waiting for the wallet');
+    await h.capture(page, 'awaiting-wallet');
+    held.reject();
     await shows(page, 'You declined the request in your wallet. Nothing was paid; choose an option to try again.');
     await page.getByTestId('option').filter({ hasText: 'TUSD' }).waitFor();
     const status = (await (await h.call('GET', `/v1/gateway/payment/${paymentId}/status`)).json()) as {
@@ -76,6 +87,22 @@ describe('hosted checkout page: EVM wallet decisions', () => {
     assert.ok(!evm!.calls.includes('eth_sendTransaction'));
     await h.accessible(page, 'the rejected signature');
     await h.capture(page, 'rejected');
+  });
+
+  it('no option: a buyer holding none of the accepted assets is told why, with what the payment accepts, and can refresh', async () => {
+    const paymentId = await h.payment();
+    const buyer = await h.buyer(0n, 0n);
+    const { page } = await h.open(paymentId, { evm: { buyer } });
+    await page.getByRole('button', { name: 'Connect Test EVM Wallet' }).click();
+    await page.getByTestId('no-options').waitFor();
+    await shows(page, 'TUSD on Local');
+    await shows(page, 'ETH on Local');
+    await h.accessible(page, 'the no-option view');
+    await h.capture(page, 'no-options');
+    // Funded meanwhile (e.g. from an exchange), the buyer asks again.
+    await fundTusd(h, buyer.caip10);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByTestId('option').filter({ hasText: 'TUSD' }).waitFor();
   });
 
   it('a quote that goes stale is renewed by itself: a new ether option replaces it, and the buyer is told', async () => {

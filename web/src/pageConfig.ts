@@ -8,6 +8,8 @@ export interface CheckoutChain {
   /** CAIP-2, e.g. `eip155:8453` or `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`. */
   caip2: string;
   name: string;
+  /** The symbols of the assets this chain accepts, shown when none of the buyer's accounts can pay. */
+  assets: string[];
   /** An explorer's transaction page with `{txId}` in it, or null when the chain has none (the local chains). */
   explorerTxUrl: string | null;
   /** EIP-3085 parameters for `wallet_addEthereumChain`; null when the chain has no public RPC to offer wallets. */

@@ -42,6 +42,7 @@ export function checkoutChains(chains: Chains | null, mode: Mode): CheckoutChain
       return {
         caip2: config.caip2,
         name: config.name,
+        assets: config.assets.map((a) => a.symbol),
         explorerTxUrl: config.explorerTxUrl,
         addChain: config.publicRpcUrl
           ? {
@@ -59,6 +60,7 @@ export function checkoutChains(chains: Chains | null, mode: Mode): CheckoutChain
     .map(({ config }): CheckoutChain => ({
       caip2: config.caip2,
       name: config.name,
+      assets: config.assets.map((a) => a.symbol),
       explorerTxUrl: config.explorerTxUrl,
       addChain: null,
     }));

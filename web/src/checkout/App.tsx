@@ -3,7 +3,7 @@
  * of amounts, addresses and statuses; the page keeps a status poll running while the payment is open, so a payment
  * paid from a phone, cancelled by the merchant or expired shows up here without a reload.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   collectDataOf,
   PaygateError,
@@ -121,7 +121,8 @@ export function App(props: { config: CheckoutPageConfig }) {
     }
   }, [gateway, paymentId, showStatus, t]);
 
-  useEffect(() => void load(), [load]);
+  // Before the first paint, not after it: the payment read is what the buyer waits for.
+  useLayoutEffect(() => void load(), [load]);
 
   // While the payment is open or processing, follow its status (long polling) whatever the buyer does here.
   // Paused while the buyer fills the data-collection form: its answer (IC_COMPLETE, or IC_ERROR saying why, e.g. the
@@ -347,7 +348,7 @@ export function App(props: { config: CheckoutPageConfig }) {
               onPay={(o) => void pay(o)}
               onRefresh={() => void loadOptions()}
             />
-            <PhonePanel config={config} t={t} />
+            <PhonePanel config={config} t={t} open={wallets.length === 0} />
             <Cancel t={t} onCancel={() => void cancel()} disabled={busy !== null} />
           </section>
         )}
@@ -573,9 +574,11 @@ function Options(props: {
         <h2 id="none-title">{t('options.none.title')}</h2>
         <p>{t('options.none.body')}</p>
         <ul class="accepted">
-          {props.chains.map((chain) => (
-            <li key={chain.caip2}>{chain.name}</li>
-          ))}
+          {props.chains.flatMap((chain) =>
+            chain.assets.map((asset) => (
+              <li key={`${chain.caip2}/${asset}`}>{t('options.none.asset', { asset, network: chain.name })}</li>
+            )),
+          )}
         </ul>
         <button type="button" class="secondary" onClick={props.onRefresh}>
           {t('options.refresh')}

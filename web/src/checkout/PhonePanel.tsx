@@ -8,9 +8,11 @@ import type { Translate } from '../i18n.js';
 import type { CheckoutPageConfig } from '../pageConfig.js';
 import { QrCode } from './qr.js';
 
-export function PhonePanel(props: { config: CheckoutPageConfig; t: Translate }) {
+export function PhonePanel(props: { config: CheckoutPageConfig; t: Translate; open: boolean }) {
   const { config, t } = props;
   const [copied, setCopied] = useState(false);
+  // The codes are drawn when the panel first opens: most buyers pay with a browser wallet and never need them.
+  const [shown, setShown] = useState(props.open);
   if (!config.paymentLink) return null;
   const link = config.paymentLink;
   const copy = async () => {
@@ -22,10 +24,10 @@ export function PhonePanel(props: { config: CheckoutPageConfig; t: Translate }) 
     }
   };
   return (
-    <details class="phone">
+    <details class="phone" open={props.open} onToggle={(e) => e.currentTarget.open && setShown(true)}>
       <summary>{t('phone.title')}</summary>
       <p>{t('phone.link')}</p>
-      <QrCode value={link} label={t('phone.qrLink')} />
+      {shown && <QrCode value={link} label={t('phone.qrLink')} />}
       <p class="link-row">
         <input type="text" readOnly value={link} aria-label={t('phone.qrLink')} data-testid="payment-link" />
         <button type="button" class="secondary" onClick={() => void copy()}>
@@ -38,7 +40,7 @@ export function PhonePanel(props: { config: CheckoutPageConfig; t: Translate }) 
       {config.solanaPayLink && (
         <>
           <p>{t('phone.solanaPay')}</p>
-          <QrCode value={config.solanaPayLink} label={t('phone.qrSolanaPay')} />
+          {shown && <QrCode value={config.solanaPayLink} label={t('phone.qrSolanaPay')} />}
           <p>
             <code data-testid="solana-pay-link" class="wrap">
               {config.solanaPayLink}
