@@ -5,7 +5,7 @@ import { openDatabase } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate.js';
 import type { MerchantRow, PartnerRow } from '../db/queries/accounts.js';
 
-/** Where a command writes, and the environment it reads instead of process.env. */
+/** Where a command writes, and the environment it reads instead of the process's own. */
 export interface CliIo {
   stdout: Output;
   stderr: Output;
