@@ -4,6 +4,9 @@
  * the transaction by its reference and takes the payment to `succeeded` through the jobs.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeURL, fetchTransaction, parseURL, type TransactionRequestURL } from '@solana/pay';
 import { Connection, Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import {
@@ -216,5 +219,38 @@ describe('gateway Solana Pay: transaction requests on the local chain', () => {
     await h.drain();
     assert.equal(await status(paymentId), 'requires_action');
     assert.equal((await h.runtime.db.knex('payment_claims').where({ payment_id: paymentId })).length, 0);
+  });
+});
+
+describe('gateway Solana Pay: screening', () => {
+  let h: CheckoutHarness;
+  let screened: Keypair;
+  before(async () => {
+    screened = Keypair.generate();
+    const file = join(mkdtempSync(join(tmpdir(), 'screening-')), 'list.txt');
+    writeFileSync(file, `${screened.publicKey.toBase58()}\n`);
+    h = await startCheckoutHarness({ config: { PUBLIC_BASE_URL: PUBLIC, PAYGATE_SCREENING_FILE: file } });
+  });
+  after(() => h.close());
+
+  it('POST for a screened account answers 403 sanctioned_user and leaves the payment payable: the POST proves no ownership', async () => {
+    const paymentId = await h.createPayment();
+    await h.solana.faucet.mintTokens(
+      screened.publicKey.toBase58() as Address,
+      h.solana.mints.tusd.address,
+      100_000_000n,
+    );
+    await expectError(
+      await h.call('POST', `/v1/gateway/payment/${paymentId}/solana-pay`, {
+        body: { account: screened.publicKey.toBase58() },
+        headers: { 'Api-Key': null },
+      }),
+      403,
+      'sanctioned_user',
+    );
+    const status = await expectJson<StatusAnswer>(await h.call('GET', `/v1/gateway/payment/${paymentId}/status`), 200);
+    assert.equal(status.status, 'requires_action');
+    const requests = await h.runtime.db.knex('solana_pay_requests').where({ payment_id: paymentId });
+    assert.equal(requests.length, 0, 'no transaction was built for the screened account');
   });
 });

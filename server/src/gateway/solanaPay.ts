@@ -25,7 +25,7 @@ import { currencyOfUnit } from '../payments/currencies.js';
 import { expireIfOverdue } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { requireAdapter, type Checkout } from './checkout.js';
-import { recordClaim, recordDiscrepancy, refuseScreened } from './confirm.js';
+import { recordClaim, recordDiscrepancy } from './confirm.js';
 import { verifyOption, type VerifiedOption } from './optionToken.js';
 import { paymentCollectData, pricedOptions, requirePayable } from './options.js';
 
@@ -135,7 +135,11 @@ export async function solanaPayTransaction(
       `Payment ${id} needs the buyer's details before it can be paid: fill in ${collectData.url}, then scan again.`,
     );
   }
-  await refuseScreened(checkout, payment, account);
+  // Refused without failing the payment: anyone who sees the QR can post any account, so this proves no ownership
+  // (confirm, by contrast, holds the account's signature). No transaction is built for it, so none can land.
+  if (checkout.screening.matches(account)) {
+    throw new ApiError('sanctioned_user', 'This account cannot pay through this service.');
+  }
   if ((await countOpenSolanaPayRequests(checkout.db.knex, id)) >= MAX_OPEN_SOLANA_PAY_REQUESTS) {
     throw new ApiError(
       'rate_limited',
