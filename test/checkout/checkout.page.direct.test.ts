@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Chains } from '../../server/src/chains/index.js';
 import { withDirectTusd } from '../gateway/checkout.js';
 import { sharedChains, useChainSnapshots } from '../helpers/chain.js';
-import { pressByKeyboard, startCheckoutPage, type CheckoutPageHarness } from './page.js';
+import { pressByKeyboard, shows, startCheckoutPage, type CheckoutPageHarness } from './page.js';
 
 const EXPLORER = 'https://explorer.example/tx/{txId}';
 
@@ -46,6 +46,34 @@ describe('hosted checkout page: direct transfers', () => {
     assert.equal(href, EXPLORER.replace('{txId}', final.info!.txId));
     assert.equal(await page.getByTestId('tx-link').getAttribute('href'), href);
     await h.fulfilled(paymentId);
+  });
+
+  it('a confirm that fails after the wallet sent the transfer is sent again, never signed again, and the payment succeeds', async () => {
+    const buyer = await h.buyer(100_000_000n);
+    const paymentId = await h.payment();
+    const { page, context, evm } = await h.open(paymentId, { evm: { buyer } });
+    const confirmUrl = `${h.server.url}/v1/gateway/payment/${paymentId}/confirm**`;
+    // The gateway is unreachable for the confirm (and the SDK's own retries of it).
+    await context.route(confirmUrl, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 'internal_error', message: 'Service unavailable.' }),
+      }),
+    );
+    await h.view(page, 'open');
+    await page.getByRole('button', { name: 'Connect Test EVM Wallet' }).click();
+    const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
+    await option.getByRole('button', { name: /^Pay 12\.5 TUSD/ }).click();
+    await h.view(page, 'processing');
+    await shows(page, /Your wallet has signed, but the payment could not be confirmed yet/);
+    await h.accessible(page, 'a confirm to send again');
+    await h.capture(page, 'confirm-again');
+    await context.unroute(confirmUrl);
+    await page.getByRole('button', { name: 'Confirm again' }).click();
+    await h.settleTo(paymentId, 'succeeded');
+    await h.view(page, 'succeeded');
+    assert.equal(evm!.calls.filter((m) => m === 'eth_sendTransaction').length, 1, 'the transfer was sent once');
   });
 
   it('switches the wallet to the payment chain first, adding it when the wallet does not know it (4902)', async () => {

@@ -60,14 +60,16 @@ describe('hosted checkout page: views without paying', () => {
     await h.capture(page, 'cancelled');
   });
 
-  it('cancel payment with redirect URLs: after 3 seconds the buyer is sent to errorUrl with payment_id added', async () => {
-    const paymentId = await h.payment({ successUrl: `${SHOP}/thanks?order=7`, errorUrl: `${SHOP}/oops?order=7` });
+  it('cancel payment with redirect URLs: after 3 seconds the buyer is sent to errorUrl, its query kept byte for byte and payment_id added', async () => {
+    // A signed return URL: its query must come back byte for byte, payment_id appended.
+    const errorUrl = `${SHOP}/oops?order=7&sig=a~b&note=a%20b&flag`;
+    const paymentId = await h.payment({ successUrl: `${SHOP}/thanks?order=7`, errorUrl });
     const { page, context } = await h.open(paymentId, { clock: true });
     await context.route(`${SHOP}/**`, (route) => route.fulfill({ contentType: 'text/plain', body: 'the shop' }));
     await h.view(page, 'open');
     assert.equal(
       await page.getByRole('link', { name: 'Back to Test merchant' }).getAttribute('href'),
-      `${SHOP}/oops?order=7&payment_id=${paymentId}`,
+      `${errorUrl}&payment_id=${paymentId}`,
     );
     await page.getByRole('button', { name: 'Cancel payment' }).click();
     await page.getByRole('button', { name: 'Yes, cancel' }).click();
@@ -75,7 +77,7 @@ describe('hosted checkout page: views without paying', () => {
     await page.getByTestId('redirect').waitFor();
     await h.capture(page, 'cancelled-redirect');
     await page.clock.fastForward(3_500);
-    await page.waitForURL(`${SHOP}/oops?order=7&payment_id=${paymentId}`);
+    await page.waitForURL(`${errorUrl}&payment_id=${paymentId}`);
   });
 
   it('expiry: the countdown warns in the last minute, and when the deadline passes the page shows the expired view', async () => {

@@ -41,6 +41,11 @@ const en = {
   'pay.rejected': 'You declined the request in your wallet. Nothing was paid; choose an option to try again.',
   'pay.failedToStart': 'The payment could not be made: {reason}',
   'pay.addNetwork': 'Add {network} to your wallet, then try again.',
+  'pay.quoteChanged':
+    'The price changed while you were paying. Nothing was signed; check the renewed amount and try again.',
+  'confirm.failed':
+    'Your wallet has signed, but the payment could not be confirmed yet ({reason}). Nothing is lost: confirm again.',
+  'confirm.retry': 'Confirm again',
   'collect.title': 'Information required by {merchant}',
   'collect.close': 'Close',
   'collect.error': 'The information could not be collected: {reason}',
@@ -119,6 +124,11 @@ const fr: Catalogue = {
     'Vous avez refusé la demande dans votre portefeuille. Rien n’a été payé ; choisissez une option pour réessayer.',
   'pay.failedToStart': 'Le paiement n’a pas pu être effectué : {reason}',
   'pay.addNetwork': 'Ajoutez {network} à votre portefeuille, puis réessayez.',
+  'pay.quoteChanged':
+    'Le prix a changé pendant le paiement. Rien n’a été signé ; vérifiez le nouveau montant et réessayez.',
+  'confirm.failed':
+    'Votre portefeuille a signé, mais le paiement n’a pas encore pu être confirmé ({reason}). Rien n’est perdu : confirmez à nouveau.',
+  'confirm.retry': 'Confirmer à nouveau',
   'collect.title': 'Informations demandées par {merchant}',
   'collect.close': 'Fermer',
   'collect.error': 'Les informations n’ont pas pu être recueillies : {reason}',

@@ -105,10 +105,13 @@ export function checkoutTemplate(distDir: string): () => CheckoutTemplate | null
     if (!html.includes(PLACEHOLDER)) throw new Error(`${file} has no ${PLACEHOLDER} placeholder`);
     const template: CheckoutTemplate = {
       render(config, title) {
-        return html
-          .replace('<html lang="en">', `<html lang="${escapeHtml(config.lang)}">`)
-          .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
-          .replace(PLACEHOLDER, () => jsonBlock(config));
+        return (
+          html
+            .replace('<html lang="en">', () => `<html lang="${escapeHtml(config.lang)}">`)
+            // Function replacers: a `$'` in a merchant's name is text, not a replacement pattern.
+            .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
+            .replace(PLACEHOLDER, () => jsonBlock(config))
+        );
       },
     };
     cached = { mtimeMs, template };

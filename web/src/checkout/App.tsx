@@ -6,7 +6,9 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   collectDataOf,
+  PayError,
   PaygateError,
+  type ConfirmPaymentRequest,
   type PayableOption,
   type PaymentInfo,
   type PaymentStatusResponse,
@@ -29,7 +31,13 @@ type View =
   | { kind: 'notFound' }
   | { kind: 'loadFailed' }
   | { kind: 'open' }
-  | { kind: 'processing'; txId: string | null; caip2: string | null }
+  | {
+      kind: 'processing';
+      txId: string | null;
+      caip2: string | null;
+      /** A signed confirm the gateway has not accepted yet (it failed): kept to send again, never signed again. */
+      unconfirmed: { request: ConfirmPaymentRequest; error: string } | null;
+    }
   | { kind: 'final'; status: FinalStatus; result: ResultInfo | null; seenAt: number | null; live: boolean };
 
 interface Connected {
@@ -56,10 +64,15 @@ function explorerLink(chains: CheckoutChain[], caip2: string, txId: string): str
   return template ? template.replace('{txId}', encodeURIComponent(txId)) : null;
 }
 
-function withPaymentId(url: string, paymentId: string): string {
-  const target = new URL(url);
-  target.searchParams.set('payment_id', paymentId);
-  return target.toString();
+/**
+ * Appends `payment_id` to the merchant's URL without re-encoding its query (a signed return URL must survive byte
+ * for byte), before any fragment.
+ */
+export function withPaymentId(url: string, paymentId: string): string {
+  const hash = url.indexOf('#');
+  const [base, fragment] = hash >= 0 ? [url.slice(0, hash), url.slice(hash)] : [url, ''];
+  const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  return `${base}${separator}payment_id=${encodeURIComponent(paymentId)}${fragment}`;
 }
 
 function reasonOf(error: unknown): string {
@@ -87,7 +100,11 @@ export function App(props: { config: CheckoutPageConfig }) {
   const viewRef = useRef(view);
   viewRef.current = view;
 
-  const announce = useCallback((text: string) => setAnnouncement(text), []);
+  // A live region reads a change only: the same text again (a second attempt) is cleared first, then set.
+  const announce = useCallback((text: string) => {
+    setAnnouncement('');
+    requestAnimationFrame(() => setAnnouncement(text));
+  }, []);
 
   /** Moves to the view of a status answer; `live` when it happened during this visit (only then do we redirect). */
   const showStatus = useCallback(
@@ -99,7 +116,7 @@ export function App(props: { config: CheckoutPageConfig }) {
         announce(t(`${status}.title`));
       } else if (answer.status === 'processing') {
         if (viewRef.current.kind === 'processing') return;
-        setView({ kind: 'processing', txId, caip2 });
+        setView({ kind: 'processing', txId, caip2, unconfirmed: null });
         announce(t('processing.title'));
       }
     },
@@ -150,6 +167,15 @@ export function App(props: { config: CheckoutPageConfig }) {
 
   useEffect(() => discoverWallets(setWallets), []);
 
+  // A payment that ended (the countdown reached zero) closes the form: there is nothing left to collect for.
+  useEffect(() => {
+    if (view.kind === 'final' && collect) {
+      setCollect(null);
+      collect.reject(new CollectClosed('the payment ended'));
+    }
+  }, [view.kind, collect]);
+  const closeCollect = useCallback(() => setCollect(null), []);
+
   const accounts = useMemo(() => {
     const list: string[] = [];
     for (const { wallet, address } of connected) {
@@ -159,18 +185,22 @@ export function App(props: { config: CheckoutPageConfig }) {
     return [...new Set(list)].slice(0, 50);
   }, [connected, config.chains]);
 
+  const optionsRound = useRef(0);
   const loadOptions = useCallback(
     async (refresh: string[] = []) => {
       if (!paymentId || accounts.length === 0) return;
+      // Only the latest request's answer counts: an older one (fewer accounts) may arrive last.
+      const round = ++optionsRound.current;
       if (refresh.length === 0) setOptions({ kind: 'loading' });
       try {
         const answer = await gateway.getOptions({ paymentId, accounts, refresh });
+        if (round !== optionsRound.current) return;
         setOptions({ kind: 'ready', options: answer.options });
         if (refresh.length > 0) announce(t('options.refreshing'));
       } catch (error) {
         if (error instanceof PaygateError && ['payment_expired', 'invalid_state'].includes(error.code)) {
           showStatus(await gateway.getPaymentStatus(paymentId), true);
-        } else setOptions({ kind: 'failed', message: reasonOf(error) });
+        } else if (round === optionsRound.current) setOptions({ kind: 'failed', message: reasonOf(error) });
       }
     },
     [accounts, announce, gateway, paymentId, showStatus, t],
@@ -225,6 +255,7 @@ export function App(props: { config: CheckoutPageConfig }) {
       holder.wallet.kind === 'evm' ? { eip155: holder.wallet.provider } : { solana: holder.wallet.wallet };
     const chain = config.chains.find((c) => c.caip2 === caip2);
     let txId: string | null = null;
+    let signed: ConfirmPaymentRequest | null = null;
     try {
       if (holder.wallet.kind === 'evm') {
         setBusy(t('pay.switching', { network: chain?.name ?? caip2 }));
@@ -250,6 +281,7 @@ export function App(props: { config: CheckoutPageConfig }) {
         collectedOnWeb: collecting !== null,
         maxPollMs: POLL_MS,
         onSigned: ({ request }) => {
+          signed = request;
           const sent = option.actions.findIndex(
             (a) => a.type === 'walletRpc' && a.data.method === 'eth_sendTransaction',
           );
@@ -264,6 +296,16 @@ export function App(props: { config: CheckoutPageConfig }) {
     } catch (error) {
       setBusy(null);
       setCollect(null);
+      if (signed && !(error instanceof PaygateError && ['payment_expired', 'invalid_state'].includes(error.code))) {
+        // The wallet has acted (for a transfer, funds have moved): never sign again, confirm again.
+        setView({
+          kind: 'processing',
+          txId,
+          caip2,
+          unconfirmed: { request: signed, error: t('confirm.failed', { reason: reasonOf(error) }) },
+        });
+        return;
+      }
       if (error instanceof CollectError) {
         setMessage(t('collect.error', { reason: error.message }));
         return;
@@ -271,10 +313,39 @@ export function App(props: { config: CheckoutPageConfig }) {
       if (viewRef.current.kind !== 'open') return;
       if (error instanceof CollectClosed) setMessage(null);
       else if (isRejection(error)) setMessage(t('pay.rejected'));
+      else if (error instanceof PayError && error.reason === 'quote_changed') setMessage(t('pay.quoteChanged'));
       else if (error instanceof PaygateError && ['payment_expired', 'invalid_state'].includes(error.code)) {
         showStatus(await gateway.getPaymentStatus(paymentId), true);
       } else setMessage(t('pay.failedToStart', { reason: reasonOf(error) }));
       void loadOptions();
+    }
+  };
+
+  const confirmAgain = async (request: ConfirmPaymentRequest) => {
+    if (!paymentId || viewRef.current.kind !== 'processing') return;
+    const { txId, caip2 } = viewRef.current;
+    try {
+      const answer = await gateway.confirmPayment(paymentId, request);
+      setView({ kind: 'processing', txId, caip2, unconfirmed: null });
+      showStatus(answer, true, txId, caip2);
+    } catch (error) {
+      const refused =
+        error instanceof PaygateError && error.status >= 400 && error.status < 500 && error.status !== 429;
+      if (refused && !['payment_expired', 'invalid_state'].includes((error as PaygateError).code)) {
+        // The gateway will never accept this confirm: back to the options, saying why.
+        setView({ kind: 'open' });
+        setMessage(t('pay.failedToStart', { reason: reasonOf(error) }));
+        void loadOptions();
+      } else if (refused) {
+        showStatus(await gateway.getPaymentStatus(paymentId), true);
+      } else {
+        setView({
+          kind: 'processing',
+          txId,
+          caip2,
+          unconfirmed: { request, error: t('confirm.failed', { reason: reasonOf(error) }) },
+        });
+      }
     }
   };
 
@@ -352,7 +423,9 @@ export function App(props: { config: CheckoutPageConfig }) {
             <Cancel t={t} onCancel={() => void cancel()} disabled={busy !== null} />
           </section>
         )}
-        {view.kind === 'processing' && <Processing t={t} txId={view.txId} caip2={view.caip2} chains={config.chains} />}
+        {view.kind === 'processing' && (
+          <Processing t={t} view={view} chains={config.chains} onConfirmAgain={(r) => void confirmAgain(r)} />
+        )}
         {view.kind === 'final' && info && (
           <Final view={view} info={info} lang={lang} t={t} config={config} paymentId={paymentId!} />
         )}
@@ -363,7 +436,7 @@ export function App(props: { config: CheckoutPageConfig }) {
           request={collect}
           title={t('collect.title', { merchant: info.merchant.name })}
           closeLabel={t('collect.close')}
-          onDone={() => setCollect(null)}
+          onDone={closeCollect}
         />
       )}
     </>
@@ -668,19 +741,45 @@ function TxLink(props: { txId: string; caip2: string | null; chains: CheckoutCha
   );
 }
 
-function Processing(props: { t: Translate; txId: string | null; caip2: string | null; chains: CheckoutChain[] }) {
-  const { caip2 } = props;
+function Processing(props: {
+  t: Translate;
+  view: Extract<View, { kind: 'processing' }>;
+  chains: CheckoutChain[];
+  onConfirmAgain: (request: ConfirmPaymentRequest) => void;
+}) {
+  const { txId, caip2, unconfirmed } = props.view;
   return (
     <section data-view="processing">
       <div class="spinner" aria-hidden="true" />
-      <h2>{props.t('processing.title')}</h2>
+      <Heading>{props.t('processing.title')}</Heading>
       <p>{props.t('processing.body')}</p>
-      {props.txId && (
+      {txId && (
         <p>
-          {props.t('succeeded.tx')}: <TxLink txId={props.txId} caip2={caip2} chains={props.chains} />
+          {props.t('succeeded.tx')}: <TxLink txId={txId} caip2={caip2} chains={props.chains} />
         </p>
       )}
+      {unconfirmed && (
+        <>
+          <p class="message" role="alert" data-testid="message">
+            {unconfirmed.error}
+          </p>
+          <button type="button" onClick={() => props.onConfirmAgain(unconfirmed.request)}>
+            {props.t('confirm.retry')}
+          </button>
+        </>
+      )}
     </section>
+  );
+}
+
+/** A view's heading takes the focus when the view appears, so keyboard and screen reader users land on it. */
+function Heading(props: { children: string; class?: string }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <h2 ref={ref} tabIndex={-1} class={props.class}>
+      {props.children}
+    </h2>
   );
 }
 
@@ -702,7 +801,7 @@ function Final(props: {
       : null;
   return (
     <section data-view={view.status}>
-      <h2 class={`result ${view.status}`}>{t(`${view.status}.title`)}</h2>
+      <Heading class={`result ${view.status}`}>{t(`${view.status}.title`)}</Heading>
       {view.status === 'succeeded' ? (
         <Receipt result={view.result} seenAt={view.seenAt} lang={props.lang} t={t} chains={config.chains} />
       ) : (

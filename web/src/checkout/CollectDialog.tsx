@@ -26,8 +26,9 @@ export function CollectDialog(props: {
 
   useEffect(() => {
     dialog.current?.showModal();
+    const origin = new URL(request.url, location.href).origin;
     const onMessage = (event: MessageEvent) => {
-      if (event.source !== frame.current?.contentWindow) return;
+      if (event.source !== frame.current?.contentWindow || event.origin !== origin) return;
       const data = event.data as { type?: unknown; message?: unknown; error?: unknown } | null;
       if (data?.type === 'IC_COMPLETE') {
         onDone();
@@ -38,7 +39,13 @@ export function CollectDialog(props: {
       }
     };
     window.addEventListener('message', onMessage);
-    return () => window.removeEventListener('message', onMessage);
+    const opener = document.activeElement as HTMLElement | null;
+    return () => {
+      window.removeEventListener('message', onMessage);
+      // Back where the buyer was (the pay button), as a closing dialog does.
+      dialog.current?.close();
+      opener?.focus();
+    };
   }, [request, onDone]);
 
   const close = () => {

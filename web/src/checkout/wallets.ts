@@ -121,16 +121,26 @@ export interface ProviderError {
   message?: string;
 }
 
-/** EIP-1193's "user rejected" (4001), or a Wallet Standard wallet's rejection, which has no code. */
+/**
+ * EIP-1193's "user rejected" (4001), wherever a wallet puts it (MetaMask nests it in `data.originalError`), or a
+ * Wallet Standard wallet's rejection, which has no code but says so. Errors of the gateway never count.
+ */
 export function isRejection(error: unknown): boolean {
   const seen = new Set<unknown>();
   let current: unknown = error;
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
+    if ((current as { name?: unknown }).name === 'PaygateError') return false;
     const { code, message } = current as ProviderError;
     if (code === 4001) return true;
-    if (typeof message === 'string' && /reject|denied|declined|cancel+ed by (the )?user/i.test(message)) return true;
-    current = (current as { cause?: unknown }).cause;
+    if (
+      typeof message === 'string' &&
+      /user (rejected|denied|declined|cancel+ed)|rejected by (the )?user/i.test(message)
+    ) {
+      return true;
+    }
+    const data = (current as { data?: { originalError?: unknown } }).data;
+    current = data?.originalError ?? (current as { cause?: unknown }).cause;
   }
   return false;
 }
