@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { join } from 'node:path';
 import {
   checkoutTemplate,
@@ -7,6 +7,7 @@ import {
   pickLanguage,
   renderCheckoutPage,
 } from '../../hostedCheckout/index.js';
+import { checkoutAssets } from '../../hostedCheckout/assets.js';
 import type { Runtime } from '../../runtime.js';
 
 /**
@@ -52,10 +53,6 @@ export function checkoutRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Ro
       .type('html')
       .send(page.html);
   });
-  // Content-hashed names: a new build has new names, so a year of caching never serves a stale file.
-  router.use(
-    '/checkout/assets',
-    express.static(join(distDir, 'assets'), { immutable: true, maxAge: '365d', index: false, redirect: false }),
-  );
+  router.use('/checkout/assets', checkoutAssets(join(distDir, 'assets')));
   return router;
 }
