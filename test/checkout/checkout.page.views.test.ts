@@ -75,6 +75,7 @@ describe('hosted checkout page: views without paying', () => {
     await page.getByRole('button', { name: 'Yes, cancel' }).click();
     await h.view(page, 'cancelled');
     await page.getByTestId('redirect').waitFor();
+    await h.accessible(page, 'the redirect countdown');
     await h.capture(page, 'cancelled-redirect');
     await page.clock.fastForward(3_500);
     await page.waitForURL(`${errorUrl}&payment_id=${paymentId}`);
@@ -86,12 +87,24 @@ describe('hosted checkout page: views without paying', () => {
     await h.view(page, 'open');
     await page.clock.fastForward(65_000);
     await shows(page, 'Less than a minute left to pay.');
+    await h.accessible(page, 'the last minute');
     await h.capture(page, 'expiring');
     h.clock.advance(121_000);
     await page.clock.fastForward(60_000);
     await h.view(page, 'expired');
     await h.accessible(page, 'the expired view');
     await h.capture(page, 'expired');
+  });
+
+  it('a gateway that cannot be reached shows "could not be loaded" with a retry, which then shows the payment', async () => {
+    const paymentId = await h.payment();
+    const { page, context } = await h.open(paymentId, { blockGateway: true });
+    await h.view(page, 'load-failed');
+    await h.accessible(page, 'the load failure');
+    await h.capture(page, 'load-failed');
+    await context.unroute(`${h.server.url}/v1/gateway/**`);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await h.view(page, 'open');
   });
 
   it('a payment that has ended shows its view to a buyer who opens the link later', async () => {

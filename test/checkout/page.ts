@@ -42,6 +42,8 @@ export interface OpenOptions {
   solana?: { signer: KeyPairSigner };
   /** Install Playwright's clock, so a test can move the page's time with `page.clock.fastForward`. */
   clock?: boolean;
+  /** Answer every gateway call with 503 until the test unroutes `<server>/v1/gateway/**` (the gateway unreachable). */
+  blockGateway?: boolean;
 }
 
 export interface CheckoutPageHarness extends CheckoutHarness {
@@ -142,6 +144,15 @@ export async function startCheckoutPage(options: { chains?: Chains; config?: Rec
             name: 'Test Solana Wallet',
           })
         : null;
+      if (o.blockGateway) {
+        await context.route(`${h.server.url}/v1/gateway/**`, (route) =>
+          route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ code: 'internal_error', message: 'Service unavailable.' }),
+          }),
+        );
+      }
       const query = o.lang ? `?lang=${o.lang}` : '';
       await page.goto(`${h.server.url}/pay/${paymentId}${query}`);
       return { page, context, evm, solana, requests };
