@@ -105,6 +105,14 @@ describe('hosted checkout page: EVM wallet decisions', () => {
     await page.getByTestId('option').filter({ hasText: 'TUSD' }).waitFor();
   });
 
+  it('a buyer who disconnects the site in the wallet is disconnected here: the options go, the connect button returns', async () => {
+    const paymentId = await h.payment();
+    const { page, evm } = await connected(paymentId);
+    await evm!.revokeAccounts();
+    await page.getByRole('button', { name: 'Connect Test EVM Wallet' }).waitFor();
+    assert.equal(await page.getByTestId('option').count(), 0);
+  });
+
   it('a quote that goes stale is renewed by itself: a new ether option replaces it, and the buyer is told', async () => {
     const paymentId = await h.payment();
     const { page } = await connected(paymentId, { clock: true });
@@ -165,15 +173,13 @@ describe('hosted checkout page: EVM wallet decisions', () => {
   it('a success with redirect URLs sends the buyer to successUrl with payment_id after 3 seconds', async () => {
     const shop = 'https://shop.example';
     const paymentId = await h.payment({ successUrl: `${shop}/thanks?order=8`, errorUrl: `${shop}/oops` });
-    const { page, context } = await connected(paymentId, { clock: true });
+    const { page, context } = await connected(paymentId);
     await context.route(`${shop}/**`, (route) => route.fulfill({ contentType: 'text/plain', body: 'the shop' }));
     const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
     await option.getByRole('button', { name: /^Pay 12\.5 TUSD/ }).click();
     await h.settleTo(paymentId, 'succeeded');
-    await h.view(page, 'succeeded');
-    await page.getByTestId('redirect').waitFor();
-    await h.capture(page, 'succeeded-redirect');
-    await page.clock.fastForward(3_500);
+    // The countdown's own view is checked (axe, screenshots) on a paused clock in the cancel test; here the page's
+    // time flows, and the navigation is what counts.
     await page.waitForURL(`${shop}/thanks?order=8&payment_id=${paymentId}`);
   });
 });

@@ -35,6 +35,17 @@ function bothHttps(success: string | null, error: string | null): { successUrl: 
   return https(success) && https(error) ? { successUrl: success!, errorUrl: error! } : null;
 }
 
+/**
+ * `solana:<link>`: the plain link when one Solana chain serves the payment; with several, the first named in `?chain=`
+ * (the POST needs it then), the link URL-encoded as Solana Pay requires of a link with a query.
+ */
+function solanaPayLinkOf(base: string, paymentId: string, chains: CheckoutPageConfig['chains']): string | null {
+  const solana = chains.filter((c) => c.caip2.startsWith('solana:'));
+  if (solana.length === 0) return null;
+  if (solana.length === 1) return `solana:${solanaPayLink(base, paymentId)}`;
+  return `solana:${encodeURIComponent(solanaPayLink(base, paymentId, solana[0]!.caip2))}`;
+}
+
 export async function renderCheckoutPage(
   deps: HostedCheckoutDeps,
   template: CheckoutTemplate,
@@ -55,15 +66,13 @@ export async function renderCheckoutPage(
   if (!payment) return { status: 404, html: template.render(notFound, 'Payment not found · Paygate') };
   const merchant = await findMerchant(deps.db.knex, payment.merchant_id);
   const mode: Mode = payment.live ? 'live' : 'test';
-  const chains = checkoutChains(deps.chains, mode);
+  const chains = checkoutChains(deps.chains, mode, merchant?.settlement_addresses ?? {});
   const config: CheckoutPageConfig = {
     paymentId: payment.id,
     lang,
     appId: await deps.apps.appIdFor(mode),
     paymentLink: gatewayUrlOf(deps.publicBaseUrl, payment.id),
-    solanaPayLink: chains.some((c) => c.caip2.startsWith('solana:'))
-      ? `solana:${solanaPayLink(deps.publicBaseUrl, payment.id)}`
-      : null,
+    solanaPayLink: solanaPayLinkOf(deps.publicBaseUrl, payment.id, chains),
     chains,
     serverTime: deps.now(),
     redirect: bothHttps(payment.success_url, payment.error_url),

@@ -32,11 +32,14 @@ export function pickLanguage(query: unknown, acceptLanguage: string | undefined)
   return ranked.find((entry) => supported.includes(entry.lang))?.lang ?? 'en';
 }
 
-/** The chains a payment of this mode may be paid on, as the page needs them (no RPC URL but a public one). */
-export function checkoutChains(chains: Chains | null, mode: Mode): CheckoutChain[] {
+/**
+ * The chains a payment may be paid on, as the page needs them (no RPC URL but a public one): those of its mode on
+ * which the merchant has a settlement address, the same rule the options follow.
+ */
+export function checkoutChains(chains: Chains | null, mode: Mode, settlement: Record<string, string>): CheckoutChain[] {
   if (!chains) return [];
   const evm = chains.evm
-    .filter(({ config }) => config.mode === mode)
+    .filter(({ config }) => config.mode === mode && settlement[config.caip2] !== undefined)
     .map(({ config }): CheckoutChain => {
       const native = config.assets.find((a) => a.address === null);
       return {
@@ -56,7 +59,7 @@ export function checkoutChains(chains: Chains | null, mode: Mode): CheckoutChain
       };
     });
   const solana = chains.solana
-    .filter(({ config }) => config.mode === mode)
+    .filter(({ config }) => config.mode === mode && settlement[config.caip2] !== undefined)
     .map(({ config }): CheckoutChain => ({
       caip2: config.caip2,
       name: config.name,

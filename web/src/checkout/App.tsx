@@ -21,7 +21,14 @@ import { serverClock } from './clock.js';
 import { CollectClosed, CollectDialog, CollectError, type CollectRequest } from './CollectDialog.js';
 import { formatFiat, formatRemaining, formatTime, formatToken, shorten } from './format.js';
 import { PhonePanel } from './PhonePanel.js';
-import { connectWallet, discoverWallets, isRejection, switchChain, type BrowserWallet } from './wallets.js';
+import {
+  connectWallet,
+  discoverWallets,
+  isRejection,
+  switchChain,
+  watchAccounts,
+  type BrowserWallet,
+} from './wallets.js';
 
 type FinalStatus = 'succeeded' | 'failed' | 'expired' | 'cancelled';
 type ResultInfo = NonNullable<PaymentStatusResponse['info']>;
@@ -175,6 +182,22 @@ export function App(props: { config: CheckoutPageConfig }) {
     }
   }, [view.kind, collect]);
   const closeCollect = useCallback(() => setCollect(null), []);
+
+  // The buyer may switch accounts or disconnect the site in the wallet: the options follow.
+  const connectedIds = connected.map((c) => c.wallet.id).join(',');
+  useEffect(() => {
+    const stops = connected.map(({ wallet }) =>
+      watchAccounts(wallet, (address) =>
+        setConnected((current) =>
+          address === null
+            ? current.filter((c) => c.wallet.id !== wallet.id)
+            : current.map((c) => (c.wallet.id === wallet.id ? { wallet, address } : c)),
+        ),
+      ),
+    );
+    return () => stops.forEach((stop) => stop());
+    // Subscriptions follow the set of connected wallets (connectedIds), not each address change.
+  }, [connectedIds]);
 
   const accounts = useMemo(() => {
     const list: string[] = [];

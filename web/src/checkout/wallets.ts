@@ -116,6 +116,28 @@ export async function connectWallet(wallet: BrowserWallet): Promise<string[]> {
   return accounts.map((a) => a.address);
 }
 
+/**
+ * Follows the buyer's account in the wallet (EIP-1193 `accountsChanged`, the Wallet Standard's `change` event): the
+ * new first account, or none when the buyer disconnected the site. Answers the function that stops following.
+ */
+export function watchAccounts(wallet: BrowserWallet, onAccount: (address: string | null) => void): () => void {
+  if (wallet.kind === 'evm') {
+    const { provider } = wallet;
+    if (typeof provider.on !== 'function') return () => undefined;
+    const listener = (accounts: unknown) =>
+      onAccount(Array.isArray(accounts) && typeof accounts[0] === 'string' ? accounts[0] : null);
+    provider.on('accountsChanged', listener);
+    return () => provider.removeListener?.('accountsChanged', listener);
+  }
+  const events = wallet.wallet.features['standard:events'] as
+    | { on(event: 'change', listener: (change: { accounts?: readonly { address: string }[] }) => void): () => void }
+    | undefined;
+  if (!events) return () => undefined;
+  return events.on('change', (change) => {
+    if (change.accounts) onAccount(change.accounts[0]?.address ?? null);
+  });
+}
+
 export interface ProviderError {
   code?: number;
   message?: string;
