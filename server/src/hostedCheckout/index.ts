@@ -24,17 +24,6 @@ export interface HostedCheckoutDeps {
   now: () => number;
 }
 
-function bothHttps(success: string | null, error: string | null): { successUrl: string; errorUrl: string } | null {
-  const https = (url: string | null) => {
-    try {
-      return url !== null && new URL(url).protocol === 'https:';
-    } catch {
-      return false;
-    }
-  };
-  return https(success) && https(error) ? { successUrl: success!, errorUrl: error! } : null;
-}
-
 /**
  * `solana:<link>`: the plain link when one Solana chain serves the payment; with several, the first named in `?chain=`
  * (the POST needs it then), the link URL-encoded as Solana Pay requires of a link with a query.
@@ -75,7 +64,11 @@ export async function renderCheckoutPage(
     solanaPayLink: solanaPayLinkOf(deps.publicBaseUrl, payment.id, chains),
     chains,
     serverTime: deps.now(),
-    redirect: bothHttps(payment.success_url, payment.error_url),
+    // Stored only as a pair of https URLs (merchantPayments.ts): either both are there or the redirect is off.
+    redirect:
+      payment.success_url && payment.error_url
+        ? { successUrl: payment.success_url, errorUrl: payment.error_url }
+        : null,
   };
   return { status: 200, html: template.render(config, `${merchant?.name ?? 'Payment'} · Paygate`) };
 }

@@ -82,6 +82,11 @@ export function withPaymentId(url: string, paymentId: string): string {
   return `${base}${separator}payment_id=${encodeURIComponent(paymentId)}${fragment}`;
 }
 
+/** The gateway's answer that the payment is no longer payable: its status, not a message, says what happened. */
+function paymentEnded(error: unknown): boolean {
+  return error instanceof PaygateError && ['payment_expired', 'invalid_state'].includes(error.code);
+}
+
 function reasonOf(error: unknown): string {
   return error instanceof Error && error.message ? error.message : String(error);
 }
@@ -221,7 +226,7 @@ export function App(props: { config: CheckoutPageConfig }) {
         setOptions({ kind: 'ready', options: answer.options });
         if (refresh.length > 0) announce(t('options.refreshing'));
       } catch (error) {
-        if (error instanceof PaygateError && ['payment_expired', 'invalid_state'].includes(error.code)) {
+        if (paymentEnded(error)) {
           showStatus(await gateway.getPaymentStatus(paymentId), true);
         } else if (round === optionsRound.current) setOptions({ kind: 'failed', message: reasonOf(error) });
       }
@@ -319,7 +324,7 @@ export function App(props: { config: CheckoutPageConfig }) {
     } catch (error) {
       setBusy(null);
       setCollect(null);
-      if (signed && !(error instanceof PaygateError && ['payment_expired', 'invalid_state'].includes(error.code))) {
+      if (signed && !paymentEnded(error)) {
         // The wallet has acted (for a transfer, funds have moved): never sign again, confirm again.
         setView({
           kind: 'processing',
@@ -337,7 +342,7 @@ export function App(props: { config: CheckoutPageConfig }) {
       if (error instanceof CollectClosed) setMessage(null);
       else if (isRejection(error)) setMessage(t('pay.rejected'));
       else if (error instanceof PayError && error.reason === 'quote_changed') setMessage(t('pay.quoteChanged'));
-      else if (error instanceof PaygateError && ['payment_expired', 'invalid_state'].includes(error.code)) {
+      else if (paymentEnded(error)) {
         showStatus(await gateway.getPaymentStatus(paymentId), true);
       } else setMessage(t('pay.failedToStart', { reason: reasonOf(error) }));
       void loadOptions();
@@ -354,7 +359,7 @@ export function App(props: { config: CheckoutPageConfig }) {
     } catch (error) {
       const refused =
         error instanceof PaygateError && error.status >= 400 && error.status < 500 && error.status !== 429;
-      if (refused && !['payment_expired', 'invalid_state'].includes((error as PaygateError).code)) {
+      if (refused && !paymentEnded(error)) {
         // The gateway will never accept this confirm: back to the options, saying why.
         setView({ kind: 'open' });
         setMessage(t('pay.failedToStart', { reason: reasonOf(error) }));
