@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { statusByCode } from '@paygate/server';
 import { errorCodeValues } from '../../server/src/generated/gateway.js';
 
-describe('errors.mapping', () => {
+describe('server.errors.mapping', () => {
   it('maps every contract code to a status, and no other', () => {
     assert.deepEqual(Object.keys(statusByCode).sort(), [...errorCodeValues].sort());
   });

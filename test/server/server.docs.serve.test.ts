@@ -5,7 +5,7 @@ import { testRuntime } from '../helpers/runtime.js';
 import type { Runtime } from '@paygate/server';
 import { listen, type Listening } from '../helpers/http.js';
 
-describe('docs.serve', () => {
+describe('server.docs.serve', () => {
   let server: Listening;
   let runtime: Runtime;
   before(async () => {

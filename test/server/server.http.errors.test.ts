@@ -6,7 +6,7 @@ import type { Runtime } from '@paygate/server';
 import { listen, type Listening } from '../helpers/http.js';
 import { createMerchantAccount, type MerchantAccount } from '../helpers/fixtures.js';
 
-describe('http.errors', () => {
+describe('server.http.errors', () => {
   let server: Listening;
   let runtime: Runtime;
   let account: MerchantAccount;

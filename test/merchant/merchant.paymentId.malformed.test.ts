@@ -157,7 +157,7 @@ function collectSites(secret: () => Buffer): Site[] {
   ];
 }
 
-describe('payments.paymentId.malformed: the contracts', () => {
+describe('merchant.paymentId.malformed: the contracts', () => {
   it('every parameter naming a payment is the opaque PaymentIdParam; PaymentId stays for issued ids in bodies', () => {
     for (const api of apis) {
       const doc = loadBundled(api);
@@ -202,7 +202,7 @@ describe('payments.paymentId.malformed: the contracts', () => {
   });
 });
 
-describeEachDatabase('payments.paymentId.malformed', (get) => {
+describeEachDatabase('merchant.paymentId.malformed', (get) => {
   let h: GatewayHarness;
   let real: string;
   const sites = [...contractSites(), ...collectSites(() => h.runtime.config.optionSecret)];

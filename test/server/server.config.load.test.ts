@@ -20,7 +20,7 @@ function expectConfigError(env: Record<string, string>, variable: string, patter
   );
 }
 
-describe('config.load', () => {
+describe('server.config.load', () => {
   it('defaults to the embedded development start', () => {
     const config = loadConfig({});
     assert.equal(config.env, 'development');

@@ -19,7 +19,7 @@ const generated = [
   'openapi/bundled/dev.yaml',
 ];
 
-describe('codegen.outputs', () => {
+describe('contracts.codegen.outputs', () => {
   it('every generated file says it is generated and must not be edited', () => {
     for (const file of generated) {
       const first = readFileSync(join(process.cwd(), file), 'utf8').split('\n')[0]!;
