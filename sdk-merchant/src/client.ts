@@ -1,6 +1,14 @@
+import {
+  fetchOrPlatform,
+  replayOf,
+  retryingFetch,
+  type FetchLike,
+  type RetryPolicy,
+  type RetrySettings,
+} from '@paygate/client-core';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './generated/merchant.js';
-import { retrySettings, retryingFetch, type FetchLike, type RetryOptions, type RetrySettings } from './retry.js';
+import { retrySettings, type RetryOptions } from './retry.js';
 
 /** Sent in `User-Agent`; a test keeps it equal to package.json's version. */
 export const SDK_VERSION = '0.1.0';
@@ -37,12 +45,19 @@ export function buildClient(options: MerchantClientOptions): ClientParts {
     }
   }
   const retry = retrySettings(options.retry);
-  // Looked up per call, so a fetch patched after construction (instrumentation, test interceptors) is used.
-  const fetch: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
+  const fetch = fetchOrPlatform(options.fetch);
   const userAgent = [options.userAgent, `paygate-sdk-merchant/${SDK_VERSION}`].filter(Boolean).join(' ');
-  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: retryingFetch(fetch, retry) });
+  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: retryingFetch(fetch, retry, replayPolicy()) });
   client.use(authMiddleware(options.apiKey, options.merchantId, userAgent));
   return { client, fetch, retry };
+}
+
+/**
+ * Reads and keyed requests are retried on answers that may follow an applied request; a keyed retry that meets the
+ * earlier attempt still in flight waits for it. `replay` overrides the per-request choice (`cancel`, `refund`).
+ */
+export function replayPolicy(replay: RetryPolicy['replay'] = replayOf, onAmbiguousFailure?: () => void): RetryPolicy {
+  return { replay, idempotencyKeys: true, onAmbiguousFailure };
 }
 
 /**

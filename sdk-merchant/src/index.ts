@@ -22,7 +22,8 @@ export {
   type SimulateTarget,
   type WaitForFinalOptions,
 } from './merchant.js';
-export { DEFAULT_RETRY, MAX_RETRY_AFTER_MS, type FetchLike, type RetryOptions } from './retry.js';
+export { MAX_RETRY_AFTER_MS, type FetchLike } from '@paygate/client-core';
+export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
 
 export type { components, operations, paths, webhooks } from './generated/merchant.js';
 export {

@@ -1,7 +1,15 @@
-import { buildClient, type MerchantClient, type MerchantClientOptions } from './client.js';
+import {
+  dataOf,
+  deadline,
+  retryingFetch,
+  sleep,
+  type FetchLike,
+  type FetchResult,
+  type RetrySettings,
+} from '@paygate/client-core';
+import { buildClient, replayPolicy, type MerchantClient, type MerchantClientOptions } from './client.js';
 import { PaygateError } from './errors.js';
 import type { components, operations } from './generated/merchant.js';
-import { retryingFetch, sleep, type FetchLike, type RetrySettings } from './retry.js';
 
 type Schemas = components['schemas'];
 export type CreatePaymentRequest = Schemas['CreatePaymentRequest'];
@@ -48,12 +56,8 @@ export const DEFAULT_POLL_MS = 2000;
 // A floor, so a misbehaving answer cannot turn waitForFinal into a busy loop against the server.
 const MIN_POLL_MS = 100;
 
-type Result<T> = { data?: T; error?: unknown; response: Response };
-
-async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
-  const { data, error, response } = await call;
-  if (response.ok && data !== undefined) return data;
-  throw PaygateError.fromResponse(response, error);
+function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
+  return dataOf(call, (response, body) => PaygateError.fromResponse(response, body));
 }
 
 /**
@@ -127,7 +131,7 @@ export class PaygateMerchant {
    * learn every outcome.
    */
   async waitForFinal(id: string, options: WaitForFinalOptions = {}): Promise<PaymentStatusResponse> {
-    const { signal, dispose } = deadline(options.signal, options.timeoutMs);
+    const { signal, dispose } = deadline(options.signal, options.timeoutMs, 'waitForFinal');
     try {
       for (;;) {
         signal.throwIfAborted();
@@ -148,7 +152,7 @@ export class PaygateMerchant {
         params: { path: { id } },
         body: options.reason === undefined ? {} : { reason: options.reason },
         signal: options.signal,
-        fetch: retryingFetch(this.#fetch, this.#retry, 'idempotent'),
+        fetch: retryingFetch(this.#fetch, this.#retry, replayPolicy('idempotent')),
       }),
     );
   }
@@ -167,9 +171,11 @@ export class PaygateMerchant {
           params: { path: { id } },
           body: options.reason === undefined ? {} : { reason: options.reason },
           signal: options.signal,
-          fetch: retryingFetch(this.#fetch, this.#retry, 'idempotent', {
-            onAmbiguousFailure: () => (mayHaveApplied = true),
-          }),
+          fetch: retryingFetch(
+            this.#fetch,
+            this.#retry,
+            replayPolicy('idempotent', () => (mayHaveApplied = true)),
+          ),
         }),
       );
     } catch (error) {
@@ -194,26 +200,4 @@ export class PaygateMerchant {
       }),
     );
   }
-}
-
-/** One signal for the caller's and the timeout's; `dispose` clears the timer and the listener. */
-function deadline(outer: AbortSignal | undefined, timeoutMs: number | undefined) {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(outer!.reason);
-  if (outer?.aborted) onAbort();
-  else outer?.addEventListener('abort', onAbort, { once: true });
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(
-          () => controller.abort(new DOMException(`waitForFinal gave up after ${timeoutMs} ms`, 'TimeoutError')),
-          timeoutMs,
-        );
-  return {
-    signal: controller.signal,
-    dispose() {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
-    },
-  };
 }

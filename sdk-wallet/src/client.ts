@@ -1,6 +1,13 @@
+import {
+  fetchOrPlatform,
+  retrySettings,
+  retryingFetch,
+  type FetchLike,
+  type RetryOptions,
+  type RetrySettings,
+} from '@paygate/client-core';
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './generated/gateway.js';
-import { retrySettings, retryingFetch, type FetchLike, type RetryOptions, type RetrySettings } from './retry.js';
 
 /** Sent in `Sdk-Name`. */
 export const SDK_NAME = '@paygate/sdk-wallet';
@@ -51,9 +58,11 @@ export function buildClient(options: GatewayClientOptions): ClientParts {
   }
   const credentials = credentialHeaders(options);
   const retry = retrySettings(options.retry);
-  // Looked up per call, so a fetch patched after construction (instrumentation, test interceptors) is used.
-  const fetch: FetchLike = options.fetch ?? ((request) => globalThis.fetch(request));
-  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: retryingFetch(fetch, retry) });
+  // Every gateway operation may be repeated safely (the contract: reads and options change nothing, cancel of a
+  // cancelled payment answers it again, confirm with the same results answers the current status), so a 5xx or a
+  // dropped connection, which can follow a request the server did apply, is retried for all of them.
+  const fetch = retryingFetch(fetchOrPlatform(options.fetch), retry, { replay: 'idempotent' });
+  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch });
   const svcVersion = options.svcVersion === undefined ? SVC_VERSION : options.svcVersion;
   client.use(headersMiddleware(credentials, svcVersion, options.sdkPlatform ?? detectPlatform()));
   return { client, retry };

@@ -15,7 +15,7 @@ export {
 export { PayError, PaygateError, type ErrorCode, type PayErrorReason } from './errors.js';
 export { isPaymentId, parsePaymentLink } from './links.js';
 export type { PayOptions } from './pay.js';
-export { DEFAULT_RETRY, MAX_RETRY_AFTER_MS, type FetchLike, type RetryOptions, type Sleep } from './retry.js';
+export { DEFAULT_RETRY, MAX_RETRY_AFTER_MS, type FetchLike, type RetryOptions, type Sleep } from '@paygate/client-core';
 export { performWalletRpc, SUPPORTED_METHODS, type Eip1193Provider, type Namespace, type Signers } from './signers.js';
 export type {
   SolanaSigner,

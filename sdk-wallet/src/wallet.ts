@@ -1,8 +1,8 @@
+import { dataOf, deadline, type FetchResult, type RetrySettings } from '@paygate/client-core';
 import { buildClient, type GatewayClient, type GatewayClientOptions } from './client.js';
 import { PayError, PaygateError } from './errors.js';
 import { isPaymentId, parsePaymentLink } from './links.js';
 import { pay, type PayOptions } from './pay.js';
-import type { RetrySettings } from './retry.js';
 import type { Signers } from './signers.js';
 import type {
   ConfirmPaymentRequest,
@@ -60,12 +60,8 @@ export const DEFAULT_MAX_POLL_MS = 20_000;
 /** Between polls, when an answer that is not final carries no `pollInMs` (the contract's own value is 2000). */
 export const DEFAULT_POLL_MS = 2000;
 
-type Result<T> = { data?: T; error?: unknown; response: Response };
-
-async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
-  const { data, error, response } = await call;
-  if (response.ok && data !== undefined) return data;
-  throw PaygateError.fromResponse(response, error);
+function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
+  return dataOf(call, (response, body) => PaygateError.fromResponse(response, body));
 }
 
 /**
@@ -199,7 +195,7 @@ export class PaygateWallet {
   /** Long-polls the status (`maxPollMs` per request) until it is final, and answers it. */
   async waitForFinal(paymentId: string, options: WaitForFinalOptions = {}): Promise<PaymentStatusResponse> {
     const maxPollMs = options.maxPollMs ?? DEFAULT_MAX_POLL_MS;
-    const { signal, dispose } = deadline(options.signal, options.timeoutMs);
+    const { signal, dispose } = deadline(options.signal, options.timeoutMs, 'waitForFinal');
     try {
       for (;;) {
         signal.throwIfAborted();
@@ -231,26 +227,4 @@ function paymentIdOf(input: GetOptionsInput): string {
     );
   }
   return paymentId;
-}
-
-/** One signal for the caller's and the timeout's; `dispose` clears the timer and the listener. */
-function deadline(outer: AbortSignal | undefined, timeoutMs: number | undefined) {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(outer!.reason);
-  if (outer?.aborted) onAbort();
-  else outer?.addEventListener('abort', onAbort, { once: true });
-  const timer =
-    timeoutMs === undefined
-      ? undefined
-      : setTimeout(
-          () => controller.abort(new DOMException(`waitForFinal gave up after ${timeoutMs} ms`, 'TimeoutError')),
-          timeoutMs,
-        );
-  return {
-    signal: controller.signal,
-    dispose() {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
-    },
-  };
 }

@@ -1,6 +1,6 @@
 /**
- * The package as a consumer gets it: `npm pack` the SDK and the verifier (their prepack builds dist), install the
- * tarballs into a fresh project, compile the README's examples and a file using every export with tsc (strict,
+ * The package as a consumer gets it: `npm pack` the SDK and its two packages from this repository, the client core
+ * and the verifier (their prepack builds dist), install the tarballs into a fresh project, compile the README's examples and a file using every export with tsc (strict,
  * NodeNext, no skipLibCheck), and run a script against a real server with node. This checks the `exports` map, the
  * emitted types and the runtime files, none of which the rest of the suite sees (it runs the sources).
  */
@@ -60,10 +60,13 @@ describe('sdkMerchant.packaging', function () {
   let server: Listening;
   let account: MerchantAccount;
   let sdkFiles: string[];
+  let coreFiles: string[];
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'paygate-sdk-merchant-'));
-    // In order: the SDK's build resolves the verifier's types from its dist.
+    // In order: the SDK's build resolves the core's and the verifier's types from their dist.
+    const core = await npmPack('client-core', dir);
+    coreFiles = core.files;
     const verifier = await npmPack('webhook-verifier', dir);
     const sdk = await npmPack('sdk-merchant', dir);
     sdkFiles = sdk.files;
@@ -81,6 +84,7 @@ describe('sdkMerchant.packaging', function () {
         '--no-fund',
         '--ignore-scripts',
         '--loglevel=error',
+        core.filename,
         verifier.filename,
         sdk.filename,
         `@types/node@${typesNode}`,
@@ -128,6 +132,18 @@ describe('sdkMerchant.packaging', function () {
     }
     assert.deepEqual(
       sdkFiles.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md'),
+      [],
+    );
+  });
+
+  it('the client core is a regular dependency, packed with its built entry point, its types and the README only', () => {
+    const pkg = JSON.parse(readFileSync(join(consumer(), 'node_modules/@paygate/sdk-merchant/package.json'), 'utf8'));
+    assert.ok(pkg.dependencies['@paygate/client-core']);
+    for (const file of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts']) {
+      assert.ok(coreFiles.includes(file), file);
+    }
+    assert.deepEqual(
+      coreFiles.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md'),
       [],
     );
   });

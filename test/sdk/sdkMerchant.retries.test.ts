@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
+import { backoff, retryAfterMs } from '@paygate/client-core';
 import { PaygateError, type FetchLike } from '@paygate/sdk-merchant';
-import { backoff, retryAfterMs } from '../../sdk-merchant/src/retry.js';
 import { FAST_RETRY, realClock, startSdkHarness, usd, type SdkHarness } from './helpers.js';
 import { eventually } from '../helpers/wait.js';
 

@@ -1,6 +1,6 @@
 /**
- * The package as a consumer gets it: `npm pack` the SDK (its prepack builds dist), install the tarball into a fresh
- * project (npm installs the @solana/kit peer), compile the README's examples and a file using every export with tsc
+ * The package as a consumer gets it: `npm pack` the SDK and the client core it depends on (their prepack builds
+ * dist), install the tarballs into a fresh project (npm installs the @solana/kit peer), compile the README's examples and a file using every export with tsc
  * (strict, NodeNext, no skipLibCheck) once with Node's types and once with only the DOM's, check that the runtime
  * files use no Node.js-only API, and run a script against a real server with node, under both the default and the
  * `browser` export conditions. None of this is seen by the rest of the suite, which runs the sources.
@@ -56,10 +56,14 @@ describe('sdkWallet.packaging', function () {
   let dir: string;
   let h: WalletHarness;
   let sdkFiles: string[];
+  let coreFiles: string[];
   const consumer = () => join(dir, 'consumer');
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'paygate-sdk-wallet-'));
+    // In order: the SDK's build resolves the core's types from its dist.
+    const core = await npmPack('client-core', dir);
+    coreFiles = core.files;
     const sdk = await npmPack('sdk-wallet', dir);
     sdkFiles = sdk.files;
     mkdirSync(consumer());
@@ -78,6 +82,7 @@ describe('sdkWallet.packaging', function () {
         '--no-fund',
         '--ignore-scripts',
         '--loglevel=error',
+        core.filename,
         sdk.filename,
         `@types/node@${typesNode}`,
       ],
@@ -122,6 +127,18 @@ describe('sdkWallet.packaging', function () {
     );
   });
 
+  it('the client core is a regular dependency, packed with its built entry point, its types and the README only', () => {
+    const pkg = JSON.parse(readFileSync(join(consumer(), 'node_modules/@paygate/sdk-wallet/package.json'), 'utf8'));
+    assert.ok(pkg.dependencies['@paygate/client-core']);
+    for (const file of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts']) {
+      assert.ok(coreFiles.includes(file), file);
+    }
+    assert.deepEqual(
+      coreFiles.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md'),
+      [],
+    );
+  });
+
   it('npm installs the @solana/kit peer once, at the consumer’s top level', () => {
     const pkg = JSON.parse(readFileSync(join(consumer(), 'node_modules/@paygate/sdk-wallet/package.json'), 'utf8'));
     assert.ok(pkg.peerDependencies['@solana/kit']);
@@ -131,10 +148,15 @@ describe('sdkWallet.packaging', function () {
   });
 
   it('the runtime files use no Node.js-only API (no node: modules, no Buffer, no process)', () => {
+    // The SDK's own files, and the core's, which run in the same page.
     const files = sdkFiles.filter((f) => f.endsWith('.js'));
     assert.ok(files.length >= 8);
-    for (const file of files) {
-      const code = readFileSync(join(consumer(), 'node_modules/@paygate/sdk-wallet', file), 'utf8')
+    const runtime = [
+      ...files.map((f) => `sdk-wallet/${f}`),
+      ...coreFiles.filter((f) => f.endsWith('.js')).map((f) => `client-core/${f}`),
+    ];
+    for (const file of runtime) {
+      const code = readFileSync(join(consumer(), 'node_modules/@paygate', file), 'utf8')
         // The code, not its comments.
         .replace(/\/\*[\s\S]*?\*\//g, '')
         .replace(/^\s*\/\/.*$/gm, '');

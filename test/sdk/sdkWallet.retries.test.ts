@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
+import { backoff, retryAfterMs } from '@paygate/client-core';
 import { DEFAULT_RETRY, PaygateError } from '@paygate/sdk-wallet';
-import { backoff, retryAfterMs } from '../../sdk-wallet/src/retry.js';
 import { startWalletHarness, type WalletHarness } from './walletHelpers.js';
 import { eventually } from '../helpers/wait.js';
 
