@@ -1,20 +1,23 @@
 import type { RequestHandler } from 'express';
+import { join } from 'node:path';
+import type { CollectPageConfig } from '../../../../web/src/collect/config.js';
 import type { Config } from '../../config.js';
-import { collectDataSchema, collectPage, openCollectForm, type CollectFormDeps } from '../../collect/index.js';
+import { collectDataSchema, openCollectForm, type CollectFormDeps } from '../../collect/index.js';
 import { ApiError } from '../../errors.js';
 import { collectPageHeaders } from '../../http/security.js';
-import { notBuilt } from '../../http/webPages.js';
+import { notBuilt, webPageTemplate } from '../../http/webPages.js';
 import { linkTokenOf } from './linkToken.js';
 
 /**
- * GET /collect/{paymentId}?t=… — the form, or, when the link or the payment does not allow it, the same page in its
- * error state with the refusal's status: it shows the message and tells the wallet (`IC_ERROR`).
+ * GET /collect/{paymentId}?t=… — the form web/ builds (web/dist/collect.html) with the schema in its config block,
+ * or, when the link or the payment does not allow it, the same page in its error state with the refusal's status:
+ * it shows the message and tells the wallet (`IC_ERROR`).
  */
 export function getCollectPageHandler(
   deps: CollectFormDeps & { config: Pick<Config, 'corsOrigins'> },
   distDir: string,
 ): RequestHandler<{ paymentId: string }> {
-  const template = collectPage(distDir);
+  const template = webPageTemplate(join(distDir, 'collect.html'));
   // The CSP names the built page's script and style: made again only when a rebuild changed them.
   let headers: { for: object; set: RequestHandler } | null = null;
   return async (req, res) => {
@@ -30,11 +33,11 @@ export function getCollectPageHandler(
     let html: string;
     try {
       await openCollectForm(deps, req.params.paymentId, linkTokenOf(req));
-      html = page.render({ schema: collectDataSchema });
+      html = page.render({ schema: collectDataSchema } satisfies CollectPageConfig);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       status = err.status;
-      html = page.render({ error: { code: err.code, message: err.message } });
+      html = page.render({ error: { code: err.code, message: err.message } } satisfies CollectPageConfig);
     }
     // The recorded headers only: this handler sends the answer itself.
     headers.set(req, res, () => {});
