@@ -43,7 +43,6 @@ function selfContained(page: string, base: string): Plugin {
  */
 export default defineConfig({
   base: '/collect/',
-  resolve: { conditions: ['@paygate/source', 'browser', 'module', 'import', 'default'] },
   build: {
     outDir: 'dist',
     emptyOutDir: false,
