@@ -77,7 +77,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   // The data-collection form: a web page and its post, outside the contracts and their validators (§16).
-  app.use(collectRouter(runtime));
+  app.use(collectRouter(runtime, deps.webDir));
   // The hosted checkout page at the payments' gatewayUrl, and its assets (web/).
   app.use(checkoutRouter(runtime, deps.webDir));
 

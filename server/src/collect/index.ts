@@ -9,7 +9,6 @@ export { collectDataRequired, validateCollectedData } from './rules.js';
 export { hasCollectedData, readCollectedData, saveCollectedData, type CollectStoreDeps } from './store.js';
 export { collectToken, collectTokenMatches } from './token.js';
 export { openCollectForm, submitCollectedData, type CollectFormDeps } from './submission.js';
-export { collectPageCsp, renderCollectPage, type CollectPageView } from './page.js';
 export {
   collectDataFields,
   collectDataSchema,

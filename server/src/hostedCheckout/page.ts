@@ -3,17 +3,16 @@
  * server knows (web/src/pageConfig.ts). The page itself reads the payment through the gateway API; this module never
  * puts an amount or an address into the HTML, and reads nothing from the query but the language.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { CheckoutChain, CheckoutPageConfig } from '../../../web/src/pageConfig.js';
 import type { Chains } from '../chains/index.js';
 import type { Mode } from '../accounts/keys.js';
+import { webPageTemplate } from '../http/webPages.js';
+
+export { DEFAULT_WEB_DIST } from '../http/webPages.js';
 
 /** The catalogue's languages (web/src/pageConfig.ts LANGUAGES; a test keeps the two equal). */
 export const CHECKOUT_LANGUAGES = ['en', 'fr'] as const;
-
-export const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
 /** `?lang=` when it names a catalogue language, else the best `Accept-Language` match by q, else English. */
 export function pickLanguage(query: unknown, acceptLanguage: string | undefined): string {
@@ -74,50 +73,11 @@ export interface CheckoutTemplate {
   render(config: CheckoutPageConfig, title: string): string;
 }
 
-const PLACEHOLDER = '<!--paygate-config-->';
-
-/** JSON inside <script type="application/json">: `<` is escaped so no value can close the element. */
-function jsonBlock(value: unknown): string {
-  const json = JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-  return `<script type="application/json" id="paygate-config">${json}</script>`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/**
- * Reads the built page once, and again when the file changes (a rebuild while the server runs). Null when web/ was
- * never built: the route then says how to build it instead of failing obscurely.
- */
+/** The built checkout page (web/dist/checkout.html); null when web/ was never built. */
 export function checkoutTemplate(distDir: string): () => CheckoutTemplate | null {
-  const file = join(distDir, 'checkout.html');
-  let cached: { mtimeMs: number; template: CheckoutTemplate } | null = null;
+  const page = webPageTemplate(join(distDir, 'checkout.html'));
   return () => {
-    let mtimeMs: number;
-    try {
-      mtimeMs = statSync(file).mtimeMs;
-    } catch {
-      return null;
-    }
-    if (cached?.mtimeMs === mtimeMs) return cached.template;
-    const html = readFileSync(file, 'utf8');
-    if (!html.includes(PLACEHOLDER)) throw new Error(`${file} has no ${PLACEHOLDER} placeholder`);
-    const template: CheckoutTemplate = {
-      render(config, title) {
-        return (
-          html
-            .replace('<html lang="en">', () => `<html lang="${escapeHtml(config.lang)}">`)
-            // Function replacers: a `$'` in a merchant's name is text, not a replacement pattern.
-            .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
-            .replace(PLACEHOLDER, () => jsonBlock(config))
-        );
-      },
-    };
-    cached = { mtimeMs, template };
-    return template;
+    const built = page();
+    return built && { render: (config, title) => built.render(config, { lang: config.lang, title }) };
   };
 }

@@ -6,7 +6,6 @@
 import cors from 'cors';
 import type { Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
-import { collectPageCsp } from '../collect/page.js';
 import type { Config } from '../config.js';
 import { REQUEST_ID_HEADER } from './requestContext.js';
 
@@ -131,15 +130,22 @@ const docsHeaders = helmet({
  * inline; it posts only to itself. A wallet opens it in a web view, a popup or a frame, so it may be framed by the
  * origins that may call the gateway from a browser, and its opener keeps its handle on it (no COOP) to receive
  * `IC_COMPLETE`. The no-referrer policy (helmet's default) keeps the link's token out of any Referer.
+ *
+ * The hashes are those of the built page (web/dist/collect.html), which its route passes here once per build; every
+ * other answer under /collect/ (the post's, a 503 before any build) runs no script or style at all.
  */
-function collectHeaders(config: Pick<Config, 'corsOrigins'>): RequestHandler {
+function collectHeaders(
+  config: Pick<Config, 'corsOrigins'>,
+  inline: { scripts: string[]; styles: string[] },
+): RequestHandler {
+  const only = (sources: string[]) => (sources.length > 0 ? sources : ["'none'"]);
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'none'"],
-        scriptSrc: [collectPageCsp.scriptSrc],
-        styleSrc: [collectPageCsp.styleSrc],
+        scriptSrc: only(inline.scripts),
+        styleSrc: only(inline.styles),
         connectSrc: ["'self'"],
         // 'self': the hosted checkout frames the form in its dialog.
         frameAncestors: config.corsOrigins === '*' ? ['*'] : ["'self'", ...config.corsOrigins],
@@ -150,6 +156,14 @@ function collectHeaders(config: Pick<Config, 'corsOrigins'>): RequestHandler {
     crossOriginOpenerPolicy: false,
     xFrameOptions: false,
   });
+}
+
+/** The collect form page's headers, its own script and style allowed by these hashes. */
+export function collectPageHeaders(
+  config: Pick<Config, 'corsOrigins'>,
+  inline: { scripts: string[]; styles: string[] },
+): RequestHandler {
+  return fixedHeaders(collectHeaders(config, inline));
 }
 
 /**
@@ -179,7 +193,7 @@ export function securityHeaders(config: Pick<Config, 'corsOrigins'>): RequestHan
   const api = fixedHeaders(apiHeaders);
   const checkout = fixedHeaders(checkoutHeaders);
   const docs = fixedHeaders(docsHeaders);
-  const collect = fixedHeaders(collectHeaders(config));
+  const collect = collectPageHeaders(config, { scripts: [], styles: [] });
   return (req, res, next) => {
     if (req.path === '/docs' || req.path.startsWith('/docs/')) return docs(req, res, next);
     if (req.path.startsWith('/collect/')) return collect(req, res, next);

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { DEFAULT_WEB_DIST } from '../../http/webPages.js';
 import type { Runtime } from '../../runtime.js';
 import { getCollectPageHandler } from './getCollectPage.js';
 import { submitCollectedDataHandler } from './submitCollectedData.js';
@@ -8,9 +9,9 @@ import { submitCollectedDataHandler } from './submitCollectedData.js';
  * app.ts mounts this after the contract validators, which ignore paths outside their prefixes. The token in the link
  * is the credential; there is no API key.
  */
-export function collectRouter(runtime: Runtime): Router {
+export function collectRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Router {
   const router = Router({ caseSensitive: true, strict: true });
-  router.get('/collect/:paymentId', getCollectPageHandler(runtime));
+  router.get('/collect/:paymentId', getCollectPageHandler(runtime, distDir));
   router.post('/collect/:paymentId', submitCollectedDataHandler(runtime));
   return router;
 }

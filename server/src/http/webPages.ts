@@ -1,0 +1,87 @@
+/**
+ * The pages web/ builds (web/dist/*.html), served with a JSON block of what only the server knows in place of their
+ * `<!--paygate-config-->` placeholder. The block is data and never executed, so no page needs an inline script of
+ * the server's making; a page built self-contained (the data-collection form) carries its own script and style
+ * inline, and their hashes are read here for its CSP.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+const PLACEHOLDER = '<!--paygate-config-->';
+
+export interface WebPage {
+  /** The page with `config` in its block, and, when given, `<html lang>` and `<title>` replaced. */
+  render(config: unknown, options?: { lang?: string; title?: string }): string;
+  /** CSP sources (`'sha256-…'`) of the page's own inline scripts and styles: none for a page whose assets are files. */
+  inline: { scripts: string[]; styles: string[] };
+}
+
+/** JSON inside <script type="application/json">: `<` is escaped so no value can close the element. */
+function jsonBlock(value: unknown): string {
+  const json = JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+  return `<script type="application/json" id="paygate-config">${json}</script>`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** The built page as read: executable inline scripts (no `src`, not JSON data) and style elements, hashed. */
+function inlineSources(html: string): WebPage['inline'] {
+  const scripts = [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/g)]
+    .filter(([, attributes = '']) => !/\bsrc=|type="application\/json"/.test(attributes))
+    .map(([, , body]) => sha256(body!));
+  const styles = [...html.matchAll(/<style(?:\s[^>]*)?>([\s\S]*?)<\/style>/g)].map(([, body]) => sha256(body!));
+  return { scripts, styles };
+}
+
+/**
+ * Reads a built page once, and again when the file changes (a rebuild while the server runs). Null when web/ was
+ * never built: the route then says how to build it instead of failing obscurely.
+ */
+export function webPageTemplate(file: string): () => WebPage | null {
+  let cached: { mtimeMs: number; page: WebPage } | null = null;
+  return () => {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(file).mtimeMs;
+    } catch {
+      return null;
+    }
+    if (cached?.mtimeMs === mtimeMs) return cached.page;
+    const html = readFileSync(file, 'utf8');
+    if (!html.includes(PLACEHOLDER)) throw new Error(`${file} has no ${PLACEHOLDER} placeholder`);
+    const page: WebPage = {
+      render(config, options = {}) {
+        let out = html;
+        // Function replacers: a `$'` in a merchant's name is text, not a replacement pattern.
+        if (options.lang !== undefined) {
+          const lang = options.lang;
+          out = out.replace('<html lang="en">', () => `<html lang="${escapeHtml(lang)}">`);
+        }
+        if (options.title !== undefined) {
+          const title = options.title;
+          out = out.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`);
+        }
+        return out.replace(PLACEHOLDER, () => jsonBlock(config));
+      },
+      inline: inlineSources(html),
+    };
+    cached = { mtimeMs, page };
+    return page;
+  };
+}
+
+/** What a page's route answers, in plain text with a 503, when web/dist has no such page. */
+export function notBuilt(page: string): string {
+  return `The ${page} is not built: run \`npm run build -w @paygate/web\` (npm ci runs it).\n`;
+}
