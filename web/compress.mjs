@@ -1,5 +1,5 @@
 // Writes a Brotli (.br) and a gzip (.gz) copy of every built asset, at the highest levels, once at build time, so
-// the server sends compressed files without compressing on each request (server/src/hostedCheckout/assets.ts).
+// the server sends compressed files without compressing on each request (server/src/http/webAssets.ts).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';

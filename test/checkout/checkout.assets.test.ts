@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import express from 'express';
-import { checkoutAssets } from '../../server/src/hostedCheckout/assets.js';
+import { webAssets } from '../../server/src/http/webAssets.js';
 import { listen, type Listening } from '../helpers/http.js';
 
 const SCRIPT = `console.log(${JSON.stringify('paygate '.repeat(200))});\n`;
@@ -18,7 +18,7 @@ describe('hosted checkout: built assets', () => {
     writeFileSync(join(dir, 'app-abc123.js.gz'), gzipSync(SCRIPT));
     writeFileSync(join(dir, 'plain-def456.css'), 'body{margin:0}');
     const app = express();
-    app.use('/checkout/assets', checkoutAssets(dir));
+    app.use('/checkout/assets', webAssets(dir));
     server = await listen(app);
   });
   after(() => server.close());

@@ -126,26 +126,19 @@ const docsHeaders = helmet({
 });
 
 /**
- * The data-collection form (docs/decisions.md §16) runs its own script and style, allowed by hash and nothing else
- * inline; it posts only to itself. A wallet opens it in a web view, a popup or a frame, so it may be framed by the
+ * The data-collection form (docs/decisions.md §16) loads only its own built script and style (no inline script or
+ * style) and posts only to itself. A wallet opens it in a web view, a popup or a frame, so it may be framed by the
  * origins that may call the gateway from a browser, and its opener keeps its handle on it (no COOP) to receive
  * `IC_COMPLETE`. The no-referrer policy (helmet's default) keeps the link's token out of any Referer.
- *
- * The hashes are those of the built page (web/dist/collect.html), which its route passes here once per build; every
- * other answer under /collect/ (the post's, a 503 before any build) runs no script or style at all.
  */
-function collectHeaders(
-  config: Pick<Config, 'corsOrigins'>,
-  inline: { scripts: string[]; styles: string[] },
-): RequestHandler {
-  const only = (sources: string[]) => (sources.length > 0 ? sources : ["'none'"]);
+function collectHeaders(config: Pick<Config, 'corsOrigins'>): RequestHandler {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'none'"],
-        scriptSrc: only(inline.scripts),
-        styleSrc: only(inline.styles),
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
         connectSrc: ["'self'"],
         // 'self': the hosted checkout frames the form in its dialog.
         frameAncestors: config.corsOrigins === '*' ? ['*'] : ["'self'", ...config.corsOrigins],
@@ -156,14 +149,6 @@ function collectHeaders(
     crossOriginOpenerPolicy: false,
     xFrameOptions: false,
   });
-}
-
-/** The collect form page's headers, its own script and style allowed by these hashes. */
-export function collectPageHeaders(
-  config: Pick<Config, 'corsOrigins'>,
-  inline: { scripts: string[]; styles: string[] },
-): RequestHandler {
-  return fixedHeaders(collectHeaders(config, inline));
 }
 
 /**
@@ -193,7 +178,7 @@ export function securityHeaders(config: Pick<Config, 'corsOrigins'>): RequestHan
   const api = fixedHeaders(apiHeaders);
   const checkout = fixedHeaders(checkoutHeaders);
   const docs = fixedHeaders(docsHeaders);
-  const collect = collectPageHeaders(config, { scripts: [], styles: [] });
+  const collect = fixedHeaders(collectHeaders(config));
   return (req, res, next) => {
     if (req.path === '/docs' || req.path.startsWith('/docs/')) return docs(req, res, next);
     if (req.path.startsWith('/collect/')) return collect(req, res, next);

@@ -1,10 +1,8 @@
 /**
  * The pages web/ builds (web/dist/*.html), served with a JSON block of what only the server knows in place of their
- * `<!--paygate-config-->` placeholder. The block is data and never executed, so no page needs an inline script of
- * the server's making; a page built self-contained (the data-collection form) carries its own script and style
- * inline, and their hashes are read here for its CSP.
+ * `<!--paygate-config-->` placeholder. The block is data and never executed, so no page needs an inline script: each
+ * loads its built script and style from files, and its CSP allows 'self' only.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +14,6 @@ const PLACEHOLDER = '<!--paygate-config-->';
 export interface WebPage {
   /** The page with `config` in its block, and, when given, `<html lang>` and `<title>` replaced. */
   render(config: unknown, options?: { lang?: string; title?: string }): string;
-  /** CSP sources (`'sha256-…'`) of the page's own inline scripts and styles: none for a page whose assets are files. */
-  inline: { scripts: string[]; styles: string[] };
 }
 
 /** JSON inside <script type="application/json">: `<` is escaped so no value can close the element. */
@@ -31,17 +27,6 @@ function jsonBlock(value: unknown): string {
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-
-/** The built page as read: executable inline scripts (no `src`, not JSON data) and style elements, hashed. */
-function inlineSources(html: string): WebPage['inline'] {
-  const scripts = [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/g)]
-    .filter(([, attributes = '']) => !/\bsrc=|type="application\/json"/.test(attributes))
-    .map(([, , body]) => sha256(body!));
-  const styles = [...html.matchAll(/<style(?:\s[^>]*)?>([\s\S]*?)<\/style>/g)].map(([, body]) => sha256(body!));
-  return { scripts, styles };
 }
 
 /**
@@ -74,7 +59,6 @@ export function webPageTemplate(file: string): () => WebPage | null {
         }
         return out.replace(PLACEHOLDER, () => jsonBlock(config));
       },
-      inline: inlineSources(html),
     };
     cached = { mtimeMs, page };
     return page;

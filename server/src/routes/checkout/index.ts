@@ -7,7 +7,7 @@ import {
   pickLanguage,
   renderCheckoutPage,
 } from '../../hostedCheckout/index.js';
-import { checkoutAssets } from '../../hostedCheckout/assets.js';
+import { webAssets } from '../../http/webAssets.js';
 import type { Runtime } from '../../runtime.js';
 
 /**
@@ -53,6 +53,6 @@ export function checkoutRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Ro
       .type('html')
       .send(page.html);
   });
-  router.use('/checkout/assets', checkoutAssets(join(distDir, 'assets')));
+  router.use('/checkout/assets', webAssets(join(distDir, 'assets')));
   return router;
 }

@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import { join } from 'node:path';
+import { webAssets } from '../../http/webAssets.js';
 import { DEFAULT_WEB_DIST } from '../../http/webPages.js';
 import type { Runtime } from '../../runtime.js';
 import { getCollectPageHandler } from './getCollectPage.js';
@@ -11,6 +13,7 @@ import { submitCollectedDataHandler } from './submitCollectedData.js';
  */
 export function collectRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Router {
   const router = Router({ caseSensitive: true, strict: true });
+  router.use('/collect/assets', webAssets(join(distDir, 'assets')));
   router.get('/collect/:paymentId', getCollectPageHandler(runtime, distDir));
   router.post('/collect/:paymentId', submitCollectedDataHandler(runtime));
   return router;

@@ -1,5 +1,5 @@
 /**
- * The checkout's built assets, sent compressed: web/'s build writes a Brotli and a gzip copy of each file, and this
+ * The built assets of web/'s pages, sent compressed: web/'s build writes a Brotli and a gzip copy of each file, and this
  * picks the best one the browser accepts (no compression work per request). Names are content-hashed, so a year of
  * caching never serves a stale file.
  */
@@ -25,7 +25,7 @@ function accepted(header: string | undefined): Set<string> {
   return tokens;
 }
 
-export function checkoutAssets(dir: string): RequestHandler {
+export function webAssets(dir: string): RequestHandler {
   const plain = express.static(dir, CACHE);
   return (req, res, next) => {
     res.vary('Accept-Encoding');
