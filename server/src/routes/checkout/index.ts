@@ -8,6 +8,7 @@ import {
   renderCheckoutPage,
 } from '../../hostedCheckout/index.js';
 import { webAssets } from '../../http/webAssets.js';
+import { notBuilt } from '../../http/webPages.js';
 import type { Runtime } from '../../runtime.js';
 
 /**
@@ -38,11 +39,7 @@ export function checkoutRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Ro
   router.get('/pay/:paymentId', async (req, res) => {
     const built = template();
     if (!built) {
-      res
-        .status(503)
-        .set('Cache-Control', 'no-store')
-        .type('text')
-        .send('The checkout page is not built: run `npm run build -w @paygate/web` (npm ci runs it).\n');
+      res.status(503).set('Cache-Control', 'no-store').type('text').send(notBuilt('checkout page'));
       return;
     }
     const lang = pickLanguage(req.query.lang, req.get('accept-language'));
