@@ -4,12 +4,14 @@ import BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { dialectOf, type Dialect } from './dialect.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './dialect.js';
 
 export interface Database {
   knex: Knex;
   url: string;
+  /** Read through db/dialect.ts (`dialectOf`, and outside db/ only its capabilities such as `isEmbedded`). */
   dialect: Dialect;
   close(): Promise<void>;
 }
@@ -60,7 +62,7 @@ export function preparedReadAll<Row>(
     const client = db.client as Knex.Client;
     const conn = (await client.acquireConnection()) as PgConnection & BetterSqlite3.Database;
     try {
-      if (client.config.client === 'pg') return (await conn.query({ name, text: pgText, values })).rows as Row[];
+      if (dialectOf(db) === 'postgres') return (await conn.query({ name, text: pgText, values })).rows as Row[];
       // As knex binds them: SQLite has no booleans.
       return conn.prepare(sql).all(values.map((v) => (typeof v === 'boolean' ? Number(v) : v))) as Row[];
     } finally {
@@ -194,7 +196,7 @@ function openSqlite(filename: string): BetterSqlite3.Database {
 
 /** Opens the database a `DATABASE_URL` names: `sqlite:<path>` (embedded default) or `postgres://…`. */
 export function openDatabase(databaseUrl: string, options: { poolMax?: number; logger?: Logger } = {}): Database {
-  if (databaseUrl.startsWith('sqlite:')) {
+  if (dialectOf(databaseUrl) === 'sqlite') {
     const filename = databaseUrl.slice('sqlite:'.length);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
     // better-sqlite3 is synchronous: one connection serialises writers, which is what SQLite does anyway.
