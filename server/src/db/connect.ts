@@ -34,22 +34,14 @@ function knexLog(logger: Logger | undefined): Knex.Config['log'] {
   return { debug: line('debug'), warn: line('warn'), error: line('error'), deprecate: line('warn') };
 }
 
-/** A read of one row by a fixed statement; `db` may be a transaction, whose connection it then uses. */
-export type PreparedRead<Row> = (db: Knex | Knex.Transaction, values: unknown[]) => Promise<Row | undefined>;
-
 /**
- * A read that runs on every request of a hot path, as one fixed statement (`?` placeholders) prepared once per
+ * A statement that runs on every request of a hot path, as one fixed statement (`?` placeholders) prepared once per
  * connection: by name on PostgreSQL, by text on SQLite (below). It runs on a connection of the knex pool, or of the
- * transaction it is given, without knex's query builder and runner, which cost more than such a read; so knex's
+ * transaction it is given, without knex's query builder and runner, which cost more than such a statement; so knex's
  * query events and SQL-prefixed error messages do not apply to it. A named statement's columns are listed, so a
- * column added by a later migration cannot change a cached plan's result.
+ * column added by a later migration cannot change a cached plan's result. `db` may be a transaction, whose
+ * connection it then uses.
  */
-export function preparedRead<Row>(name: string, sql: string): PreparedRead<Row> {
-  const all = preparedReadAll<Row>(name, sql);
-  return async (db, values) => (await all(db, values))[0];
-}
-
-/** As preparedRead, for a statement of several rows. */
 export function preparedReadAll<Row>(
   name: string,
   sql: string,
