@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { code as currencyByCode } from 'currency-codes';
 import { z } from 'zod';
+import { parseDatabaseUrl } from './db/dialect.js';
 
 export type PaygateEnv = 'development' | 'staging' | 'production';
 
@@ -128,26 +129,12 @@ const urlSchema = z
   }, 'must be an http(s) URL')
   .transform((v) => v.replace(/\/+$/, ''));
 
-function parseDatabaseUrl(raw: string | undefined, dataDir: string): string {
-  if (raw === undefined) return `sqlite:${resolve(dataDir, 'paygate.sqlite')}`;
-  if (/^postgres(ql)?:\/\//.test(raw)) {
-    try {
-      const u = new URL(raw);
-      if (!u.hostname && !u.searchParams.get('host')) throw new Error('no host');
-      return raw;
-    } catch {
-      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
-    }
+function databaseUrlFrom(raw: string | undefined, dataDir: string): string {
+  try {
+    return parseDatabaseUrl(raw, dataDir);
+  } catch (err) {
+    throw new ConfigError('DATABASE_URL', (err as Error).message);
   }
-  if (raw.startsWith('sqlite:')) {
-    const path = raw.slice('sqlite:'.length).replace(/^\/\//, '');
-    if (!path) throw new ConfigError('DATABASE_URL', 'names no SQLite file (use sqlite:<path>)');
-    return path === ':memory:' ? 'sqlite::memory:' : `sqlite:${resolve(path)}`;
-  }
-  throw new ConfigError(
-    'DATABASE_URL',
-    `must start with postgres://, postgresql:// or sqlite: (got "${raw.replace(/\/\/[^@]*@/, '//***@')}")`,
-  );
 }
 
 function decodeKeyMaterial(text: string): Buffer {
@@ -346,7 +333,7 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
     port,
     host,
     publicBaseUrl,
-    databaseUrl: parseDatabaseUrl(readVar(env, 'DATABASE_URL', true), dataDir),
+    databaseUrl: databaseUrlFrom(readVar(env, 'DATABASE_URL', true), dataDir),
     dataDir,
     // null means "generate and keep in the data dir", which only development allows (checked above).
     encryptionKeys: encRaw === undefined ? null : parseEncryptionKeys(encRaw),

@@ -9,9 +9,8 @@ import { SecretBox } from './crypto/secretBox.js';
 import { openDatabase, type Database } from './db/connect.js';
 import { describeDatabaseFailure } from './db/failure.js';
 import { migrateDatabase, migrationsCurrent } from './db/migrate.js';
-import { queueDepth } from './jobs/depth.js';
-import { createPostgresQueue } from './jobs/postgres.js';
-import { createSqliteQueue } from './jobs/sqlite.js';
+import { queueDepth } from './db/queries/queueDepth.js';
+import { openJobQueue } from './jobs/queue.js';
 import type { JobQueue, Task, TaskList } from './jobs/types.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
@@ -177,11 +176,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ...(chains ? chainReadinessChecks(chains) : []),
     ],
   } as unknown as Runtime;
-  const queueOptions = { tasks, logger, now, pollIntervalMs: options.jobPollIntervalMs };
-  runtime.jobs =
-    db.dialect === 'postgres'
-      ? createPostgresQueue({ ...queueOptions, db, concurrency: options.jobConcurrency })
-      : createSqliteQueue({ ...queueOptions, knex: db.knex });
+  runtime.jobs = openJobQueue(db, {
+    tasks,
+    logger,
+    now,
+    pollIntervalMs: options.jobPollIntervalMs,
+    concurrency: options.jobConcurrency,
+  });
   Object.assign(tasks, timed(runtime.observer, { ...paymentTasks(runtime), ...webhookTasks(runtime) }));
   runtime.checkout = createCheckout(runtime, options.checkout);
   if (runtime.checkout) Object.assign(tasks, timed(runtime.observer, checkoutTasks(runtime.checkout)));

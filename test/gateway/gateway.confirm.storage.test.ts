@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { insertClaim, type ClaimRow } from '../../server/src/db/queries/claims.js';
 import { insertDiscrepancy, listDiscrepancies } from '../../server/src/db/queries/discrepancies.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
-import { isUniqueViolation } from '../../server/src/accounts/deps.js';
+import { isUniqueViolation } from '../../server/src/db/failure.js';
 import { useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { createMerchantAccount } from '../helpers/fixtures.js';

@@ -1,7 +1,7 @@
 /** GET /metrics: the Prometheus series of requests, payments, webhooks, jobs and chain RPC, and who may read them. */
 import assert from 'node:assert/strict';
 import { createApp, createRuntime, observeRpc, startServer, type Runtime } from '@paygate/server';
-import { queueDepth } from '../../server/src/jobs/depth.js';
+import { queueDepth } from '../../server/src/db/queries/queueDepth.js';
 import { createEndpoint } from '../../server/src/webhooks/endpoints.js';
 import { testConfig } from '../helpers/config.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';

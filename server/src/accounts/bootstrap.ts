@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { PaygateEnv } from '../config.js';
+import { isEmbedded } from '../db/dialect.js';
 import { hasAnyPartner } from '../db/queries/accounts.js';
 import type { BasePlusPercentConfig } from '../payments/fees.js';
 import { createKey } from './apiKeys.js';
@@ -87,7 +88,7 @@ export async function createDemoAccounts(deps: AccountsDeps): Promise<DemoCreden
  * shared installation, not a scratch file. Returns null when there is nothing to do.
  */
 export async function bootstrapDevelopment(deps: AccountsDeps, env: PaygateEnv): Promise<TestCredentials | null> {
-  if (env !== 'development' || deps.db.dialect !== 'sqlite') return null;
+  if (env !== 'development' || !isEmbedded(deps.db)) return null;
   return deps.db.knex.transaction(async (trx) => {
     if (await hasAnyPartner(trx)) return null;
     const ids = await createDemoMerchant(deps, trx);

@@ -17,12 +17,6 @@ export function inTransaction<T>(
   return trx ? work(trx) : deps.db.knex.transaction(work);
 }
 
-/** A primary-key or unique violation, on SQLite or PostgreSQL: the loser of a race for the same id. */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
 /** Names and labels are shown in lists and terminals, where a control character could rewrite the display. */
 export function cleanText(value: string, field: string, max: number): string {
   const trimmed = value.trim();

@@ -12,10 +12,11 @@ import {
   type MerchantRow,
   type PartnerRow,
 } from '../db/queries/accounts.js';
+import { isUniqueViolation } from '../db/failure.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { parseFeeConfig, type BasePlusPercentConfig } from '../payments/fees.js';
-import { cleanText, inTransaction, isUniqueViolation, type AccountsDeps } from './deps.js';
+import { cleanText, inTransaction, type AccountsDeps } from './deps.js';
 
 export interface NewPartner {
   name: string;

@@ -9,8 +9,7 @@ import { SecretBox } from '../crypto/secretBox.js';
 import { openDatabase, type Database } from '../db/connect.js';
 import { describeDatabaseFailure } from '../db/failure.js';
 import { migrateDatabase } from '../db/migrate.js';
-import { createPostgresQueue } from '../jobs/postgres.js';
-import { createSqliteQueue } from '../jobs/sqlite.js';
+import { openJobQueue } from '../jobs/queue.js';
 import { deliveryHook } from '../webhooks/delivery.js';
 import type { WebhookDeps } from '../webhooks/deps.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from '../webhooks/schedule.js';
@@ -34,10 +33,7 @@ export async function withWebhookDeps<T>(io: CliIo, work: (deps: CliWebhookDeps)
     }
     const now = Date.now;
     // No tasks: this process only adds jobs, inside the transactions of its changes.
-    const jobs =
-      db.dialect === 'postgres'
-        ? createPostgresQueue({ db, tasks: {}, logger, now })
-        : createSqliteQueue({ knex: db.knex, tasks: {}, logger, now });
+    const jobs = openJobQueue(db, { tasks: {}, logger, now });
     const deps: CliWebhookDeps = {
       config,
       db,

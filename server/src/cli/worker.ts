@@ -3,6 +3,7 @@
  * like on as many machines as you like; graphile-worker hands each job to one of them.
  */
 import { parseArgs } from 'node:util';
+import { isEmbedded } from '../db/dialect.js';
 import { DEFAULT_JOB_CONCURRENCY } from '../jobs/types.js';
 import { createRuntime } from '../runtime.js';
 import { listenMetrics } from '../server.js';
@@ -51,7 +52,7 @@ export async function runWorker(args: string[], io: CliIo): Promise<number | typ
   const sweepIntervalMs = positive('sweep-interval-ms', values['sweep-interval-ms']);
   const leaseMs = positive('lease-ms', values['lease-ms']);
   const config = loadCliConfig(io);
-  if (!/^postgres(ql)?:/.test(config.databaseUrl)) {
+  if (isEmbedded(config.databaseUrl)) {
     throw new Error(
       'paygate worker needs PostgreSQL (DATABASE_URL=postgres://…); with SQLite, paygate start runs the jobs',
     );

@@ -4,12 +4,14 @@ import BetterSqlite3 from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { dialectOf, type Dialect } from './dialect.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './dialect.js';
 
 export interface Database {
   knex: Knex;
   url: string;
+  /** Read through db/dialect.ts (`dialectOf`, and outside db/ only its capabilities such as `isEmbedded`). */
   dialect: Dialect;
   close(): Promise<void>;
 }
@@ -32,22 +34,14 @@ function knexLog(logger: Logger | undefined): Knex.Config['log'] {
   return { debug: line('debug'), warn: line('warn'), error: line('error'), deprecate: line('warn') };
 }
 
-/** A read of one row by a fixed statement; `db` may be a transaction, whose connection it then uses. */
-export type PreparedRead<Row> = (db: Knex | Knex.Transaction, values: unknown[]) => Promise<Row | undefined>;
-
 /**
- * A read that runs on every request of a hot path, as one fixed statement (`?` placeholders) prepared once per
+ * A statement that runs on every request of a hot path, as one fixed statement (`?` placeholders) prepared once per
  * connection: by name on PostgreSQL, by text on SQLite (below). It runs on a connection of the knex pool, or of the
- * transaction it is given, without knex's query builder and runner, which cost more than such a read; so knex's
+ * transaction it is given, without knex's query builder and runner, which cost more than such a statement; so knex's
  * query events and SQL-prefixed error messages do not apply to it. A named statement's columns are listed, so a
- * column added by a later migration cannot change a cached plan's result.
+ * column added by a later migration cannot change a cached plan's result. `db` may be a transaction, whose
+ * connection it then uses.
  */
-export function preparedRead<Row>(name: string, sql: string): PreparedRead<Row> {
-  const all = preparedReadAll<Row>(name, sql);
-  return async (db, values) => (await all(db, values))[0];
-}
-
-/** As preparedRead, for a statement of several rows. */
 export function preparedReadAll<Row>(
   name: string,
   sql: string,
@@ -60,7 +54,7 @@ export function preparedReadAll<Row>(
     const client = db.client as Knex.Client;
     const conn = (await client.acquireConnection()) as PgConnection & BetterSqlite3.Database;
     try {
-      if (client.config.client === 'pg') return (await conn.query({ name, text: pgText, values })).rows as Row[];
+      if (dialectOf(db) === 'postgres') return (await conn.query({ name, text: pgText, values })).rows as Row[];
       // As knex binds them: SQLite has no booleans.
       return conn.prepare(sql).all(values.map((v) => (typeof v === 'boolean' ? Number(v) : v))) as Row[];
     } finally {
@@ -194,7 +188,7 @@ function openSqlite(filename: string): BetterSqlite3.Database {
 
 /** Opens the database a `DATABASE_URL` names: `sqlite:<path>` (embedded default) or `postgres://…`. */
 export function openDatabase(databaseUrl: string, options: { poolMax?: number; logger?: Logger } = {}): Database {
-  if (databaseUrl.startsWith('sqlite:')) {
+  if (dialectOf(databaseUrl) === 'sqlite') {
     const filename = databaseUrl.slice('sqlite:'.length);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
     // better-sqlite3 is synchronous: one connection serialises writers, which is what SQLite does anyway.

@@ -9,3 +9,9 @@ export function describeDatabaseFailure(url: string, err: unknown): Error {
   const reason = e.message || e.errors?.[0]?.message || e.code || String(err);
   return new Error(`Cannot use the database DATABASE_URL names (${withoutPassword(url)}): ${reason}`, { cause: err });
 }
+
+/** A primary-key or unique violation, on SQLite or PostgreSQL: the loser of a race for the same id. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

@@ -1,2 +1,3 @@
-export { openDatabase, type Database, type Dialect } from './connect.js';
+export { openDatabase, type Database } from './connect.js';
+export { type Dialect } from './dialect.js';
 export { migrateDatabase, migrationsCurrent } from './migrate.js';

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Database } from './connect.js';
+import { dialectOf } from './dialect.js';
 import { migrateJobsSchema } from '../jobs/postgres.js';
 import * as initial from './migrations/001_initial.js';
 import * as webhooks from './migrations/002_webhooks.js';
@@ -27,7 +28,7 @@ const config: Knex.MigratorConfig = { migrationSource: source, tableName: 'payga
 /** Brings the schema up to date: our tables, and graphile-worker's on PostgreSQL. */
 export async function migrateDatabase(db: Database): Promise<string[]> {
   const [, applied] = (await db.knex.migrate.latest(config)) as [number, string[]];
-  if (db.dialect === 'postgres') await migrateJobsSchema(db);
+  if (dialectOf(db) === 'postgres') await migrateJobsSchema(db);
   return applied;
 }
 

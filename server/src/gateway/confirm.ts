@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { hasCollectedData, saveCollectedData, validateCollectedData } from '../collect/index.js';
-import { isUniqueViolation } from '../accounts/deps.js';
+import { isUniqueViolation } from '../db/failure.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findClaimOfPayment, insertClaim, type ClaimRow } from '../db/queries/claims.js';
 import { insertDiscrepancy, type DiscrepancyKind } from '../db/queries/discrepancies.js';

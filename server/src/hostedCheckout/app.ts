@@ -5,10 +5,10 @@
  * an operator who revokes it turns the hosted checkout off (it then answers invalid_app_id), which is logged.
  */
 import { createHmac } from 'node:crypto';
-import { isUniqueViolation } from '../accounts/deps.js';
 import { DISPLAY_PREFIX_LENGTH, hashKey, type Mode } from '../accounts/keys.js';
 import { findActiveKeyByHash, insertApiKey } from '../db/queries/accounts.js';
 import type { Database } from '../db/connect.js';
+import { isUniqueViolation } from '../db/failure.js';
 import { CURRENT_VERSION } from '../http/versions.js';
 import { newId } from '../ids.js';
 

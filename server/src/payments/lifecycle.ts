@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Database } from '../db/connect.js';
 import { Combiner } from '../db/combiner.js';
+import { isEmbedded } from '../db/dialect.js';
 import { insertEvents, type EventRow } from '../db/queries/events.js';
 import {
   findPayment,
@@ -171,9 +172,9 @@ export async function createPayment(
   if (trx) return (await insertNewPayments(deps, trx, [input]))[0]!;
   let combiner = createCombiners.get(deps);
   if (!combiner) {
-    // Two transactions in flight on PostgreSQL, so the next batch forms and starts while one waits on the network;
-    // SQLite has one connection, and a second transaction would only wait for it.
-    const concurrency = deps.db.dialect === 'postgres' ? 2 : 1;
+    // Two transactions in flight on a database server, so the next batch forms and starts while one waits on the
+    // network; an embedded database has one connection, and a second transaction would only wait for it.
+    const concurrency = isEmbedded(deps.db) ? 1 : 2;
     combiner = new Combiner(
       (inputs) =>
         deps.db.knex.transaction(async (t) => {

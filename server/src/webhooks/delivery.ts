@@ -10,6 +10,7 @@ import {
   findActiveEndpoint,
   claimDeliveryWithContext,
   recordDeliveredAttempt,
+  recordsDeliveredAttemptInOneStatement,
   finishAttempt,
   insertAttempt,
   insertDelivery,
@@ -207,9 +208,10 @@ async function attemptClaimed(
     response_body: result.responseBody,
     delivered: result.delivered,
   };
-  // The common case, a success to a healthy endpoint, is one statement on PostgreSQL, shared with the claims and
-  // records of the other attempts this process makes at the same moment (see `claimDeliveryWithContext`).
-  const fastPath = deps.db.dialect === 'postgres' && result.delivered && endpoint.failing_since === null;
+  // The common case, a success to a healthy endpoint, is one statement where the database allows it, shared with the
+  // claims and records of the other attempts this process makes at the same moment (see `claimDeliveryWithContext`).
+  const fastPath =
+    recordsDeliveredAttemptInOneStatement(deps.db.knex) && result.delivered && endpoint.failing_since === null;
   const record = () =>
     fastPath
       ? recordDeliveredAttempt(deps.db.knex, owner, attemptRow, endedAt).then((kept) => {

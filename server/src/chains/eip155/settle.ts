@@ -16,7 +16,7 @@ import {
   type TransactionReceipt,
 } from 'viem';
 import type { Database } from '../../db/connect.js';
-import { lockRelayerNonce, storeRelayerNonce } from '../../db/queries/relayerNonces.js';
+import { inRelayerTurn } from '../../db/queries/relayerNonces.js';
 import type { ClaimProgress, ClaimRecord } from '../../gateway/adapters.js';
 import type { EvmChain } from '../index.js';
 import { eip3009Abi, erc20Abi } from './abis.js';
@@ -67,8 +67,8 @@ export async function relayAuthorization(
 
 /**
  * Relays of one relayer in this process, one at a time: each would otherwise take a pooled connection only to wait
- * on the row lock below, and a burst of them (the jobs run 16 at once) could hold every connection of the pool the
- * API shares, while only one of them can make progress.
+ * on the relayer's row lock (`inRelayerTurn`), and a burst of them (the jobs run 16 at once) could hold every
+ * connection of the pool the API shares, while only one of them can make progress.
  */
 const relayTurns = new Map<string, Promise<unknown>>();
 function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
@@ -92,29 +92,13 @@ async function relayUnderLock(
   relayer: Address,
   signature: ReturnType<typeof parseSignature>,
 ): Promise<{ txId: Hex }> {
-  if (db.dialect === 'sqlite') {
-    // One process owns an SQLite file (the embedded job runner assumes it too, and `paygate worker` refuses SQLite),
-    // so the in-process turn above is the lock. A transaction around the send would hold the process's only
-    // connection, and every request waiting on it, for the length of an RPC call.
-    const { nonce, hash } = await sendAuthorization(chain, d, relayer, signature);
-    await db.knex.transaction(async (trx) => {
-      await lockRelayerNonce(trx, chain.config.caip2, relayer);
-      await storeRelayerNonce(trx, chain.config.caip2, relayer, nonce + 1n);
-    });
-    return { txId: hash };
-  }
-  return db.knex.transaction(async (trx) => {
-    // The lock serialises relays of every process; under it the node's pending count is the next nonce, because
-    // the previous holder's transaction was in the node's pool before it let go. A count kept only in the database
-    // would open a gap that stalls every later relay when the node drops a transaction (or a dev chain is reset).
-    await lockRelayerNonce(trx, chain.config.caip2, relayer);
-    const { nonce, hash } = await sendAuthorization(chain, d, relayer, signature);
-    await storeRelayerNonce(trx, chain.config.caip2, relayer, nonce + 1n);
-    return { txId: hash };
-  });
+  const { hash } = await inRelayerTurn(db, chain.config.caip2, relayer, () =>
+    sendAuthorization(chain, d, relayer, signature),
+  );
+  return { txId: hash };
 }
 
-/** Sends `transferWithAuthorization` at the node's pending nonce; the caller holds the relayer's lock. */
+/** Sends `transferWithAuthorization` at the node's pending nonce; the caller holds the relayer's turn. */
 async function sendAuthorization(
   chain: EvmChain,
   d: AuthorizationDetails,

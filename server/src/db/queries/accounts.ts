@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { KeyKind, Mode } from '../../accounts/keys.js';
-import { preparedRead } from '../connect.js';
 
 export interface PartnerRow {
   id: string;
@@ -100,27 +99,45 @@ type RawKeyWithMerchant = ApiKeyRow & {
 };
 
 /**
- * The hottest read there is (every request with a credential not yet cached), as a prepared statement
- * (db/connect.ts): knex's query building costs more than the read itself. The merchant comes by a left join on its
- * id alone, so an unknown merchant and another partner's merchant stay distinguishable for the caller.
+ * The active key with this hash and the merchant with this id, in one statement. The merchant comes by a left join
+ * on its id alone, so an unknown merchant and another partner's merchant stay distinguishable for the caller. Built
+ * by knex, not prepared by hand: a key that passed is cached (accounts/credentialCache.ts), so this read runs once
+ * per credential and cache period, not on every request.
  */
-const readKeyWithMerchant = preparedRead<RawKeyWithMerchant>(
-  'paygate_key_with_merchant',
-  `select k.id, k.kind, k.mode, k.prefix, k.hash, k.partner_id, k.label, k.pinned_version, k.created_at,
-     k.revoked_at, m.id as m_id, m.partner_id as m_partner_id, m.name as m_name, m.icon_url as m_icon_url,
-     m.fee_config as m_fee_config, m.settlement_addresses as m_settlement_addresses,
-     m.collect_data as m_collect_data, m.created_at as m_created_at
-   from api_keys k left join merchants m on m.id = ?
-   where k.hash = ? and k.revoked_at is null`,
-);
-
-/** The active key with this hash and the merchant with this id, in one statement. */
 export async function findActiveKeyWithMerchant(
   db: Knex | Knex.Transaction,
   hash: string,
   merchantId: string,
 ): Promise<KeyWithMerchant | null> {
-  const raw = await readKeyWithMerchant(db, [merchantId, hash]);
+  // knex would refuse a finished transaction as well, but in other words than this read always has.
+  if ('isCompleted' in db && db.isCompleted())
+    throw new Error('findActiveKeyWithMerchant: the transaction is already complete.');
+  const raw = (await db('api_keys as k')
+    .leftJoin('merchants as m', (join) => {
+      join.onVal('m.id', '=', merchantId);
+    })
+    .where('k.hash', hash)
+    .whereNull('k.revoked_at')
+    .first(
+      'k.id',
+      'k.kind',
+      'k.mode',
+      'k.prefix',
+      'k.hash',
+      'k.partner_id',
+      'k.label',
+      'k.pinned_version',
+      'k.created_at',
+      'k.revoked_at',
+      'm.id as m_id',
+      'm.partner_id as m_partner_id',
+      'm.name as m_name',
+      'm.icon_url as m_icon_url',
+      'm.fee_config as m_fee_config',
+      'm.settlement_addresses as m_settlement_addresses',
+      'm.collect_data as m_collect_data',
+      'm.created_at as m_created_at',
+    )) as RawKeyWithMerchant | undefined;
   if (!raw) return null;
   const { m_id, m_partner_id, m_name, m_icon_url, m_fee_config, m_settlement_addresses, m_collect_data, m_created_at } =
     raw;

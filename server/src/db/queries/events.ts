@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { preparedReadAll } from '../connect.js';
+import { dialectOf } from '../dialect.js';
 
 export interface EventRow {
   id: string;
@@ -20,7 +21,7 @@ const insertEventsPg = preparedReadAll(
 );
 
 export async function insertEvents(db: Knex | Knex.Transaction, rows: EventRow[]): Promise<void> {
-  if (db.client.config.client === 'pg') {
+  if (dialectOf(db) === 'postgres') {
     const column = <K extends keyof EventRow>(k: K) => rows.map((r) => r[k]);
     await insertEventsPg(db, [
       column('id'),

@@ -3,6 +3,7 @@ import { isPaymentId } from '../../ids.js';
 import type { PaymentStatus } from '../../payments/stateMachine.js';
 import { Combiner } from '../combiner.js';
 import { preparedReadAll } from '../connect.js';
+import { dialectOf } from '../dialect.js';
 
 /** What a status answer needs of a payment, and what decides whether the caller may see it. */
 export interface PaymentStatusRow {
@@ -37,7 +38,7 @@ function readCombined(db: Knex, id: string): Promise<RawStatusRow | undefined> {
   let combiner = combiners.get(db);
   if (!combiner) {
     const read =
-      db.client.config.client === 'pg'
+      dialectOf(db) === 'postgres'
         ? (ids: string[]) => readStatusesPg(db, [ids])
         : (ids: string[]) => readStatusesSqlite(db, [JSON.stringify(ids)]);
     combiner = new Combiner(

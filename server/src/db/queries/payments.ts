@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { isPaymentId } from '../../ids.js';
 import type { PaymentStatus } from '../../payments/stateMachine.js';
 import { preparedReadAll } from '../connect.js';
+import { dialectOf } from '../dialect.js';
 
 export const stageColumns = ['processing', 'success', 'failed', 'cancelled', 'expired', 'settled', 'refunded'] as const;
 export type StageColumn = (typeof stageColumns)[number];
@@ -63,7 +64,7 @@ const insertPaymentsPg = preparedReadAll(
 
 /** New payments, all stages empty; several in one statement when creates are committed together. */
 export async function insertPayments(db: Knex | Knex.Transaction, rows: Omit<PaymentRow, 'stages'>[]): Promise<void> {
-  if (db.client.config.client === 'pg') {
+  if (dialectOf(db) === 'postgres') {
     const column = <K extends keyof Omit<PaymentRow, 'stages'>>(k: K) => rows.map((r) => r[k]);
     await insertPaymentsPg(db, [
       column('id'),
@@ -95,7 +96,7 @@ export async function findPayment(
   if (!isPaymentId(id)) return null;
   let query = db('payments').where({ id }).first();
   // Row locks exist only on PostgreSQL; SQLite serialises writers on its single connection.
-  if (options.forUpdate && db.client.config.client === 'pg') query = query.forUpdate();
+  if (options.forUpdate && dialectOf(db) === 'postgres') query = query.forUpdate();
   const raw = (await query) as RawRow | undefined;
   return raw ? fromRaw(raw) : null;
 }

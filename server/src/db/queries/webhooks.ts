@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { isPaymentId } from '../../ids.js';
 import { Combiner } from '../combiner.js';
+import { dialectOf } from '../dialect.js';
 
 type Db = Knex | Knex.Transaction;
 const bool = (v: unknown) => v === true || v === 1;
@@ -550,7 +551,7 @@ export async function claimDeliveryWithContext(
   now: number,
   leaseMs: number,
 ): Promise<ClaimedDelivery | null> {
-  if (db.client.config.client !== 'pg') {
+  if (dialectOf(db) === 'sqlite') {
     const delivery = await claimDelivery(db, id, owner, now, leaseMs);
     if (!delivery) return null;
     const endpoint = await findEndpoint(db, delivery.endpoint_id);
@@ -562,6 +563,14 @@ export async function claimDeliveryWithContext(
     return { delivery, endpoint, payload: delivery.payload ?? event?.payload ?? null };
   }
   return (await step(db, { claim: { id, owner, now, leaseMs } })) as ClaimedDelivery | null;
+}
+
+/**
+ * Whether `recordDeliveredAttempt` is there to use: on PostgreSQL only. SQLite has no data-modifying CTEs, and no
+ * network between us and it, so recording an attempt in a transaction costs it no round trips.
+ */
+export function recordsDeliveredAttemptInOneStatement(db: Knex): boolean {
+  return dialectOf(db) === 'postgres';
 }
 
 /**

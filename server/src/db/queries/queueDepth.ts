@@ -1,4 +1,5 @@
-import type { Database } from '../db/connect.js';
+import type { Database } from '../connect.js';
+import { dialectOf } from '../dialect.js';
 
 export interface QueueDepth {
   /** Due and unclaimed: waiting for a worker. A steady rise means the workers do not keep up. */
@@ -24,9 +25,12 @@ const toDepth = (row: Counts | undefined): QueueDepth => ({
   failed: Number(row?.failed ?? 0),
 });
 
-/** The job queue by state: our `jobs` table on SQLite, graphile-worker's on PostgreSQL. */
+/**
+ * The job queue by state: our `jobs` table on SQLite (jobs/sqlite.ts), graphile-worker's on PostgreSQL
+ * (jobs/postgres.ts). Here rather than in jobs/, because which table holds the jobs follows from the database.
+ */
 export async function queueDepth(db: Database, now: number): Promise<QueueDepth> {
-  if (db.dialect === 'sqlite') {
+  if (dialectOf(db) === 'sqlite') {
     const rows = (await db.knex.raw(
       `SELECT
          SUM(CASE WHEN attempts >= max_attempts THEN 1 ELSE 0 END) AS failed,

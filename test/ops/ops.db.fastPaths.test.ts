@@ -1,0 +1,296 @@
+/**
+ * The hand-tuned storage paths that BENCHMARKS.md shows are needed (group commit of creates and its one-statement
+ * inserts, combined status reads, the webhook attempt's shared statement, SQLite's reused statements) against the
+ * plain path (the query builder, one call at a time) on the same inputs: both must give the same results.
+ */
+import assert from 'node:assert/strict';
+import knexFactory, { type Knex } from 'knex';
+import type { Runtime } from '@paygate/server';
+import { insertEvents, listEventsForPayment, type EventRow } from '../../server/src/db/queries/events.js';
+import { findPaymentStatus } from '../../server/src/db/queries/paymentStatus.js';
+import {
+  findPayment,
+  insertPayments,
+  listPayments,
+  stageColumns,
+  type PaymentRow,
+} from '../../server/src/db/queries/payments.js';
+import {
+  claimDelivery,
+  claimDeliveryWithContext,
+  findDelivery,
+  findEndpoint,
+  finishAttempt,
+  insertAttempt,
+  listAttempts,
+  recordDeliveredAttempt,
+  recordsDeliveredAttemptInOneStatement,
+  type AttemptRow,
+  type ClaimedDelivery,
+} from '../../server/src/db/queries/webhooks.js';
+import { newId } from '../../server/src/ids.js';
+import { createPayment, type NewPayment } from '../../server/src/payments/lifecycle.js';
+import { createEndpoint } from '../../server/src/webhooks/endpoints.js';
+import { describeEachDatabase } from '../helpers/db.js';
+import { seedMerchant } from '../helpers/fixtures.base.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { testClock, testRuntime, type TestClock } from '../helpers/runtime.js';
+
+/** Texts that a hand-built statement could mangle: array-literal syntax, escapes, an empty string, non-ASCII. */
+const awkward = ['{"a,b"}', 'back\\slash\\"quote', 'NULL', '', ' café ☃ 𝄞 '];
+
+/** `text` with every id replaced by a name, so that rows of the two paths compare. */
+function withoutIds(text: string, ids: Record<string, string>): string {
+  return Object.entries(ids).reduce((t, [name, id]) => t.split(id).join(`<${name}>`), text);
+}
+
+const withoutId = <T extends { id: string }>({ id: _id, ...rest }: T) => rest;
+
+describeEachDatabase('ops.db fast paths', (get, dialect) => {
+  let runtime: Runtime;
+  let clock: TestClock;
+  let merchantId: string;
+  const knex = () => get().db.knex;
+
+  before(async () => {
+    clock = testClock();
+    runtime = await testRuntime({ db: get().db, clock });
+    merchantId = await seedMerchant(knex());
+  });
+  after(() => runtime.close());
+
+  const newPayment = (referenceId: string, i: number): NewPayment => ({
+    merchantId,
+    live: i % 2 === 1,
+    referenceId,
+    amount: { unit: 'iso4217/USD', value: String(1000 + i) },
+    expiresAt: clock.now() + 3_600_000,
+    successUrl: i % 3 === 0 ? null : `https://shop.example/ok?q=${encodeURIComponent(referenceId)}`,
+    errorUrl: i % 3 === 1 ? null : 'https://shop.example/error',
+  });
+
+  /** A payment and its events as stored, with its own ids named. */
+  async function stored(id: string) {
+    const payment = (await findPayment(knex(), id))!;
+    const events = await listEventsForPayment(knex(), id);
+    const ids = Object.fromEntries([['payment', id], ...events.map((e, i) => [`event${i}`, e.id])]) as Record<
+      string,
+      string
+    >;
+    return JSON.parse(withoutIds(JSON.stringify({ payment, events }), ids)) as unknown;
+  }
+
+  it('creates committed together store what creates committed one at a time store', async () => {
+    const inputs = awkward.flatMap((t, i) => [newPayment(`ref ${t}`, i), newPayment(`ref ${t} again`, i + 1)]);
+    const together = await Promise.all(inputs.map((input) => createPayment(runtime, input)));
+    const alone: PaymentRow[] = [];
+    for (const input of inputs) alone.push(await knex().transaction((trx) => createPayment(runtime, input, trx)));
+    for (const [i, row] of together.entries()) assert.deepEqual(await stored(row.id), await stored(alone[i]!.id));
+  });
+
+  it('payments and events inserted in one statement read back as those the query builder inserts', async () => {
+    const rows = awkward.map((t, i) => {
+      const p = newPayment(`insert ${t}`, i);
+      return {
+        id: newId.payment(),
+        merchant_id: p.merchantId,
+        live: p.live,
+        status: 'requires_action' as const,
+        state_version: 0,
+        reference_id: p.referenceId,
+        amount_unit: p.amount.unit,
+        amount_value: p.amount.value,
+        success_url: p.successUrl,
+        error_url: p.errorUrl,
+        created_at: clock.now() + i,
+        expires_at: p.expiresAt,
+        updated_at: clock.now() + i,
+      };
+    });
+    const copies = rows.map((r) => ({ ...r, id: newId.payment() }));
+    const eventOf = (r: (typeof rows)[number], i: number): EventRow => ({
+      id: newId.event(),
+      payment_id: r.id,
+      merchant_id: r.merchant_id,
+      live: r.live,
+      type: 'payment.created',
+      state_version: 0,
+      created_at: r.created_at,
+      payload: JSON.stringify({ reference: r.reference_id, n: i, text: awkward[i] }),
+    });
+    await knex().transaction(async (trx) => {
+      await insertPayments(trx, rows);
+      await insertEvents(trx, rows.map(eventOf));
+    });
+    const empty = Object.fromEntries(stageColumns.map((c) => [c, null]));
+    for (const [i, r] of copies.entries()) {
+      await knex()('payments').insert({ ...r, ...empty });
+      await knex()('events').insert(eventOf(r, i));
+    }
+    for (const [i, r] of rows.entries()) {
+      const [fast, plain] = [r.id, copies[i]!.id];
+      assert.deepEqual(withoutId((await findPayment(knex(), fast))!), withoutId((await findPayment(knex(), plain))!));
+      const events = async (id: string) =>
+        (await listEventsForPayment(knex(), id)).map(({ id: _id, payment_id: _p, ...e }) => e);
+      assert.deepEqual(await events(fast), await events(plain));
+    }
+  });
+
+  it('status reads made together answer what one read at a time by the query builder answers', async () => {
+    const known = (await listPayments(knex(), { merchantId, live: false, limit: 5 })).concat(
+      await listPayments(knex(), { merchantId, live: true, limit: 5 }),
+    );
+    const asked = [...known.map((p) => p.id), 'pay_000000000000000000000000', 'not-an-id', known[0]!.id];
+    const together = await Promise.all(asked.map((id) => findPaymentStatus(knex(), id)));
+    for (const [i, id] of asked.entries()) {
+      const raw = (await knex()('payments')
+        .select('id', 'merchant_id', 'live', 'status', 'expires_at')
+        .where({ id })
+        .first()) as
+        { id: string; merchant_id: string; live: unknown; status: string; expires_at: unknown } | undefined;
+      const plain = raw
+        ? { ...raw, live: raw.live === true || raw.live === 1, expires_at: Number(raw.expires_at) }
+        : null;
+      assert.deepEqual(together[i], plain, id);
+    }
+  });
+
+  describe('webhook attempts', () => {
+    const LEASE_MS = 60_000;
+    let deliveryIds: string[];
+    let receiver: Receiver;
+    /** The owner of each of the first four deliveries' lease, as the combined claims left it. */
+    const fastOwners: string[] = [];
+
+    before(async () => {
+      // Nothing is sent: the receiver only gives the endpoint an address that passes its check.
+      receiver = await startReceiver();
+      await createEndpoint(runtime, merchantId, 'test', { url: `${receiver.url}/hooks` });
+      // Two payments alike for each of four: the first of each pair goes the fast way, the second the plain way.
+      deliveryIds = [];
+      for (let i = 0; i < 8; i++) {
+        const payment = await createPayment(runtime, newPayment(`hook ${i % 4}`, 2 * (i % 4)));
+        const [delivery] = (await knex()('webhook_deliveries').where({ payment_id: payment.id }).select('id')) as {
+          id: string;
+        }[];
+        deliveryIds.push(delivery!.id);
+      }
+      assert.equal(deliveryIds.length, 8);
+    });
+    after(() => receiver.close());
+
+    /** What an attempt sees of its claim, its own ids and its owner named. */
+    function seen(claimed: ClaimedDelivery | null): unknown {
+      if (!claimed) return null;
+      const { delivery } = claimed;
+      const ids = { delivery: delivery.id, event: delivery.event_id, payment: delivery.payment_id };
+      return JSON.parse(withoutIds(JSON.stringify(claimed), ids).replace(/"(fast|plain)-\d+"/g, '"owner"'));
+    }
+
+    it('claims made together answer what a claim and its reads one at a time answer', async () => {
+      const [fast, plain] = [deliveryIds.slice(0, 4), deliveryIds.slice(4)];
+      const now = clock.now();
+      // Each delivery twice at once: one claim wins, in the same statement or the next.
+      const together = await Promise.all(
+        [...fast, ...fast].map((id, i) => claimDeliveryWithContext(knex(), id, `fast-${i}`, now, LEASE_MS)),
+      );
+      for (const [i, id] of plain.entries()) {
+        const delivery = await claimDelivery(knex(), id, `plain-${i}`, now, LEASE_MS);
+        assert.ok(delivery);
+        const endpoint = await findEndpoint(knex(), delivery.endpoint_id);
+        const event = (await knex()('events').where({ id: delivery.event_id }).first('payload')) as { payload: string };
+        const alone: ClaimedDelivery = { delivery, endpoint, payload: delivery.payload ?? event.payload };
+        assert.equal(await claimDelivery(knex(), id, `plain-${i + 4}`, now, LEASE_MS), null);
+        const won = [together[i], together[i + 4]].filter((c) => c !== null);
+        assert.equal(won.length, 1);
+        assert.deepEqual(seen(won[0]!), seen(alone));
+        fastOwners.push(won[0]!.delivery.lease_owner!);
+      }
+    });
+
+    if (dialect === 'sqlite')
+      it('SQLite records a success only in a transaction: no one-statement record to compare', () => {
+        assert.equal(recordsDeliveredAttemptInOneStatement(knex()), false);
+      });
+    else
+      it('successes recorded in one statement store what a record in a transaction stores', async () => {
+        assert.equal(recordsDeliveredAttemptInOneStatement(knex()), true);
+        const [fast, plain] = [deliveryIds.slice(0, 4), deliveryIds.slice(4)];
+        const ended = clock.now() + 5;
+        const attempt = (deliveryId: string): AttemptRow => ({
+          delivery_id: deliveryId,
+          attempt: 1,
+          started_at: clock.now(),
+          status: 200,
+          latency_ms: 3,
+          error: null,
+          response_body: 'ok "quoted" \\ ☃',
+          delivered: true,
+        });
+        // The last record of each side names an owner that holds no lease: it must not be kept.
+        const kept = await Promise.all(
+          [...fast, fast[0]!].map((id, i) =>
+            recordDeliveredAttempt(knex(), fastOwners[i] ?? 'fast-none', attempt(id), ended),
+          ),
+        );
+        const keptAlone: boolean[] = [];
+        for (const [i, id] of [...plain, plain[0]!].entries()) {
+          const owner = i < plain.length ? `plain-${i}` : 'plain-none';
+          keptAlone.push(
+            await knex().transaction(async (trx) => {
+              const done = await finishAttempt(trx, id, owner, {
+                status: 'delivered',
+                attempt_count: 1,
+                next_attempt_at: null,
+                delivered_at: clock.now(),
+                updated_at: ended,
+              });
+              if (done) await insertAttempt(trx, attempt(id));
+              return done;
+            }),
+          );
+        }
+        assert.deepEqual(kept, keptAlone);
+        const after = async (deliveryId: string) => {
+          const delivery = (await findDelivery(knex(), deliveryId))!;
+          const ids = { delivery: delivery.id, event: delivery.event_id, payment: delivery.payment_id };
+          // Attempt rows also carry their serial number, which is the order they were written in.
+          const attempts = (await listAttempts(knex(), deliveryId)).map((attempt) => {
+            const { id: _id, ...rest } = attempt as AttemptRow & { id?: number };
+            return rest;
+          });
+          return JSON.parse(withoutIds(JSON.stringify({ delivery, attempts }), ids)) as unknown;
+        };
+        for (const [i, id] of fast.entries()) assert.deepEqual(await after(id), await after(plain[i]!));
+      });
+  });
+
+  if (dialect === 'sqlite')
+    it('reads through reused statements answer what a connection that prepares every text answers', async () => {
+      // A second connection to the same file, as knex opens one: every query prepared anew, nothing reused.
+      const plain = knexFactory({
+        client: 'better-sqlite3',
+        connection: { filename: get().url.slice('sqlite:'.length) },
+        useNullAsDefault: true,
+      });
+      try {
+        const reads = async (db: Knex) => {
+          const payments = await listPayments(db, { merchantId, live: false, limit: 100 });
+          const ids = payments.map((p) => p.id);
+          return {
+            payments,
+            one: await Promise.all(ids.map((id) => findPayment(db, id))),
+            events: await Promise.all(ids.map((id) => listEventsForPayment(db, id))),
+            statuses: await Promise.all(ids.map((id) => findPaymentStatus(db, id))),
+          };
+        };
+        // Twice on ours, so the second pass runs statements it prepared in the first.
+        const first = await reads(knex());
+        assert.ok(first.payments.length > 10);
+        assert.deepEqual(await reads(knex()), first);
+        assert.deepEqual(await reads(plain), first);
+      } finally {
+        await plain.destroy();
+      }
+    });
+});
