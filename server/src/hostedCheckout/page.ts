@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CheckoutChain, CheckoutPageConfig } from '../../../web/src/pageConfig.js';
+import type { CheckoutChain, CheckoutPageConfig } from '@paygate/web/pageConfig';
 import type { Chains } from '../chains/index.js';
 import type { Mode } from '../accounts/keys.js';
 
