@@ -2,7 +2,7 @@
  * Compiles the Solidity contracts of the local chain (contracts/*.sol) with the pinned solc from npm and writes their
  * ABIs and bytecode as TypeScript.
  *
- *   npm run contracts          writes server/src/chains/eip155/artifacts.generated.ts
+ *   npm run contracts          writes devchain/src/evm/artifacts.generated.ts
  *   npm run contracts:check    recompiles in memory and fails if the committed file differs
  *
  * The artifact is committed (CONVENTIONS.md §3) so that the server starts without a compiler, and so that a change to
@@ -18,7 +18,7 @@ import solc from 'solc';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const defaultContractsDir = join(root, 'contracts');
-export const defaultArtifactPath = join(root, 'server/src/chains/eip155/artifacts.generated.ts');
+export const defaultArtifactPath = join(root, 'devchain/src/evm/artifacts.generated.ts');
 
 const settings = {
   optimizer: { enabled: true, runs: 200 },

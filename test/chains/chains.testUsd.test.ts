@@ -17,7 +17,7 @@ import {
   type PrivateKeyAccount,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { TestUSD } from '../../server/src/chains/eip155/artifacts.generated.js';
+import { TestUSD } from '@paygate/devchain';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
 import { sharedLocalChain, useChainSnapshots } from '../helpers/chain.js';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { INSTRUCTION_ERROR_NAMES, TRANSACTION_ERROR_NAMES } from '../../server/src/chains/solana/local/errors.js';
+import { INSTRUCTION_ERROR_NAMES, TRANSACTION_ERROR_NAMES } from '@paygate/devchain';
 
 function declaredEnum(source: string, name: string): string[] {
   const body = new RegExp(`export declare const enum ${name} \\{([^}]*)\\}`).exec(source)?.[1];

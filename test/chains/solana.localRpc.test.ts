@@ -29,7 +29,7 @@ import {
   getCreateAssociatedTokenIdempotentInstructionAsync,
   getTransferCheckedInstruction,
 } from '@solana-program/token';
-import { LOCAL_SOLANA_GENESIS_SEED, solanaCaip2FromGenesisHash } from '../../server/src/chains/solana/local/index.js';
+import { LOCAL_SOLANA_GENESIS_SEED, solanaCaip2FromGenesisHash } from '@paygate/devchain';
 import {
   fundedWallet,
   localSolanaRpc,

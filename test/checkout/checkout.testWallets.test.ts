@@ -34,7 +34,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { getAddress, parseEther, verifyTypedData, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
-import type { LocalSolanaChain } from '../../server/src/chains/solana/local/index.js';
+import type { LocalSolanaChain } from '@paygate/devchain';
 import { deadRpcUrl, sharedChains, useChainSnapshots } from '../helpers/chain.js';
 import { fundedWallet, localSolanaRpc, type SolanaRpc } from '../helpers/solana.js';
 import { eventually, receiptOf, solanaTransactionOf } from '../helpers/wait.js';

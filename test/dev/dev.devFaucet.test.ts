@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { getAddress, parseEther, parseEventLogs, type Address, type Hash } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { TestUSD } from '../../server/src/chains/eip155/artifacts.generated.js';
+import { TestUSD, evmFaucet } from '@paygate/devchain';
 import { createEvmClients } from '../../server/src/chains/eip155/client.js';
 import type { Chains } from '../../server/src/chains/index.js';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
@@ -229,7 +229,11 @@ describe('dev.devFaucet', () => {
     const broken: Chains = {
       evm: [],
       solana: [],
-      local: { evm: { ...chain, clients: createEvmClients(dead) }, solana: (await sharedChains()).local!.solana },
+      local: {
+        // The faucet (the dev package's) reaches anvil on its own connection: it is pointed at the dead port too.
+        evm: { ...chain, clients: createEvmClients(dead), fund: evmFaucet(dead.rpcUrl, chain.testUsd) },
+        solana: (await sharedChains()).local!.solana,
+      },
       close: async () => {},
     };
     const brokenServer = await devServer(broken);

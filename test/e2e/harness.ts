@@ -47,7 +47,7 @@ import { createKey } from '../../server/src/accounts/index.js';
 import { fundAccount } from '../../server/src/chains/faucet.js';
 import type { Chains } from '../../server/src/chains/index.js';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
-import type { LocalSolanaChain } from '../../server/src/chains/solana/local/index.js';
+import type { LocalSolanaChain } from '@paygate/devchain';
 import { createPricing } from '../../server/src/quotes/index.js';
 import { sharedChains } from '../helpers/chain.js';
 import { testConfig } from '../helpers/config.js';

@@ -18,7 +18,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Chains } from '../../server/src/chains/index.js';
 import { fundAccount } from '../../server/src/chains/faucet.js';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
-import type { LocalSolanaChain } from '../../server/src/chains/solana/local/index.js';
+import type { LocalSolanaChain } from '@paygate/devchain';
 import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import type { components } from '../../server/src/generated/gateway.js';
 import { sharedChains } from '../helpers/chain.js';

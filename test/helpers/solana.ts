@@ -27,7 +27,7 @@ import {
   type TransactionSigner,
 } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import type { LocalSolanaChain } from '../../server/src/chains/solana/local/index.js';
+import type { LocalSolanaChain } from '@paygate/devchain';
 import { sharedChains } from './chain.js';
 
 /** The run's local chains' Solana chain (test/helpers/chain.ts starts both, once per run, on first use). */

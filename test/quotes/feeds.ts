@@ -3,7 +3,7 @@
  * tests that drive the Chainlink provider against a real chain. Call inside tests isolated by useChainSnapshots().
  */
 import { getAddress, type Address } from 'viem';
-import { TestPriceFeed } from '../../server/src/chains/eip155/artifacts.generated.js';
+import { TestPriceFeed } from '@paygate/devchain';
 import type { PriceFeedConfig } from '../../server/src/chains/config.js';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
 import type { PricingChain } from '../../server/src/quotes/index.js';

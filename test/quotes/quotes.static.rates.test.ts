@@ -6,13 +6,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@paygate/server';
+import { ANVIL_KEYS, CANONICAL_MULTICALL3, LOCAL_CHAIN_ID } from '@paygate/devchain';
 import { localChainConfig } from '../../server/src/chains/local.js';
 import { createPricing, loadStaticRates, type PricedAsset, type PricingChain } from '../../server/src/quotes/index.js';
 import { captureLogs } from '../helpers/logs.js';
 
 const NOW = Date.UTC(2026, 1, 18, 10, 0, 0);
 const USD_12_50 = { currency: 'USD', digits: 2, minor: 1250n };
-const local = localChainConfig('http://127.0.0.1:9', '0x5FbDB2315678afecb367f032d93F642f64180aa3');
+const anvil = {
+  rpcUrl: 'http://127.0.0.1:9',
+  chainId: LOCAL_CHAIN_ID,
+  multicall3: CANONICAL_MULTICALL3,
+  keys: ANVIL_KEYS,
+};
+const local = localChainConfig(anvil, '0x5FbDB2315678afecb367f032d93F642f64180aa3');
 const localAssets = local.assets.map((a): PricedAsset => ({ ...a, chainCaip2: local.caip2 }));
 const [localEth, localTusd] = [localAssets[0]!, localAssets[1]!];
 

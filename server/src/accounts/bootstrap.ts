@@ -15,7 +15,7 @@ import { createMerchant, createPartner } from './merchants.js';
 /** anvil's default account #1: #0 is the deployer and faucet of the local chain, so payouts stay distinguishable. */
 export const DEMO_SETTLEMENT_ADDRESSES: Record<string, string> = {
   'eip155:31337': '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-  // The local Solana chain's settlement owner (server/src/chains/solana/local/README.md).
+  // The local Solana chain's settlement owner (devchain/src/solana/README.md).
   'solana:MfQzePv71xeCmNoR86q2ibum1QgT6UZj': '37xNMmypvdazAkTFfJcnYV3bMb2k26fC4kxJqrqj4bXH',
 };
 

@@ -4,17 +4,10 @@
  * transaction is confirmed, so a test wallet can pay with the funds at once.
  */
 import { isAddress as isSolanaAddress } from '@solana/kit';
-import { getAddress, isAddress, maxUint256, parseEther, type Address, type Hash } from 'viem';
+import { getAddress, isAddress, type Address } from 'viem';
 import { ApiError } from '../errors.js';
 import type { AssetConfig } from './config.js';
-import { TestUSD } from './eip155/artifacts.generated.js';
-import type { LocalChains } from './index.js';
-import type { LocalEvmChain } from './local.js';
-
-/** Funding a token also tops the account's ether up to this, so a fresh wallet can pay gas for its payment. */
-export const GAS_TOP_UP = parseEther('1');
-/** Ether the faucet keeps for its own gas: a native request that would leave less is refused. */
-const FAUCET_RESERVE = parseEther('1');
+import type { LocalChains, LocalEvmChain } from './local.js';
 
 export interface FaucetRequest {
   /** CAIP-10. */
@@ -58,49 +51,15 @@ function findAsset(chain: LocalEvmChain, asset: string): AssetConfig {
   return found;
 }
 
-/** One faucet transaction at a time per chain: each one takes the next nonce of the same account. */
-const queues = new WeakMap<LocalEvmChain, Promise<unknown>>();
-function serially<T>(chain: LocalEvmChain, work: () => Promise<T>): Promise<T> {
-  const run = (queues.get(chain) ?? Promise.resolve()).then(work, work);
-  queues.set(
-    chain,
-    run.catch(() => undefined),
-  );
-  return run;
-}
-
-async function mined(chain: LocalEvmChain, hash: Hash): Promise<Hash> {
-  const receipt = await chain.clients.public.waitForTransactionReceipt({ hash });
-  if (receipt.status !== 'success') throw new Error(`faucet transaction ${hash} reverted`);
-  return hash;
-}
-
-async function sendEther(chain: LocalEvmChain, to: Address, value: bigint): Promise<Hash> {
-  const available = await chain.clients.public.getBalance({ address: chain.faucet.account.address });
-  if (value > available - FAUCET_RESERVE) {
-    throw new ApiError(
-      'params_validation',
-      `The faucet can send at most ${available - FAUCET_RESERVE} wei; ask for less.`,
-    );
+/** The dev package refuses what its faucet cannot give; a refusal is the caller's to fix (by its code, not its class). */
+async function refusalsAsApiErrors<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'faucet_refused')
+      throw new ApiError('params_validation', (err as Error).message);
+    throw err;
   }
-  return mined(chain, await chain.faucet.sendTransaction({ to, value }));
-}
-
-async function mintToken(chain: LocalEvmChain, token: Address, to: Address, amount: bigint): Promise<Hash> {
-  const supply = await chain.clients.public.readContract({
-    address: token,
-    abi: TestUSD.abi,
-    functionName: 'totalSupply',
-  });
-  if (amount > maxUint256 - supply) {
-    throw new ApiError('params_validation', 'The amount would overflow the token supply; ask for less.');
-  }
-  const ether = await chain.clients.public.getBalance({ address: to });
-  if (ether < GAS_TOP_UP) await sendEther(chain, to, GAS_TOP_UP - ether);
-  return mined(
-    chain,
-    await chain.faucet.writeContract({ address: token, abi: TestUSD.abi, functionName: 'mint', args: [to, amount] }),
-  );
 }
 
 /** SOL or TUSD on the local Solana chain. */
@@ -125,8 +84,8 @@ export async function fundAccount(local: LocalChains, request: FaucetRequest): P
   const { chain, address } = parseAccount(local, request.account);
   const asset = findAsset(chain, request.asset);
   const amount = BigInt(request.amount);
-  const txId = await serially(chain, () =>
-    asset.address === null ? sendEther(chain, address, amount) : mintToken(chain, asset.address, address, amount),
+  const txId = await refusalsAsApiErrors(
+    asset.address === null ? chain.fund.sendEther(address, amount) : chain.fund.mintTestUsd(address, amount),
   );
   return { txId };
 }

@@ -9,20 +9,15 @@ import type { ReadinessCheck } from '../observability/readiness.js';
 import { loadChainsSetting, loadSolanaChainsSetting, type EvmChainConfig } from './config.js';
 import { createEvmClients, type EvmClients } from './eip155/client.js';
 import { ChainMetadataError, checkChainMetadata, shortError } from './eip155/metadata.js';
-import { startLocalEvmChain, type LocalEvmChain } from './local.js';
+import { localSolanaConfig, startLocalChains, type LocalChains } from './local.js';
 import { connectSolanaChain, type SolanaChain } from './solana/client.js';
-import type { SolanaChainConfig } from './solana/config.js';
-import { startLocalSolanaChain, type LocalSolanaChain } from './solana/local/index.js';
 
 export interface EvmChain {
   config: EvmChainConfig;
   clients: EvmClients;
 }
 
-export interface LocalChains {
-  evm: LocalEvmChain;
-  solana: LocalSolanaChain;
-}
+export { localSolanaConfig, type LocalChains } from './local.js';
 
 export interface Chains {
   evm: EvmChain[];
@@ -49,37 +44,17 @@ export async function startChains(
   const observer = options.observer ?? silentObserver;
   let chains: Chains;
   if (config.chains === 'local') {
-    const started = performance.now();
-    const evm = await startLocalEvmChain({ observer });
-    let solana: LocalSolanaChain;
-    try {
-      solana = await startLocalSolanaChain();
-    } catch (err) {
-      await evm.stop();
-      throw err;
-    }
+    const local = await startLocalChains({ observer, logger: options.logger });
+    const { evm, solana } = local;
     const solanaChain = await connectSolanaChain(localSolanaConfig(solana), observer, solana.feePayer);
     chains = {
       evm: [{ config: evm.config, clients: evm.clients }],
       solana: [solanaChain],
-      local: { evm, solana },
+      local,
       close: async () => {
         await Promise.all([evm.stop(), solana.stop()]);
       },
     };
-    options.logger?.info(
-      {
-        chain: evm.config.caip2,
-        rpcUrl: evm.config.rpcUrl,
-        tusd: evm.testUsd,
-        ms: Math.round(performance.now() - started),
-      },
-      'local chain running (anvil); fund test accounts with POST /v1/dev/faucet',
-    );
-    options.logger?.info(
-      { chain: solana.caip2, rpcUrl: solana.rpcUrl, tusd: solana.mints.tusd.address },
-      'local Solana chain running (LiteSVM)',
-    );
   } else {
     const evm = loadChainsSetting(config.chains, config.chainEnv).map((c) => ({
       config: c,
@@ -144,47 +119,6 @@ export async function feePayerBalances(chains: Chains): Promise<{ chain: string;
     })),
   );
   return read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-}
-
-/** The local Solana chain's entry in the chain configuration. */
-export function localSolanaConfig(local: LocalSolanaChain): SolanaChainConfig {
-  const networkName = 'Local Solana (LiteSVM)';
-  const { tusd } = local.mints;
-  return {
-    caip2: local.caip2,
-    namespace: 'solana',
-    name: 'Local Solana',
-    mode: 'test',
-    rpcUrl: local.rpcUrl,
-    commitment: local.commitment,
-    explorerTxUrl: null,
-    // The local chain hands its fee payer over as a signer (connectSolanaChain's third argument).
-    feePayerKey: '',
-    assets: [
-      {
-        caip19: `${local.caip2}/slip44:501`,
-        mint: null,
-        decimals: 9,
-        symbol: 'SOL',
-        name: 'Solana',
-        iconUrl: null,
-        networkIconUrl: null,
-        networkName,
-        peg: null,
-      },
-      {
-        caip19: `${local.caip2}/token:${tusd.address}`,
-        mint: tusd.address,
-        decimals: tusd.decimals,
-        symbol: tusd.symbol,
-        name: tusd.name,
-        iconUrl: null,
-        networkIconUrl: null,
-        networkName,
-        peg: 'USD',
-      },
-    ],
-  };
 }
 
 function evmReadinessChecks(chains: Chains): ReadinessCheck[] {

@@ -1,15 +1,12 @@
 /**
- * The local EVM chain of `PAYGATE_CHAINS=local`: anvil from npm (`@foundry-rs/anvil`), started on a free loopback
- * port, with Paygate Test USD (TUSD) and Multicall3 deployed on it. Every account and key here is anvil's public
- * test mnemonic ("test test … junk"): anyone can spend from them, which is the point on a local chain and the
- * reason they must never be used anywhere else.
+ * The chains of `PAYGATE_CHAINS=local`, started by the dev package @paygate/devchain and turned here into the
+ * server's chain configuration and clients. The package is a dev dependency, loaded on demand, so a production
+ * install never carries anvil, LiteSVM or their faucets.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
+import type { Logger } from 'pino';
 import {
   createTestClient,
   createWalletClient,
-  getAddress,
   http,
   type Address,
   type Chain,
@@ -20,28 +17,14 @@ import {
   type WalletClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { CANONICAL_MULTICALL3, type EvmChainConfig } from './config.js';
-import { Multicall3, TestUSD } from './eip155/artifacts.generated.js';
-import { createEvmClients, type ClientOptions, type EvmClients } from './eip155/client.js';
+import type * as DevchainModule from '@paygate/devchain';
+import type { AnvilChain, EvmFaucet, LocalSolanaChain } from '@paygate/devchain';
+import type { Observer } from '../observability/observer.js';
+import type { EvmChainConfig } from './config.js';
+import { createEvmClients, type EvmClients } from './eip155/client.js';
+import type { SolanaChainConfig } from './solana/config.js';
 
-export const LOCAL_CHAIN_ID = 31337;
-export const LOCAL_CAIP2 = `eip155:${LOCAL_CHAIN_ID}` as const;
-const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
-
-/**
- * anvil's default accounts (#0–#2 of the public test mnemonic). #0 deploys TUSD, so it is TUSD's minter and the
- * faucet; #1 receives the demo merchant's payouts (accounts/bootstrap.ts); #2 is the local relayer.
- */
-export const ANVIL_KEYS = {
-  faucet: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
-  settlement: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
-  relayer: '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
-} as const satisfies Record<string, Hex>;
-
-/** Blocks are mined on each transaction, so polling faster than that only costs loopback round trips. */
-const LOCAL_POLLING_MS = 50;
-const START_TIMEOUT_MS = 15_000;
-const STOP_TIMEOUT_MS = 5_000;
+type Devchain = typeof DevchainModule;
 
 export interface LocalEvmChain {
   config: EvmChainConfig;
@@ -51,122 +34,46 @@ export interface LocalEvmChain {
   /** anvil's own methods (snapshots, mining, balances), for tests and tools. */
   test: TestClient<'anvil', Transport, Chain>;
   testUsd: Address;
+  /** The dev package's faucet (one transaction at a time), behind `POST /v1/dev/faucet`. */
+  fund: EvmFaucet;
   /** Stops anvil; the chain's state is gone (it lives in anvil's memory only). */
   stop(): Promise<void>;
 }
 
-/** The anvil binary that npm installed for this platform (an optional dependency of @foundry-rs/anvil). */
-export function anvilBinary(): string {
-  const arch = ({ x64: 'amd64', arm64: 'arm64' } as Record<string, string>)[process.arch];
-  const platform = ['linux', 'darwin', 'win32'].includes(process.platform) ? process.platform : undefined;
-  const pkg = `@foundry-rs/anvil-${platform}-${arch}`;
-  const require = createRequire(import.meta.url);
+export interface LocalChains {
+  evm: LocalEvmChain;
+  solana: LocalSolanaChain;
+}
+
+export const DEVCHAIN_MISSING =
+  'PAYGATE_CHAINS=local needs the dev package @paygate/devchain; install dev dependencies or choose a chain preset';
+
+/** The one place the server loads the dev package. */
+async function loadDevchain(): Promise<Devchain> {
   try {
-    // Resolved from @foundry-rs/anvil, whose optional dependency the platform package is.
-    const from = require.resolve('@foundry-rs/anvil/package.json');
-    return createRequire(from).resolve(`${pkg}/bin/anvil${process.platform === 'win32' ? '.exe' : ''}`);
-  } catch {
-    throw new Error(
-      `anvil is not installed for ${process.platform}-${process.arch} (npm package ${pkg}); ` +
-        'run npm install, or set PAYGATE_CHAINS to a chain configuration file',
-    );
+    return await import('@paygate/devchain');
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    const missing = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+    if (missing && String((err as Error).message).includes('@paygate/devchain')) throw new Error(DEVCHAIN_MISSING);
+    throw err;
   }
 }
 
-/**
- * Runs anvil under a small Node watchdog that holds a pipe from us on its stdin: when this process dies, even by
- * SIGKILL, the pipe closes and the watchdog stops anvil, so no orphaned chain outlives its server. The watchdog has
- * its own process group, so a terminal's Ctrl+C reaches only the server, whose shutdown stops the chain last.
- */
-const WATCHDOG = `
-const { spawn } = require('node:child_process');
-const [bin, ...args] = JSON.parse(process.argv[1]);
-const anvil = spawn(bin, args, { stdio: ['ignore', 'inherit', 'inherit'] });
-const stop = () => anvil.kill('SIGTERM');
-process.stdin.on('end', stop).on('error', stop).resume();
-process.on('SIGTERM', stop);
-anvil.on('error', (err) => { console.error(String(err)); process.exit(127); });
-anvil.on('exit', (code) => process.exit(code ?? 0));
-`;
-
-interface AnvilProcess {
-  url: string;
-  stop(): Promise<void>;
-}
-
-async function spawnAnvil(): Promise<AnvilProcess> {
-  const args = [
-    '--host',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--chain-id',
-    String(LOCAL_CHAIN_ID),
-    '--mnemonic',
-    ANVIL_MNEMONIC,
-  ];
-  const child: ChildProcess = spawn(process.execPath, ['-e', WATCHDOG, JSON.stringify([anvilBinary(), ...args])], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    detached: true,
-  });
-  // Writing nothing, the pipe can only fail when the watchdog is already gone, which `exited` reports.
-  child.stdin!.on('error', () => undefined);
-  // The watchdog leads its own process group (detached), so killing the group takes anvil with it.
-  const killGroup = () => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  // Kept for the error message when anvil fails to start; afterwards its per-request log is read and dropped.
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    let settled = false;
-    const settle = (err: Error | null, value = '') => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (err === null) return resolve(value);
-      killGroup();
-      reject(new Error(`${err.message}\n${output.slice(-2000)}`));
-    };
-    const timer = setTimeout(
-      () => settle(new Error(`anvil did not start within ${START_TIMEOUT_MS} ms`)),
-      START_TIMEOUT_MS,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /Listening on (\S+:\d+)/.exec(output);
-      if (match) settle(null, `http://${match[1]}`);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('error', (err) => settle(err));
-    void exited.then((code) => settle(new Error(`anvil exited with code ${String(code)} before listening`)));
-  });
-  child.stdout!.removeAllListeners('data').resume();
-  child.stderr!.removeAllListeners('data').resume();
-
-  let stopping: Promise<void> | null = null;
-  const stop = () =>
-    (stopping ??= (async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      // Closing the pipe is the watchdog's signal to stop anvil; the group kill is for a watchdog that hangs.
-      child.stdin!.end();
-      const timer = setTimeout(killGroup, STOP_TIMEOUT_MS);
-      await exited;
-      clearTimeout(timer);
-    })());
-  return { url, stop };
+/** The local EVM chain as the anvil of the dev package describes it. */
+export interface AnvilChainInfo {
+  rpcUrl: string;
+  chainId: number;
+  multicall3: Address;
+  keys: { relayer: Hex };
 }
 
 /** The local chain's entry in the chain configuration, as the gateway and the dev routes see it. */
-export function localChainConfig(rpcUrl: string, testUsd: Address | null): EvmChainConfig {
+export function localChainConfig(anvil: AnvilChainInfo, testUsd: Address | null): EvmChainConfig {
+  const caip2 = `eip155:${anvil.chainId}` as const;
   const networkName = 'Local chain (anvil)';
   const native = {
-    caip19: `${LOCAL_CAIP2}/slip44:60`,
+    caip19: `${caip2}/slip44:60`,
     address: null,
     decimals: 18,
     symbol: 'ETH',
@@ -178,7 +85,7 @@ export function localChainConfig(rpcUrl: string, testUsd: Address | null): EvmCh
     peg: null,
   };
   const tusd = testUsd && {
-    caip19: `${LOCAL_CAIP2}/erc20:${testUsd}`,
+    caip19: `${caip2}/erc20:${testUsd}`,
     address: testUsd,
     decimals: 6,
     symbol: 'TUSD',
@@ -190,19 +97,19 @@ export function localChainConfig(rpcUrl: string, testUsd: Address | null): EvmCh
     peg: 'USD',
   };
   return {
-    caip2: LOCAL_CAIP2,
+    caip2,
     namespace: 'eip155',
-    chainId: LOCAL_CHAIN_ID,
+    chainId: anvil.chainId,
     name: 'Local',
     mode: 'test',
-    rpcUrl,
+    rpcUrl: anvil.rpcUrl,
     explorerTxUrl: null,
     // Wallets in the browser tests (and a developer's own) can add the local chain from the checkout.
-    publicRpcUrl: rpcUrl,
+    publicRpcUrl: anvil.rpcUrl,
     // anvil mines one block per transaction and never reorganises.
     confirmations: 1,
-    relayerKey: ANVIL_KEYS.relayer,
-    multicall3: CANONICAL_MULTICALL3,
+    relayerKey: anvil.keys.relayer,
+    multicall3: anvil.multicall3,
     assets: tusd ? [native, tusd] : [native],
     // Test mode without feeds: priced from the static table (server/src/quotes/staticRates.ts).
     priceFeeds: {},
@@ -210,42 +117,93 @@ export function localChainConfig(rpcUrl: string, testUsd: Address | null): EvmCh
   };
 }
 
+/** The local Solana chain's entry in the chain configuration. */
+export function localSolanaConfig(local: LocalSolanaChain): SolanaChainConfig {
+  const networkName = 'Local Solana (LiteSVM)';
+  const { tusd } = local.mints;
+  return {
+    caip2: local.caip2,
+    namespace: 'solana',
+    name: 'Local Solana',
+    mode: 'test',
+    rpcUrl: local.rpcUrl,
+    commitment: local.commitment,
+    explorerTxUrl: null,
+    // The local chain hands its fee payer over as a signer (connectSolanaChain's third argument).
+    feePayerKey: '',
+    assets: [
+      {
+        caip19: `${local.caip2}/slip44:501`,
+        mint: null,
+        decimals: 9,
+        symbol: 'SOL',
+        name: 'Solana',
+        iconUrl: null,
+        networkIconUrl: null,
+        networkName,
+        peg: null,
+      },
+      {
+        caip19: `${local.caip2}/token:${tusd.address}`,
+        mint: tusd.address,
+        decimals: tusd.decimals,
+        symbol: tusd.symbol,
+        name: tusd.name,
+        iconUrl: null,
+        networkIconUrl: null,
+        networkName,
+        peg: 'USD',
+      },
+    ],
+  };
+}
+
 /**
- * Starts anvil and deploys the local contracts: TUSD from account #0 (a fresh chain, so always at the same address,
- * 0x5FbDB2315678afecb367f032d93F642f64180aa3) and Multicall3's code at its canonical address.
+ * The server's view of the anvil chain. Its clients are built here from plain data, with the server's own viem, so
+ * that no viem object of the dynamically imported package (a second copy under mocha) reaches the server or a test.
  */
-export async function startLocalEvmChain(options: Pick<ClientOptions, 'observer'> = {}): Promise<LocalEvmChain> {
-  const anvil = await spawnAnvil();
+function localEvmChain(anvil: AnvilChain, devchain: Devchain, observer: Observer): LocalEvmChain {
+  const config = localChainConfig(anvil, anvil.testUsd);
+  const pollingInterval = devchain.LOCAL_POLLING_MS;
+  const clients = createEvmClients(config, { observer, pollingIntervalMs: pollingInterval });
+  const { chain } = clients;
+  const transport = http(anvil.rpcUrl);
+  return {
+    config,
+    clients,
+    faucet: createWalletClient({ chain, transport, account: privateKeyToAccount(anvil.keys.faucet), pollingInterval }),
+    test: createTestClient({ chain, transport, mode: 'anvil', pollingInterval }),
+    testUsd: anvil.testUsd,
+    fund: anvil.faucet,
+    stop: anvil.stop,
+  };
+}
+
+/** Starts both local chains (stopping the first if the second fails) and logs where they listen. */
+export async function startLocalChains(options: { observer: Observer; logger?: Logger }): Promise<LocalChains> {
+  const started = performance.now();
+  const devchain = await loadDevchain();
+  const anvil = await devchain.startAnvilChain();
+  let solana: LocalSolanaChain;
   try {
-    // The clients depend on the chain's id, RPC URL and native coin only, so they serve before TUSD exists too.
-    const clients = createEvmClients(localChainConfig(anvil.url, null), {
-      ...options,
-      pollingIntervalMs: LOCAL_POLLING_MS,
-    });
-    const transport = http(anvil.url);
-    const { chain } = clients;
-    const faucet = createWalletClient({
-      chain,
-      transport,
-      account: privateKeyToAccount(ANVIL_KEYS.faucet),
-      pollingInterval: LOCAL_POLLING_MS,
-    });
-    const test = createTestClient({ chain, transport, mode: 'anvil', pollingInterval: LOCAL_POLLING_MS });
-    await test.setCode({ address: CANONICAL_MULTICALL3, bytecode: Multicall3.deployedBytecode });
-    const hash = await faucet.deployContract({ abi: TestUSD.abi, bytecode: TestUSD.bytecode });
-    const receipt = await clients.public.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error('deploying TestUSD failed');
-    const testUsd = getAddress(receipt.contractAddress);
-    return {
-      config: localChainConfig(anvil.url, testUsd),
-      clients,
-      faucet,
-      test,
-      testUsd,
-      stop: anvil.stop,
-    };
+    solana = await devchain.startLocalSolanaChain();
   } catch (err) {
     await anvil.stop();
     throw err;
   }
+  const evm = localEvmChain(anvil, devchain, options.observer);
+  options.logger?.info(
+    {
+      chain: evm.config.caip2,
+      rpcUrl: evm.config.rpcUrl,
+      tusd: evm.testUsd,
+      ms: Math.round(performance.now() - started),
+    },
+    'local chain running (anvil); fund test accounts with POST /v1/dev/faucet',
+  );
+  options.logger?.info(
+    { chain: solana.caip2, rpcUrl: solana.rpcUrl, tusd: solana.mints.tusd.address },
+    'local Solana chain running (LiteSVM)',
+  );
+  return { evm, solana };
 }

@@ -2,7 +2,7 @@
  * What `GET /pay/{paymentId}` answers: the checkout page for a payment in any state, or the same page in its
  * "payment not found" state with a 404.
  */
-import type { CheckoutPageConfig } from '../../../web/src/pageConfig.js';
+import type { CheckoutPageConfig } from '@paygate/web/pageConfig';
 import type { Mode } from '../accounts/keys.js';
 import type { Chains } from '../chains/index.js';
 import { findMerchant } from '../db/queries/accounts.js';

@@ -4,7 +4,7 @@
  * puts an amount or an address into the HTML, and reads nothing from the query but the language.
  */
 import { join } from 'node:path';
-import type { CheckoutChain, CheckoutPageConfig } from '../../../web/src/pageConfig.js';
+import type { CheckoutChain, CheckoutPageConfig } from '@paygate/web/pageConfig';
 import type { Chains } from '../chains/index.js';
 import type { Mode } from '../accounts/keys.js';
 import { webPageTemplate } from '../http/webPages.js';

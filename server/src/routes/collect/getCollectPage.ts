@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { join } from 'node:path';
-import type { CollectPageConfig } from '../../../../web/src/collect/config.js';
+import type { CollectPageConfig } from '@paygate/web/collectConfig';
 import { collectDataSchema, openCollectForm, type CollectFormDeps } from '../../collect/index.js';
 import { ApiError } from '../../errors.js';
 import { notBuilt, webPageTemplate } from '../../http/webPages.js';
