@@ -42,7 +42,7 @@ export function invalidParams(message: string): RpcError {
 
 /**
  * Agave's TransactionError variants without fields, in the order of LiteSVM's `TransactionErrorFieldless` enum (its
- * numeric values index this list; test/chains/solana.localRpc.errors.test.ts checks the order against litesvm's
+ * numeric values index this list; test/devchain/devchain.solanaRpc.errors.test.ts checks the order against litesvm's
  * typings).
  */
 export const TRANSACTION_ERROR_NAMES = [
