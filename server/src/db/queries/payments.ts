@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import { isPaymentId } from '../../ids.js';
-import type { PaymentStatus } from '../../payments/stateMachine.js';
+import type { components } from '../../generated/gateway.js';
 import { preparedReadAll } from '../connect.js';
+
+type PaymentStatus = components['schemas']['PaymentStatus'];
 
 export const stageColumns = ['processing', 'success', 'failed', 'cancelled', 'expired', 'settled', 'refunded'] as const;
 export type StageColumn = (typeof stageColumns)[number];
