@@ -8,7 +8,7 @@ import type { Chains } from '../chains/index.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { Database } from '../db/connect.js';
-import { solanaPayLink } from '../gateway/solanaPay.js';
+import { solanaPayLink } from '../checkout/solanaPay.js';
 import { gatewayUrlOf } from '../payments/merchantPayments.js';
 import type { HostedCheckoutApps } from './app.js';
 import { checkoutChains, type CheckoutTemplate } from './page.js';
