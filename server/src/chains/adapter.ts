@@ -141,6 +141,8 @@ export interface AccountRules {
   addressForm: string;
   /** How a chain id of this namespace is written, for a refusal ("eip155:<chainId>"). */
   chainIdForm: string;
+  /** A settlement address as the CLI's help shows it (`<caip2>=<address>`). */
+  settlementExample: string;
 }
 
 export interface ChainAdapter extends AccountRules {

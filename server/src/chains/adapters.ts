@@ -6,11 +6,22 @@ import type { Database } from '../db/connect.js';
 import type { AccountRules, ChainAdapter } from './adapter.js';
 import { evmAccountRules } from './eip155/accountRules.js';
 import { createEvmAdapter, type EvmAdapterOptions } from './eip155/adapter.js';
+import { evmDemoSettlement, evmSimulatedPayment } from './eip155/demo.js';
 import type { Chains } from './index.js';
 import { solanaAccountRules } from './solana/accountRules.js';
 import { createSolanaAdapter } from './solana/adapter.js';
+import { solanaDemoSettlement } from './solana/demo.js';
 
 export const accountRules: readonly AccountRules[] = [evmAccountRules, solanaAccountRules];
+
+/** The demo merchant's payout addresses: the local chains' (accounts/bootstrap.ts). */
+export const demoSettlementAddresses: Record<string, string> = Object.fromEntries([
+  evmDemoSettlement,
+  solanaDemoSettlement,
+]);
+
+/** The chain, buyer and token test mode's `simulate` names (payments/simulate.ts). */
+export const simulatedPayment = evmSimulatedPayment;
 
 export interface AdapterOptions {
   evm?: EvmAdapterOptions;

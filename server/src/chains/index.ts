@@ -8,11 +8,16 @@ import { silentObserver, type Observer } from '../observability/observer.js';
 import type { ReadinessCheck } from '../observability/readiness.js';
 import { loadChainsSetting, loadSolanaChainsSetting, type EvmChainConfig } from './config.js';
 import { createEvmClients, type EvmClients } from './eip155/client.js';
-import { ChainMetadataError, checkChainMetadata, shortError } from './eip155/metadata.js';
+import { ChainMetadataError, checkChainMetadata } from './eip155/metadata.js';
+import { shortError } from './rpcErrors.js';
 import { startLocalEvmChain, type LocalEvmChain } from './local.js';
 import { connectSolanaChain, type SolanaChain } from './solana/client.js';
-import type { SolanaChainConfig } from './solana/config.js';
+import { localSolanaConfig } from './solana/localConfig.js';
+import { solanaReadinessCheck } from './solana/readiness.js';
 import { startLocalSolanaChain, type LocalSolanaChain } from './solana/local/index.js';
+
+export { localSolanaConfig } from './solana/localConfig.js';
+export { FEE_PAYER_MIN_LAMPORTS, feePayerBalances } from './solana/readiness.js';
 
 export interface EvmChain {
   config: EvmChainConfig;
@@ -106,85 +111,6 @@ export async function startChains(
 /** One /readyz check per chain: its RPC endpoint answers and still serves the configured chain. */
 export function chainReadinessChecks(chains: Chains): ReadinessCheck[] {
   return [...evmReadinessChecks(chains), ...chains.solana.map(solanaReadinessCheck)];
-}
-
-/** Below this the fee payer cannot pay for many more payments: /readyz fails so an operator tops it up in time. */
-export const FEE_PAYER_MIN_LAMPORTS = 10_000_000n;
-
-/** The Solana endpoint serves the configured genesis, and the fee payer can still pay fees. */
-function solanaReadinessCheck(chain: SolanaChain): ReadinessCheck {
-  const { config, rpc, feePayer } = chain;
-  return {
-    name: `chain:${config.caip2}`,
-    check: async () => {
-      let genesis: string;
-      let lamports: bigint;
-      try {
-        genesis = await rpc.getGenesisHash().send();
-        lamports = (await rpc.getBalance(feePayer.address, { commitment: config.commitment }).send()).value;
-      } catch (err) {
-        throw new Error(`${config.caip2}: ${shortError(err)}`);
-      }
-      if (`solana:${genesis.slice(0, 32)}` !== config.caip2) {
-        throw new Error(`${config.caip2}: the RPC endpoint serves genesis ${genesis}`);
-      }
-      if (lamports < FEE_PAYER_MIN_LAMPORTS) {
-        throw new Error(`${config.caip2}: the fee payer ${feePayer.address} holds ${lamports} lamports; top it up`);
-      }
-    },
-  };
-}
-
-/** The fee payer's balance per Solana chain, for the metrics. */
-export async function feePayerBalances(chains: Chains): Promise<{ chain: string; lamports: bigint }[]> {
-  const read = await Promise.allSettled(
-    chains.solana.map(async ({ config, rpc, feePayer }) => ({
-      chain: config.caip2,
-      lamports: (await rpc.getBalance(feePayer.address, { commitment: config.commitment }).send()).value,
-    })),
-  );
-  return read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-}
-
-/** The local Solana chain's entry in the chain configuration. */
-export function localSolanaConfig(local: LocalSolanaChain): SolanaChainConfig {
-  const networkName = 'Local Solana (LiteSVM)';
-  const { tusd } = local.mints;
-  return {
-    caip2: local.caip2,
-    namespace: 'solana',
-    name: 'Local Solana',
-    mode: 'test',
-    rpcUrl: local.rpcUrl,
-    commitment: local.commitment,
-    explorerTxUrl: null,
-    // The local chain hands its fee payer over as a signer (connectSolanaChain's third argument).
-    feePayerKey: '',
-    assets: [
-      {
-        caip19: `${local.caip2}/slip44:501`,
-        mint: null,
-        decimals: 9,
-        symbol: 'SOL',
-        name: 'Solana',
-        iconUrl: null,
-        networkIconUrl: null,
-        networkName,
-        peg: null,
-      },
-      {
-        caip19: `${local.caip2}/token:${tusd.address}`,
-        mint: tusd.address,
-        decimals: tusd.decimals,
-        symbol: tusd.symbol,
-        name: tusd.name,
-        iconUrl: null,
-        networkIconUrl: null,
-        networkName,
-        peg: 'USD',
-      },
-    ],
-  };
 }
 
 function evmReadinessChecks(chains: Chains): ReadinessCheck[] {

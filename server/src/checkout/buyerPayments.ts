@@ -9,7 +9,7 @@ import { findClaimOfPayment } from '../db/queries/claims.js';
 import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
-import { currencyOfUnit } from '../payments/currencies.js';
+import { currencyOfUnit } from '../currencies.js';
 import { expireIfOverdue, transitionPayment, type LifecycleDeps } from '../payments/lifecycle.js';
 import type { PaymentNotifier } from '../payments/paymentWatch.js';
 import { SAMPLE } from '../payments/simulate.js';

@@ -7,7 +7,7 @@ import { findMerchant, type MerchantRow } from '../db/queries/accounts.js';
 import type { PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
-import { currencyOfUnit } from '../payments/currencies.js';
+import { currencyOfUnit } from '../currencies.js';
 import { buyerPaymentInfo, readBuyerPayment, type GatewayScope } from './buyerPayments.js';
 import type { ChainAdapter, Holding, OptionClaims } from '../chains/adapter.js';
 import { adapterFor, type Checkout } from './context.js';

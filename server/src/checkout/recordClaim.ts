@@ -5,7 +5,7 @@
  */
 import { isUniqueViolation } from '../accounts/deps.js';
 import type { ClaimDraft, OptionClaims, VerifiedOption } from '../chains/adapter.js';
-import { currencyOfUnit } from '../payments/currencies.js';
+import { currencyOfUnit } from '../currencies.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findClaimOfPayment, insertClaim, type ClaimRow } from '../db/queries/claims.js';
 import { insertDiscrepancy, type DiscrepancyKind } from '../db/queries/discrepancies.js';

@@ -21,7 +21,7 @@ import {
 } from '../db/queries/solanaPayRequests.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
-import { currencyOfUnit } from '../payments/currencies.js';
+import { currencyOfUnit } from '../currencies.js';
 import { expireIfOverdue } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { requireAdapter, type Checkout } from './context.js';

@@ -14,4 +14,5 @@ export const evmAccountRules: AccountRules = {
   },
   addressForm: '0x and 40 hex digits',
   chainIdForm: 'eip155:<chainId>',
+  settlementExample: 'eip155:8453=0x…',
 };

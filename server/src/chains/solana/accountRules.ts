@@ -16,4 +16,5 @@ export const solanaAccountRules: AccountRules = {
   },
   addressForm: 'a base58 public key',
   chainIdForm: 'solana:<reference>',
+  settlementExample: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp=…',
 };
