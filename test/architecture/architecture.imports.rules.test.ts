@@ -150,18 +150,15 @@ function nameKey(file: string): string | null {
 }
 
 /**
- * Duplicates older than this rule, in folders other changes of issue 15 are reworking (db/, collect/, the CLI, the
- * accounts, webhooks): listed so that no new one can appear. The list may only shrink.
+ * Duplicates older than this rule, outside the checkout and in files other changes of issue 15 are reworking (db/,
+ * the CLI, the accounts, webhooks, the dev chains): listed so that no new one can appear. The list may only shrink.
  */
 const KNOWN_DUPLICATES = new Set([
-  'accounts.ts',
-  'app.ts',
-  'config.ts',
-  'deps.ts',
-  'idempotency.ts',
-  'page.ts',
-  'server.ts',
-  'webhooks.ts',
+  'config.ts', // config.ts, chains/config.ts (chains/local.ts imports the latter until it leaves with item 5)
+  'deps.ts', // accounts/deps.ts, webhooks/deps.ts
+  'idempotency.ts', // db/queries/idempotency.ts, payments/idempotency.ts
+  'server.ts', // server.ts, cli/server.ts
+  'webhooks.ts', // db/queries/webhooks.ts, cli/webhooks.ts
 ]);
 
 describe('server/src architecture rules', () => {

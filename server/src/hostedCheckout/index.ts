@@ -11,11 +11,11 @@ import { findPayment } from '../db/queries/payments.js';
 import type { Database } from '../db/connect.js';
 import { solanaPayLink } from '../checkout/solanaPay.js';
 import { gatewayUrlOf } from '../payments/merchantPayments.js';
-import type { HostedCheckoutApps } from './app.js';
-import { checkoutChains, type CheckoutTemplate } from './page.js';
+import type { HostedCheckoutApps } from './appIds.js';
+import { checkoutChains, type CheckoutTemplate } from './pageTemplate.js';
 
-export { hostedCheckoutAppId, hostedCheckoutApps, HOSTED_CHECKOUT_LABEL, type HostedCheckoutApps } from './app.js';
-export { checkoutTemplate, CHECKOUT_LANGUAGES, DEFAULT_WEB_DIST, pickLanguage } from './page.js';
+export { hostedCheckoutAppId, hostedCheckoutApps, HOSTED_CHECKOUT_LABEL, type HostedCheckoutApps } from './appIds.js';
+export { checkoutTemplate, CHECKOUT_LANGUAGES, DEFAULT_WEB_DIST, pickLanguage } from './pageTemplate.js';
 
 export interface HostedCheckoutDeps {
   db: Database;
