@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../server/src/errors.js';
-import type { Action } from '../../server/src/gateway/adapters.js';
-import { pairResults } from '../../server/src/gateway/results.js';
+import type { Action } from '../../server/src/chains/adapter.js';
+import { pairResults } from '../../server/src/checkout/results.js';
 
 const evmSign: Action = {
   type: 'walletRpc',

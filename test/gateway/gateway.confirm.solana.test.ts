@@ -17,7 +17,7 @@ import {
 } from '@solana/kit';
 import { getTransferSolInstruction } from '@solana-program/system';
 import { associatedTokenAccount, paymentTransaction } from '../../server/src/chains/solana/transfer.js';
-import { verifyOption } from '../../server/src/gateway/optionToken.js';
+import { verifyOption } from '../../server/src/checkout/optionToken.js';
 import { expectError, expectJson } from './harness.js';
 import {
   startCheckoutHarness,

@@ -18,8 +18,8 @@ import {
   type Blockhash,
 } from '@solana/kit';
 import { paymentTransaction } from '../../server/src/chains/solana/transfer.js';
-import { verifyOption } from '../../server/src/gateway/optionToken.js';
-import { SOLANA_PAY_SEARCH_TASK, solanaPayLink } from '../../server/src/gateway/solanaPay.js';
+import { verifyOption } from '../../server/src/checkout/optionToken.js';
+import { SOLANA_PAY_SEARCH_TASK, solanaPayLink } from '../../server/src/checkout/solanaPay.js';
 import { solanaTransactionOf } from '../helpers/wait.js';
 import { startCheckoutHarness, type CheckoutHarness, type StatusAnswer } from './checkout.js';
 import { expectError, expectJson } from './harness.js';

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { createApp, createRuntime, openDatabase, type Database, type Runtime } from '@paygate/server';
 import { createKey } from '../../server/src/accounts/index.js';
 import type { Chains } from '../../server/src/chains/index.js';
-import type { CheckoutOptions } from '../../server/src/gateway/checkout.js';
+import type { CheckoutOptions } from '../../server/src/checkout/context.js';
 import { testConfig } from '../helpers/config.js';
 import { createMerchantAccount, type MerchantAccount } from '../helpers/fixtures.js';
 import { listen, type Listening } from '../helpers/http.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@paygate/server';
 import { ANVIL_KEYS, CANONICAL_MULTICALL3, LOCAL_CHAIN_ID } from '@paygate/devchain';
-import { localChainConfig } from '../../server/src/chains/local.js';
+import { localChainConfig } from '../../server/src/chains/eip155/localConfig.js';
 import { createPricing, loadStaticRates, type PricedAsset, type PricingChain } from '../../server/src/quotes/index.js';
 import { captureLogs } from '../helpers/logs.js';
 

@@ -14,7 +14,7 @@ import {
   type KeyFilter,
 } from '../db/queries/accounts.js';
 import { ApiError } from '../errors.js';
-import { CURRENT_VERSION } from '../http/versions.js';
+import { CURRENT_VERSION } from '../versions.js';
 import { newId } from '../ids.js';
 import { credentialRevoked } from './credentialCache.js';
 import { cleanText, inTransaction, type AccountsDeps } from './deps.js';

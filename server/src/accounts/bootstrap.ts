@@ -3,6 +3,7 @@
  * install can take a payment without reading the admin manual first.
  */
 import type { Knex } from 'knex';
+import { demoSettlementAddresses } from '../chains/adapters.js';
 import type { PaygateEnv } from '../config.js';
 import { isEmbedded } from '../db/dialect.js';
 import { hasAnyPartner } from '../db/queries/accounts.js';
@@ -12,12 +13,7 @@ import type { AccountsDeps } from './deps.js';
 import type { Mode } from './keys.js';
 import { createMerchant, createPartner } from './merchants.js';
 
-/** anvil's default account #1: #0 is the deployer and faucet of the local chain, so payouts stay distinguishable. */
-export const DEMO_SETTLEMENT_ADDRESSES: Record<string, string> = {
-  'eip155:31337': '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-  // The local Solana chain's settlement owner (devchain/src/solana/README.md).
-  'solana:MfQzePv71xeCmNoR86q2ibum1QgT6UZj': '37xNMmypvdazAkTFfJcnYV3bMb2k26fC4kxJqrqj4bXH',
-};
+export const DEMO_SETTLEMENT_ADDRESSES: Record<string, string> = demoSettlementAddresses;
 
 export const DEMO_FEE_CONFIG: BasePlusPercentConfig = {
   kind: 'base_plus_percent',

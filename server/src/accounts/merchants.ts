@@ -13,6 +13,7 @@ import {
   type PartnerRow,
 } from '../db/queries/accounts.js';
 import { isUniqueViolation } from '../db/failure.js';
+import { accountRules, forNamespaceOf } from '../chains/adapters.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { parseFeeConfig, type BasePlusPercentConfig } from '../payments/fees.js';
@@ -130,12 +131,6 @@ export function validateFeeConfig(raw: unknown): BasePlusPercentConfig {
   };
 }
 
-const EIP155_CHAIN = /^eip155:[1-9][0-9]{0,31}$/;
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-// A Solana CAIP-2 reference is the first 32 characters of the genesis hash (base58).
-const SOLANA_CHAIN = /^solana:[1-9A-HJ-NP-Za-km-z]{32}$/;
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
 /** Validates `{caip2: address}`; only the namespaces the gateway pays out on are accepted. */
 export function parseSettlementAddresses(raw: unknown): Record<string, string> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -146,22 +141,17 @@ export function parseSettlementAddresses(raw: unknown): Record<string, string> {
     if (typeof address !== 'string') {
       throw new ApiError('params_validation', `The settlement address for ${chain} must be a string.`);
     }
-    const namespace = chain.split(':', 1)[0];
-    if (namespace === 'eip155') {
-      if (!EIP155_CHAIN.test(chain)) throw badChain(chain);
-      if (!EVM_ADDRESS.test(address)) {
-        throw new ApiError('params_validation', `The settlement address for ${chain} must be 0x and 40 hex digits.`);
-      }
-    } else if (namespace === 'solana') {
-      if (!SOLANA_CHAIN.test(chain)) throw badChain(chain);
-      if (!isSolanaPublicKey(address)) {
-        throw new ApiError('params_validation', `The settlement address for ${chain} must be a base58 public key.`);
-      }
-    } else {
+    const rules = forNamespaceOf(accountRules, chain);
+    if (!rules) {
+      const forms = accountRules.map((r) => r.chainIdForm).join(' or ');
       throw new ApiError(
         'params_validation',
-        `Settlement chain "${chain}" is not supported: use an eip155:<chainId> or solana:<reference> CAIP-2 id.`,
+        `Settlement chain "${chain}" is not supported: use an ${forms} CAIP-2 id.`,
       );
+    }
+    if (!rules.isChainId(chain)) throw badChain(chain);
+    if (rules.normaliseAccount(`${chain}:${address}`) === null) {
+      throw new ApiError('params_validation', `The settlement address for ${chain} must be ${rules.addressForm}.`);
     }
     out[chain] = address;
   }
@@ -170,18 +160,4 @@ export function parseSettlementAddresses(raw: unknown): Record<string, string> {
 
 function badChain(chain: string): ApiError {
   return new ApiError('params_validation', `"${chain}" is not a valid CAIP-2 chain id.`);
-}
-
-/** 32–44 base58 characters that decode to exactly 32 bytes: the length check alone lets overflowing strings in. */
-function isSolanaPublicKey(address: string): boolean {
-  if (address.length < 32 || address.length > 44) return false;
-  let value = 0n;
-  for (const ch of address) {
-    const digit = BASE58.indexOf(ch);
-    if (digit < 0) return false;
-    value = value * 58n + BigInt(digit);
-  }
-  const leadingZeros = /^1*/.exec(address)![0].length;
-  const bodyBytes = value === 0n ? 0 : Math.ceil(value.toString(16).length / 2);
-  return leadingZeros + bodyBytes === 32;
 }

@@ -8,16 +8,22 @@ import { silentObserver, type Observer } from '../observability/observer.js';
 import type { ReadinessCheck } from '../observability/readiness.js';
 import { loadChainsSetting, loadSolanaChainsSetting, type EvmChainConfig } from './config.js';
 import { createEvmClients, type EvmClients } from './eip155/client.js';
-import { ChainMetadataError, checkChainMetadata, shortError } from './eip155/metadata.js';
-import { localSolanaConfig, startLocalChains, type LocalChains } from './local.js';
+import { ChainMetadataError, checkChainMetadata } from './eip155/metadata.js';
+import { shortError } from './rpcErrors.js';
+import { startLocalChains, type LocalChains } from './local.js';
 import { connectSolanaChain, type SolanaChain } from './solana/client.js';
+import { localSolanaConfig } from './solana/localConfig.js';
+import { solanaReadinessCheck } from './solana/readiness.js';
+
+export { localSolanaConfig } from './solana/localConfig.js';
+export { FEE_PAYER_MIN_LAMPORTS, feePayerBalances } from './solana/readiness.js';
 
 export interface EvmChain {
   config: EvmChainConfig;
   clients: EvmClients;
 }
 
-export { localSolanaConfig, type LocalChains } from './local.js';
+export type { LocalChains } from './local.js';
 
 export interface Chains {
   evm: EvmChain[];
@@ -81,44 +87,6 @@ export async function startChains(
 /** One /readyz check per chain: its RPC endpoint answers and still serves the configured chain. */
 export function chainReadinessChecks(chains: Chains): ReadinessCheck[] {
   return [...evmReadinessChecks(chains), ...chains.solana.map(solanaReadinessCheck)];
-}
-
-/** Below this the fee payer cannot pay for many more payments: /readyz fails so an operator tops it up in time. */
-export const FEE_PAYER_MIN_LAMPORTS = 10_000_000n;
-
-/** The Solana endpoint serves the configured genesis, and the fee payer can still pay fees. */
-function solanaReadinessCheck(chain: SolanaChain): ReadinessCheck {
-  const { config, rpc, feePayer } = chain;
-  return {
-    name: `chain:${config.caip2}`,
-    check: async () => {
-      let genesis: string;
-      let lamports: bigint;
-      try {
-        genesis = await rpc.getGenesisHash().send();
-        lamports = (await rpc.getBalance(feePayer.address, { commitment: config.commitment }).send()).value;
-      } catch (err) {
-        throw new Error(`${config.caip2}: ${shortError(err)}`);
-      }
-      if (`solana:${genesis.slice(0, 32)}` !== config.caip2) {
-        throw new Error(`${config.caip2}: the RPC endpoint serves genesis ${genesis}`);
-      }
-      if (lamports < FEE_PAYER_MIN_LAMPORTS) {
-        throw new Error(`${config.caip2}: the fee payer ${feePayer.address} holds ${lamports} lamports; top it up`);
-      }
-    },
-  };
-}
-
-/** The fee payer's balance per Solana chain, for the metrics. */
-export async function feePayerBalances(chains: Chains): Promise<{ chain: string; lamports: bigint }[]> {
-  const read = await Promise.allSettled(
-    chains.solana.map(async ({ config, rpc, feePayer }) => ({
-      chain: config.caip2,
-      lamports: (await rpc.getBalance(feePayer.address, { commitment: config.commitment }).send()).value,
-    })),
-  );
-  return read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
 }
 
 function evmReadinessChecks(chains: Chains): ReadinessCheck[] {

@@ -20,9 +20,9 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type * as DevchainModule from '@paygate/devchain';
 import type { AnvilChain, EvmFaucet, LocalSolanaChain } from '@paygate/devchain';
 import type { Observer } from '../observability/observer.js';
-import type { EvmChainConfig } from './config.js';
 import { createEvmClients, type EvmClients } from './eip155/client.js';
-import type { SolanaChainConfig } from './solana/config.js';
+import { localChainConfig } from './eip155/localConfig.js';
+import type { EvmChainConfig } from './eip155/config.js';
 
 type Devchain = typeof DevchainModule;
 
@@ -58,104 +58,6 @@ async function loadDevchain(): Promise<Devchain> {
     if (missing && String((err as Error).message).includes('@paygate/devchain')) throw new Error(DEVCHAIN_MISSING);
     throw err;
   }
-}
-
-/** The local EVM chain as the anvil of the dev package describes it. */
-export interface AnvilChainInfo {
-  rpcUrl: string;
-  chainId: number;
-  multicall3: Address;
-  keys: { relayer: Hex };
-}
-
-/** The local chain's entry in the chain configuration, as the gateway and the dev routes see it. */
-export function localChainConfig(anvil: AnvilChainInfo, testUsd: Address | null): EvmChainConfig {
-  const caip2 = `eip155:${anvil.chainId}` as const;
-  const networkName = 'Local chain (anvil)';
-  const native = {
-    caip19: `${caip2}/slip44:60`,
-    address: null,
-    decimals: 18,
-    symbol: 'ETH',
-    name: 'Ether',
-    iconUrl: null,
-    networkIconUrl: null,
-    networkName,
-    eip3009: false,
-    peg: null,
-  };
-  const tusd = testUsd && {
-    caip19: `${caip2}/erc20:${testUsd}`,
-    address: testUsd,
-    decimals: 6,
-    symbol: 'TUSD',
-    name: 'Paygate Test USD',
-    iconUrl: null,
-    networkIconUrl: null,
-    networkName,
-    eip3009: true,
-    peg: 'USD',
-  };
-  return {
-    caip2,
-    namespace: 'eip155',
-    chainId: anvil.chainId,
-    name: 'Local',
-    mode: 'test',
-    rpcUrl: anvil.rpcUrl,
-    explorerTxUrl: null,
-    // Wallets in the browser tests (and a developer's own) can add the local chain from the checkout.
-    publicRpcUrl: anvil.rpcUrl,
-    // anvil mines one block per transaction and never reorganises.
-    confirmations: 1,
-    relayerKey: anvil.keys.relayer,
-    multicall3: anvil.multicall3,
-    assets: tusd ? [native, tusd] : [native],
-    // Test mode without feeds: priced from the static table (server/src/quotes/staticRates.ts).
-    priceFeeds: {},
-    sequencerUptimeFeed: null,
-  };
-}
-
-/** The local Solana chain's entry in the chain configuration. */
-export function localSolanaConfig(local: LocalSolanaChain): SolanaChainConfig {
-  const networkName = 'Local Solana (LiteSVM)';
-  const { tusd } = local.mints;
-  return {
-    caip2: local.caip2,
-    namespace: 'solana',
-    name: 'Local Solana',
-    mode: 'test',
-    rpcUrl: local.rpcUrl,
-    commitment: local.commitment,
-    explorerTxUrl: null,
-    // The local chain hands its fee payer over as a signer (connectSolanaChain's third argument).
-    feePayerKey: '',
-    assets: [
-      {
-        caip19: `${local.caip2}/slip44:501`,
-        mint: null,
-        decimals: 9,
-        symbol: 'SOL',
-        name: 'Solana',
-        iconUrl: null,
-        networkIconUrl: null,
-        networkName,
-        peg: null,
-      },
-      {
-        caip19: `${local.caip2}/token:${tusd.address}`,
-        mint: tusd.address,
-        decimals: tusd.decimals,
-        symbol: tusd.symbol,
-        name: tusd.name,
-        iconUrl: null,
-        networkIconUrl: null,
-        networkName,
-        peg: 'USD',
-      },
-    ],
-  };
 }
 
 /**

@@ -8,6 +8,7 @@ import { createKey, listKeys, revokeKey, rotateKey, type CreatedKey } from '../a
 import { createDemoAccounts } from '../accounts/bootstrap.js';
 import type { KeyKind, Mode } from '../accounts/keys.js';
 import { createMerchant, createPartner } from '../accounts/merchants.js';
+import { accountRules } from '../chains/adapters.js';
 import {
   commonOptions,
   emit,
@@ -54,7 +55,7 @@ Options:
   --fee-currency <code>            currency of the fixed part (default USD)
   --fee-percent <n>/<d>            percent part as a fraction, e.g. 29/1000 for 2.9 %
   --settlement <caip2>=<address>   payout address per chain, repeatable,
-                                   e.g. eip155:8453=0x… or solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp=…
+                                   e.g. ${accountRules.map((r) => r.settlementExample).join(' or ')}
   --id <id>                        use this merchant id instead of a generated one
   --collect-data                   every payment requires the buyer's identity data (travel rule),
                                    whatever its amount

@@ -5,16 +5,17 @@
 import type { CheckoutPageConfig } from '@paygate/web/pageConfig';
 import type { Mode } from '../accounts/keys.js';
 import type { Chains } from '../chains/index.js';
+import { solanaPayUri } from '../chains/solana/payUri.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { Database } from '../db/connect.js';
-import { solanaPayLink } from '../gateway/solanaPay.js';
+import { solanaPayLink } from '../checkout/solanaPay.js';
 import { gatewayUrlOf } from '../payments/merchantPayments.js';
-import type { HostedCheckoutApps } from './app.js';
-import { checkoutChains, type CheckoutTemplate } from './page.js';
+import type { HostedCheckoutApps } from './appIds.js';
+import { checkoutChains, type CheckoutTemplate } from './pageTemplate.js';
 
-export { hostedCheckoutAppId, hostedCheckoutApps, HOSTED_CHECKOUT_LABEL, type HostedCheckoutApps } from './app.js';
-export { checkoutTemplate, CHECKOUT_LANGUAGES, DEFAULT_WEB_DIST, pickLanguage } from './page.js';
+export { hostedCheckoutAppId, hostedCheckoutApps, HOSTED_CHECKOUT_LABEL, type HostedCheckoutApps } from './appIds.js';
+export { checkoutTemplate, CHECKOUT_LANGUAGES, DEFAULT_WEB_DIST, pickLanguage } from './pageTemplate.js';
 
 export interface HostedCheckoutDeps {
   db: Database;
@@ -22,17 +23,6 @@ export interface HostedCheckoutDeps {
   publicBaseUrl: string;
   apps: HostedCheckoutApps;
   now: () => number;
-}
-
-/**
- * `solana:<link>`: the plain link when one Solana chain serves the payment; with several, the first named in `?chain=`
- * (the POST needs it then), the link URL-encoded as Solana Pay requires of a link with a query.
- */
-function solanaPayLinkOf(base: string, paymentId: string, chains: CheckoutPageConfig['chains']): string | null {
-  const solana = chains.filter((c) => c.caip2.startsWith('solana:'));
-  if (solana.length === 0) return null;
-  if (solana.length === 1) return `solana:${solanaPayLink(base, paymentId)}`;
-  return `solana:${encodeURIComponent(solanaPayLink(base, paymentId, solana[0]!.caip2))}`;
 }
 
 export async function renderCheckoutPage(
@@ -61,7 +51,7 @@ export async function renderCheckoutPage(
     lang,
     appId: await deps.apps.appIdFor(mode),
     paymentLink: gatewayUrlOf(deps.publicBaseUrl, payment.id),
-    solanaPayLink: solanaPayLinkOf(deps.publicBaseUrl, payment.id, chains),
+    solanaPayLink: solanaPayUri(chains, (chain) => solanaPayLink(deps.publicBaseUrl, payment.id, chain)),
     chains,
     serverTime: deps.now(),
     // Stored only as a pair of https URLs (merchantPayments.ts): either both are there or the redirect is off.

@@ -13,7 +13,7 @@ import { ApiError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { asciiHeader, contractRoutes, hasBody, matchRoute } from './merchantAuth.js';
 import { rateLimit } from './rateLimit.js';
-import { PUBLISHED_VERSIONS } from './versions.js';
+import { PUBLISHED_VERSIONS } from '../versions.js';
 
 export interface SdkInfo {
   name: string | null;

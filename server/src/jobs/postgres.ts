@@ -1,13 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import {
-  Logger as GraphileLogger,
-  run,
-  runMigrations,
-  runOnce,
-  type Runner,
-  type Task as GraphileTask,
-} from 'graphile-worker';
+import { Logger as GraphileLogger, run, runOnce, type Runner, type Task as GraphileTask } from 'graphile-worker';
 import type { Database } from '../db/connect.js';
 import { DEFAULT_JOB_CONCURRENCY, type AddJobOptions, type JobQueue, type TaskList } from './types.js';
 
@@ -16,13 +9,6 @@ function graphileLogger(logger: Logger): GraphileLogger {
   return new GraphileLogger((scope) => (level, message, meta) => {
     const method = level === 'warning' ? 'warn' : level === 'error' ? 'error' : level === 'info' ? 'info' : 'debug';
     logger[method]({ ...scope, ...meta, component: 'graphile-worker' }, message);
-  });
-}
-
-export async function migrateJobsSchema(db: Database, logger?: Logger): Promise<void> {
-  await runMigrations({
-    connectionString: db.url,
-    ...(logger ? { logger: graphileLogger(logger) } : { logger: new GraphileLogger(() => () => {}) }),
   });
 }
 

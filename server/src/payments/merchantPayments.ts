@@ -7,7 +7,7 @@ import { findPaymentStatus } from '../db/queries/paymentStatus.js';
 import { findOverduePayments, findPayment, listPayments, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/merchant.js';
-import { currencyOfUnit } from './currencies.js';
+import { currencyOfUnit } from '../currencies.js';
 import { withIdempotencyKey, type IdempotentAnswer } from './idempotency.js';
 import {
   createPayment,

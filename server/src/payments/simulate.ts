@@ -2,11 +2,12 @@
  * Test mode's `simulate`: one real transition per call (same lifecycle, same events, same jobs as a paying buyer),
  * filled with the sample data documented in docs/decisions.md §7.
  */
+import { simulatedPayment } from '../chains/adapters.js';
 import type { MerchantRow } from '../db/queries/accounts.js';
 import type { PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/merchant.js';
-import { currencyOfUnit } from './currencies.js';
+import { currencyOfUnit } from '../currencies.js';
 import { computeFee, parseFeeConfig, type FeeBreakdown, type Money } from './fees.js';
 import { recordStage, transitionPayment, type LifecycleDeps } from './lifecycle.js';
 import { readPayment, type MerchantScope } from './merchantPayments.js';
@@ -15,9 +16,7 @@ import { iso, toSnapshot, type PaymentSnapshot } from './snapshot.js';
 export type SimulateTarget = components['schemas']['SimulatePaymentRequest']['to'];
 
 export const SAMPLE = {
-  chain: 'eip155:31337',
-  buyer: 'eip155:31337:0x000000000000000000000000000000000000dEaD',
-  unit: 'caip19/eip155:31337/erc20:0x0000000000000000000000000000000000000000',
+  ...simulatedPayment,
   decimals: 6,
   failureReason: 'Simulated failure',
 } as const;

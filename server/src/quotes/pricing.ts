@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { ChainMode, EvmChainConfig } from '../chains/config.js';
 import type { Config } from '../config.js';
-import { shortError } from '../chains/eip155/metadata.js';
+import { shortError } from '../chains/rpcErrors.js';
 import { createFeedReader, refusePriceRound, refuseSequencer, type CachedRound, type FeedClient } from './chainlink.js';
 import { scaled, tokenAmount, type Ratio } from './rational.js';
 import { findRoute, routePrice } from './routes.js';

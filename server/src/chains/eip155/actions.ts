@@ -18,8 +18,7 @@ import {
   type Hex,
   type TypedDataDomain,
 } from 'viem';
-import type { Action } from '../../gateway/adapters.js';
-import type { VerifiedOption } from '../../gateway/optionToken.js';
+import type { Action, VerifiedOption } from '../adapter.js';
 import type { EvmChain } from '../index.js';
 import { eip3009Abi, erc20Abi } from './abis.js';
 

@@ -5,18 +5,13 @@
  */
 import { erc20Abi, type Chain, type PublicClient, type Transport } from 'viem';
 import type { EvmChainConfig } from '../config.js';
+import { shortError } from '../rpcErrors.js';
 
 export class ChainMetadataError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ChainMetadataError';
   }
-}
-
-/** viem's one-line summary: its full message also carries the request URL, which may embed an API key. */
-export function shortError(err: unknown): string {
-  const e = err as { shortMessage?: string; message?: string };
-  return e.shortMessage ?? e.message ?? String(err);
 }
 
 /**

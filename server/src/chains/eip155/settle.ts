@@ -17,7 +17,7 @@ import {
 } from 'viem';
 import type { Database } from '../../db/connect.js';
 import { inRelayerTurn } from '../../db/queries/relayerNonces.js';
-import type { ClaimProgress, ClaimRecord } from '../../gateway/adapters.js';
+import type { ClaimProgress, ClaimRecord } from '../adapter.js';
 import type { EvmChain } from '../index.js';
 import { eip3009Abi, erc20Abi } from './abis.js';
 

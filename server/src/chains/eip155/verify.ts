@@ -15,8 +15,7 @@ import {
   type Hex,
 } from 'viem';
 import { ApiError } from '../../errors.js';
-import { RELAY_TASK, WATCH_TASK, type ClaimDraft, type ConfirmContext } from '../../gateway/adapters.js';
-import type { VerifiedOption } from '../../gateway/optionToken.js';
+import type { ClaimDraft, ConfirmContext, VerifiedOption } from '../adapter.js';
 import type { EvmChain } from '../index.js';
 import { eip3009Abi } from './abis.js';
 import { addressOf, authorizationOf, directCall, transferWithAuthorizationTypes } from './actions.js';
@@ -128,7 +127,7 @@ export async function verifyAuthorization(
       // Where to start looking for the authorization's use, whoever submits it.
       fromBlock: fromBlock.toString(),
     },
-    nextTask: RELAY_TASK,
+    next: 'relay',
     minedAt: null,
     excess: 0n,
   };
@@ -195,7 +194,7 @@ export async function verifyTransaction(
       recipient: getAddress(option.claims.recipient),
       fromBlock: fromBlock.toString(),
     },
-    nextTask: WATCH_TASK,
+    next: 'watch',
     minedAt,
     excess: tx.value - expected.value,
   };

@@ -5,7 +5,7 @@
  */
 import { getBase58Encoder, isAddress, type Address } from '@solana/kit';
 import { z } from 'zod';
-import { findCurrency } from '../../payments/currencies.js';
+import { findCurrency } from '../../currencies.js';
 import type { ChainMode } from '../config.js';
 import { explorerTxUrlSchema } from '../explorer.js';
 

@@ -14,10 +14,9 @@ import {
   type Transaction,
 } from '@solana/kit';
 import { ApiError } from '../../errors.js';
-import { WATCH_TASK, type ClaimDraft } from '../../gateway/adapters.js';
-import type { VerifiedOption } from '../../gateway/optionToken.js';
+import type { ClaimDraft, VerifiedOption } from '../adapter.js';
 import type { SolanaChain } from './client.js';
-import { checkPaymentTransaction } from './gateway.js';
+import { checkPaymentTransaction } from './adapter.js';
 import { mintOf, paymentTransaction, referenceOf } from './transfer.js';
 
 /** The most signatures one search reads; a reference is the payment's own, so more means someone spams it. */
@@ -99,7 +98,7 @@ export async function searchSolanaPayTransaction(
           kind: 'solana',
           txId,
           details: { signature: txId, blockhash, mint: mintOf(option.claims.asset), via: 'solana_pay' },
-          nextTask: WATCH_TASK,
+          next: 'watch',
           minedAt: landed.blockTime === null ? null : Number(landed.blockTime),
           excess: 0n,
         },

@@ -32,7 +32,7 @@ import {
   getTransferCheckedInstruction,
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token';
-import type { VerifiedOption } from '../../gateway/optionToken.js';
+import type { VerifiedOption } from '../adapter.js';
 
 /** The base58 public key at the end of a `solana:<ref>:<key>` account. */
 export function solanaAddressOf(caip10: string): Address {

@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
-import type { KeyKind, Mode } from '../../accounts/keys.js';
+
+/** The stored forms of accounts/keys.ts's key kind and mode (db/ depends on no domain folder). */
+type KeyKind = 'merchant' | 'wallet' | 'app';
+type Mode = 'test' | 'live';
 
 export interface PartnerRow {
   id: string;

@@ -1,9 +1,16 @@
 import type { Knex } from 'knex';
-import type { ClaimRecord } from '../../gateway/adapters.js';
-import type { OptionKind } from '../../gateway/optionToken.js';
 
-export interface ClaimRow extends ClaimRecord {
+/** A claim as stored; `kind` is the adapter's own word for how the option pays (opaque here). */
+export interface ClaimRow {
   id: string;
+  paymentId: string;
+  claimKey: string;
+  kind: string;
+  chain: string;
+  account: string;
+  txId: string | null;
+  state: string;
+  details: Record<string, unknown>;
   optionDigest: string;
   resultsDigest: string;
   createdAt: number;
@@ -31,7 +38,7 @@ function fromRaw(raw: Raw): ClaimRow {
     id: raw.id,
     paymentId: raw.payment_id,
     claimKey: raw.claim_key,
-    kind: raw.kind as OptionKind,
+    kind: raw.kind,
     chain: raw.chain_caip2,
     account: raw.account_caip10,
     optionDigest: raw.option_digest,

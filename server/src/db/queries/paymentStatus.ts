@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
 import { isPaymentId } from '../../ids.js';
-import type { PaymentStatus } from '../../payments/stateMachine.js';
+import type { components } from '../../generated/gateway.js';
 import { Combiner } from '../combiner.js';
 import { preparedReadAll } from '../connect.js';
 import { dialectOf } from '../dialect.js';
+
+type PaymentStatus = components['schemas']['PaymentStatus'];
 
 /** What a status answer needs of a payment, and what decides whether the caller may see it. */
 export interface PaymentStatusRow {

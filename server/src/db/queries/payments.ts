@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import { isPaymentId } from '../../ids.js';
-import type { PaymentStatus } from '../../payments/stateMachine.js';
+import type { components } from '../../generated/gateway.js';
 import { preparedReadAll } from '../connect.js';
 import { dialectOf } from '../dialect.js';
+
+type PaymentStatus = components['schemas']['PaymentStatus'];
 
 export const stageColumns = ['processing', 'success', 'failed', 'cancelled', 'expired', 'settled', 'refunded'] as const;
 export type StageColumn = (typeof stageColumns)[number];

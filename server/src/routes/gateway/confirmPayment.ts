@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/gateway.js';
-import { confirmPayment } from '../../gateway/confirm.js';
+import { confirmPayment } from '../../checkout/confirm.js';
 import { gatewayAuthOf } from '../../http/gatewayAuth.js';
 import type { PaymentNotifier } from '../../payments/paymentWatch.js';
 import type { Runtime } from '../../runtime.js';
-import { checkoutOf } from './checkout.js';
+import { checkoutOf } from './checkoutOf.js';
 
 type Operation = operations['confirmPayment'];
 type Body = Operation['requestBody']['content']['application/json'];

@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/gateway.js';
-import { listPaymentOptions } from '../../gateway/options.js';
+import { listPaymentOptions } from '../../checkout/options.js';
 import { gatewayAuthOf } from '../../http/gatewayAuth.js';
 import type { Runtime } from '../../runtime.js';
-import { checkoutOf } from './checkout.js';
+import { checkoutOf } from './checkoutOf.js';
 
 type Operation = operations['getPaymentOptions'];
 type Body = Operation['requestBody']['content']['application/json'];

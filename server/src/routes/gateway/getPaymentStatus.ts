@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/gateway.js';
 import { gatewayAuthOf } from '../../http/gatewayAuth.js';
-import { gatewayStatusAnswer, waitForFinalStatus, type GatewayDeps } from '../../payments/gatewayPayments.js';
+import { buyerStatusAnswer, waitForFinalStatus, type BuyerPaymentDeps } from '../../checkout/buyerPayments.js';
 import type { PaymentNotifier } from '../../payments/paymentWatch.js';
 
 type Operation = operations['getPaymentStatus'];
@@ -10,7 +10,7 @@ type Ok = Operation['responses'][200]['content']['application/json'];
 
 /** GET /v1/gateway/payment/{id}/status, long-polling up to `maxPollMs` for a final status */
 export function getPaymentStatusHandler(
-  deps: GatewayDeps,
+  deps: BuyerPaymentDeps,
   notifier: PaymentNotifier,
 ): RequestHandler<Operation['parameters']['path'], Ok, undefined, Query> {
   return async (req, res) => {
@@ -24,6 +24,6 @@ export function getPaymentStatusHandler(
       notifier,
     });
     if (gone.signal.aborted || res.headersSent) return;
-    res.json(gatewayStatusAnswer(deps, payment));
+    res.json(buyerStatusAnswer(deps, payment));
   };
 }

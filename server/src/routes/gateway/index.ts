@@ -8,7 +8,9 @@ import { fetchActionHandler } from './fetchAction.js';
 import { getPaymentOptionsHandler } from './getPaymentOptions.js';
 import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
-import { getSolanaPayIconHandler, getSolanaPayLabelHandler, postSolanaPayTransactionHandler } from './solanaPay.js';
+import { getSolanaPayIconHandler } from './getSolanaPayIcon.js';
+import { getSolanaPayLabelHandler } from './getSolanaPayLabel.js';
+import { postSolanaPayTransactionHandler } from './postSolanaPayTransaction.js';
 
 const notifiers = new WeakMap<Runtime, PaymentNotifier>();
 

@@ -11,7 +11,6 @@ import {
   getPublicKeyFromAddress,
   getSignatureFromTransaction,
   getTransactionDecoder,
-  isAddress,
   partiallySignTransaction,
   verifySignature,
   type Address,
@@ -21,12 +20,11 @@ import {
   type Transaction,
 } from '@solana/kit';
 import { ApiError } from '../../errors.js';
-import { WATCH_TASK, type Action, type ChainAdapter, type ClaimDraft, type Holding } from '../../gateway/adapters.js';
-import type { VerifiedOption } from '../../gateway/optionToken.js';
+import type { Action, ChainAdapter, ClaimDraft, Holding, VerifiedOption } from '../adapter.js';
+import { solanaAccountRules } from './accountRules.js';
 import type { SolanaChain } from './client.js';
 import { associatedTokenAccount, mintOf, paymentTransaction, solanaAddressOf } from './transfer.js';
 
-const ACCOUNT = /^solana:([1-9A-HJ-NP-Za-km-z]{32}):([1-9A-HJ-NP-Za-km-z]{32,44})$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{86,88}$/;
 /** A slot is ~400 ms; a payment is final within a few slots at `confirmed`. */
@@ -181,12 +179,10 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
   }
 
   return {
-    namespace: 'solana',
+    ...solanaAccountRules,
 
-    normaliseAccount(caip10) {
-      const match = ACCOUNT.exec(caip10);
-      return match && isAddress(match[2]!) ? caip10 : null;
-    },
+    // The buyer signs the transfer itself; the service only co-signs and broadcasts it.
+    terms: () => ({ settledByService: false }),
 
     async holdings({ accounts, live, settlement }) {
       const mode = live ? 'live' : 'test';
@@ -266,7 +262,7 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
         kind: 'solana',
         txId: signature,
         details: { signature, blockhash, mint: mintOf(option.claims.asset) },
-        nextTask: WATCH_TASK,
+        next: 'watch',
         minedAt: null,
         excess: 0n,
         broadcast: () => broadcast(chain, wire, signature),

@@ -5,41 +5,12 @@
  * payload, and is compared in constant time before the payload is parsed.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { OptionClaims, OptionKind, VerifiedOption } from '../chains/adapter.js';
 
 export const OPTION_PREFIX = 'opt_';
 /** The contract's limit (the spec's 2^16 characters). */
 export const MAX_OPTION_ID_LENGTH = 65_536;
 const TOKEN_VERSION = 1;
-
-/** How the option moves the funds; decides its actions and how confirm verifies them. */
-export type OptionKind = 'eip3009' | 'erc20' | 'native' | 'solana';
-
-/** What an option pins. Short keys keep ids short; the names below are what the code uses. */
-export interface OptionClaims {
-  paymentId: string;
-  /** CAIP-10 of the paying account, as the chain adapter normalised it. */
-  account: string;
-  chain: string;
-  /** CAIP-19 of the asset paid. */
-  asset: string;
-  /** The amount in the asset's minor units. */
-  amount: string;
-  /** The asset's decimals, so the option's amount can be read without the chain configuration. */
-  decimals: number;
-  /** Where the funds go: the merchant's settlement address on that chain. */
-  recipient: string;
-  kind: OptionKind;
-  /** Unix seconds after which the quote is stale; null when no rate is involved (a stablecoin of the currency). */
-  quoteExpiresAt: number | null;
-  /** Unix seconds: the earlier of the quote's expiry and the payment's, the last moment the option can pay. */
-  deadline: number;
-  /** The rate quoted, fiat major units per whole token, for the record; null for a 1:1 peg. */
-  rate: { numerator: string; denominator: string; source: string } | null;
-  /** Milliseconds since the epoch, from the business clock. */
-  issuedAt: number;
-  /** Makes every issued option unique, so two listings never share an authorization nonce or a reference. */
-  salt: string;
-}
 
 interface Wire {
   v: number;
@@ -56,14 +27,6 @@ interface Wire {
   q: [string, string, string] | null;
   i: number;
   s: string;
-}
-
-export interface VerifiedOption {
-  claims: OptionClaims;
-  /** SHA-256 of the whole token (hex): how claims name the option they paid. */
-  digest: string;
-  /** The HMAC bytes: the secret-derived seed of the option's nonce and reference. */
-  mac: Buffer;
 }
 
 function mac(secret: Buffer, signed: string): Buffer {

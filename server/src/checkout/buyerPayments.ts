@@ -1,5 +1,5 @@
 /**
- * The gateway's payment operations that need no chain: read, status (with long polling) and the buyer's cancel.
+ * The buyer's side of a payment that needs no chain: read, status (with long polling) and the buyer's cancel.
  * A payment is addressed by its unguessable id alone, whatever merchant it belongs to (docs/decisions.md §4); only
  * the mode must match the credential's.
  */
@@ -9,19 +9,19 @@ import { findClaimOfPayment } from '../db/queries/claims.js';
 import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
-import { currencyOfUnit } from './currencies.js';
-import { expireIfOverdue, transitionPayment, type LifecycleDeps } from './lifecycle.js';
-import type { PaymentNotifier } from './paymentWatch.js';
-import { SAMPLE } from './simulate.js';
-import { iso } from './snapshot.js';
-import { isFinal, POLL_IN_MS } from './stateMachine.js';
+import { currencyOfUnit } from '../currencies.js';
+import { expireIfOverdue, transitionPayment, type LifecycleDeps } from '../payments/lifecycle.js';
+import type { PaymentNotifier } from '../payments/paymentWatch.js';
+import { SAMPLE } from '../payments/simulate.js';
+import { iso } from '../payments/snapshot.js';
+import { isFinal, POLL_IN_MS } from '../payments/stateMachine.js';
 
 export type PaymentInfo = components['schemas']['PaymentInfo'];
 export type GatewayStatusResponse = components['schemas']['PaymentStatusResponse'];
 type AmountDisplay = components['schemas']['AmountDisplay'];
 type Amount = components['schemas']['Amount'];
 
-export interface GatewayDeps extends LifecycleDeps {
+export interface BuyerPaymentDeps extends LifecycleDeps {
   /** Where on-chain asset names and decimals come from; null in a process that serves no chain. */
   chains: Chains | null;
 }
@@ -35,7 +35,7 @@ export interface GatewayScope {
  * An unknown id is 404, but a payment of the other mode is 403 `forbidden` (§4): the buyer already holds the id,
  * so hiding it would only make a test/live mix-up harder to diagnose.
  */
-export async function readGatewayPayment(deps: LifecycleDeps, scope: GatewayScope, id: string): Promise<PaymentRow> {
+export async function readBuyerPayment(deps: LifecycleDeps, scope: GatewayScope, id: string): Promise<PaymentRow> {
   const payment = await findPayment(deps.db.knex, id);
   if (!payment) throw new ApiError('payment_not_found', `No payment with id ${id}.`);
   if (payment.live !== scope.live) {
@@ -94,7 +94,7 @@ function assetDisplay(chains: Chains | null, unit: string): AmountDisplay {
 }
 
 /** The paying account, once a confirm recorded it, with the wallet (credential label) that confirmed. */
-async function buyerOf(deps: GatewayDeps, payment: PaymentRow): Promise<PaymentInfo['buyer']> {
+async function buyerOf(deps: BuyerPaymentDeps, payment: PaymentRow): Promise<PaymentInfo['buyer']> {
   const account = payment.stages.processing?.buyer_caip10;
   if (typeof account !== 'string') return null;
   const claim = await findClaimOfPayment(deps.db.knex, payment.id);
@@ -106,8 +106,8 @@ async function buyerOf(deps: GatewayDeps, payment: PaymentRow): Promise<PaymentI
   };
 }
 
-export async function gatewayPaymentInfo(deps: GatewayDeps, scope: GatewayScope, id: string): Promise<PaymentInfo> {
-  const payment = await readGatewayPayment(deps, scope, id);
+export async function buyerPaymentInfo(deps: BuyerPaymentDeps, scope: GatewayScope, id: string): Promise<PaymentInfo> {
+  const payment = await readBuyerPayment(deps, scope, id);
   const merchant = await findMerchant(deps.db.knex, payment.merchant_id);
   if (!merchant) throw new Error(`payment ${id} names merchant ${payment.merchant_id}, which does not exist`);
   return {
@@ -119,7 +119,7 @@ export async function gatewayPaymentInfo(deps: GatewayDeps, scope: GatewayScope,
   };
 }
 
-export function gatewayStatusAnswer(deps: GatewayDeps, payment: PaymentRow): GatewayStatusResponse {
+export function buyerStatusAnswer(deps: BuyerPaymentDeps, payment: PaymentRow): GatewayStatusResponse {
   const final = isFinal(payment.status);
   let info: GatewayStatusResponse['info'] = null;
   if (payment.status === 'succeeded') {
@@ -155,7 +155,7 @@ export const DEFAULT_POLL_INTERVAL_MS = 500;
  * applies expiry, so a payment passing `expiresAt` during the wait ends it as `expired`.
  */
 export async function waitForFinalStatus(
-  deps: GatewayDeps,
+  deps: BuyerPaymentDeps,
   scope: GatewayScope,
   id: string,
   poll: LongPoll,
@@ -163,13 +163,13 @@ export async function waitForFinalStatus(
   const now = poll.wallNow ?? (() => performance.now());
   const interval = poll.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const deadline = now() + poll.maxPollMs;
-  let payment = await readGatewayPayment(deps, scope, id);
+  let payment = await readBuyerPayment(deps, scope, id);
   while (!isFinal(payment.status) && !poll.signal.aborted) {
     const remaining = deadline - now();
     if (remaining <= 0) break;
     await poll.notifier.wait(id, Math.min(interval, remaining), poll.signal);
     if (poll.signal.aborted) break;
-    payment = await readGatewayPayment(deps, scope, id);
+    payment = await readBuyerPayment(deps, scope, id);
   }
   return payment;
 }
@@ -178,16 +178,16 @@ export async function waitForFinalStatus(
  * The buyer declines: only from `requires_action`; a cancelled payment answers again unchanged (no version, no
  * event), anything else is `invalid_state`. Expiry first, so a payment past its deadline is expired, not cancelled.
  */
-export async function cancelGatewayPayment(
-  deps: GatewayDeps,
+export async function cancelBuyerPayment(
+  deps: BuyerPaymentDeps,
   scope: GatewayScope,
   id: string,
 ): Promise<GatewayStatusResponse> {
-  await readGatewayPayment(deps, scope, id);
+  await readBuyerPayment(deps, scope, id);
   const { payment } = await transitionPayment(deps, id, {
     to: 'cancelled',
     from: ['requires_action'],
     stages: { cancelled: { cancelled_at: iso(deps.now()), cancelled_by: 'buyer', cancellation_reason: null } },
   });
-  return gatewayStatusAnswer(deps, payment);
+  return buyerStatusAnswer(deps, payment);
 }

@@ -8,8 +8,8 @@ import { findPayment } from '../db/queries/payments.js';
 import { assertPayload, type TaskList } from '../jobs/types.js';
 import { transitionPayment } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
-import { RELAY_TASK, WATCH_TASK } from './adapters.js';
-import { requireAdapter, type Checkout } from './checkout.js';
+import { RELAY_TASK, WATCH_TASK } from './jobNames.js';
+import { requireAdapter, type Checkout } from './context.js';
 import { SOLANA_PAY_SEARCH_TASK, searchSolanaPay } from './solanaPay.js';
 
 export { RELAY_TASK, WATCH_TASK };

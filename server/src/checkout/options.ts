@@ -7,11 +7,11 @@ import { findMerchant, type MerchantRow } from '../db/queries/accounts.js';
 import type { PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
-import { currencyOfUnit } from '../payments/currencies.js';
-import { gatewayPaymentInfo, readGatewayPayment, type GatewayScope } from '../payments/gatewayPayments.js';
-import type { ChainAdapter, Holding } from './adapters.js';
-import { adapterFor, type Checkout } from './checkout.js';
-import { newSalt, signOption, verifyOption, type OptionClaims } from './optionToken.js';
+import { currencyOfUnit } from '../currencies.js';
+import { buyerPaymentInfo, readBuyerPayment, type GatewayScope } from './buyerPayments.js';
+import type { ChainAdapter, Holding, OptionClaims } from '../chains/adapter.js';
+import { adapterFor, type Checkout } from './context.js';
+import { newSalt, signOption, verifyOption } from './optionToken.js';
 
 type OptionsRequest = components['schemas']['GetPaymentOptionsRequest'];
 type OptionsResponse = components['schemas']['GetPaymentOptionsResponse'];
@@ -160,7 +160,7 @@ export async function listPaymentOptions(
   includePaymentInfo: boolean,
 ): Promise<OptionsResponse> {
   const grouped = accountsByAdapter(checkout, body.accounts);
-  const payment = await readGatewayPayment(checkout, scope, id);
+  const payment = await readBuyerPayment(checkout, scope, id);
   requirePayable(checkout, payment);
   const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
   if (!merchant) throw new Error(`payment ${id} names merchant ${payment.merchant_id}, which does not exist`);
@@ -168,6 +168,6 @@ export async function listPaymentOptions(
   return {
     options: await pricedOptions(checkout, payment, merchant, grouped, collectData),
     collectData,
-    info: includePaymentInfo ? await gatewayPaymentInfo(checkout, scope, id) : null,
+    info: includePaymentInfo ? await buyerPaymentInfo(checkout, scope, id) : null,
   };
 }

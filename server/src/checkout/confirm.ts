@@ -5,30 +5,25 @@
  * winner's status when they sent the same results.
  */
 import { createHash } from 'node:crypto';
+import type { ChainAdapter, OptionClaims, VerifiedOption } from '../chains/adapter.js';
 import { hasCollectedData, saveCollectedData, validateCollectedData } from '../collect/index.js';
-import { isUniqueViolation } from '../db/failure.js';
-import { findMerchant } from '../db/queries/accounts.js';
-import { findClaimOfPayment, insertClaim, type ClaimRow } from '../db/queries/claims.js';
-import { insertDiscrepancy, type DiscrepancyKind } from '../db/queries/discrepancies.js';
-import { findPayment, type PaymentRow } from '../db/queries/payments.js';
+import { findClaimOfPayment } from '../db/queries/claims.js';
+import type { PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
-import { randomBase62 } from '../ids.js';
-import { currencyOfUnit } from '../payments/currencies.js';
-import { computeFee, parseFeeConfig, type FeeBreakdown, type Money } from '../payments/fees.js';
+import { transitionPayment } from '../payments/lifecycle.js';
+import { iso } from '../payments/snapshot.js';
 import {
-  gatewayStatusAnswer,
-  readGatewayPayment,
+  buyerStatusAnswer,
+  readBuyerPayment,
   waitForFinalStatus,
   type GatewayScope,
   type GatewayStatusResponse,
   type LongPoll,
-} from '../payments/gatewayPayments.js';
-import { transitionPayment } from '../payments/lifecycle.js';
-import { iso } from '../payments/snapshot.js';
-import type { ChainAdapter, ClaimDraft } from './adapters.js';
-import { requireAdapter, type Checkout } from './checkout.js';
-import { verifyOption, type OptionClaims, type VerifiedOption } from './optionToken.js';
+} from './buyerPayments.js';
+import { recordClaim, recordDiscrepancy, sameConfirm } from './recordClaim.js';
+import { requireAdapter, type Checkout } from './context.js';
+import { verifyOption } from './optionToken.js';
 import { paymentCollectData } from './options.js';
 import { pairResults } from './results.js';
 
@@ -54,52 +49,6 @@ function digest(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex');
 }
 
-/** A fiat amount in the option's asset, at the option's own rate, rounded up (docs/decisions.md §11). */
-export function atOptionRate(claims: OptionClaims, money: Money): bigint {
-  const currency = currencyOfUnit(money.unit);
-  if (!currency) return BigInt(money.value);
-  const scale = 10n ** BigInt(claims.decimals);
-  const fiatScale = 10n ** BigInt(currency.digits);
-  const numerator = BigInt(money.value) * scale * BigInt(claims.rate?.denominator ?? '1');
-  const denominator = fiatScale * BigInt(claims.rate?.numerator ?? '1');
-  return (numerator + denominator - 1n) / denominator;
-}
-
-function feeOf(feeConfig: Record<string, unknown> | null, claims: OptionClaims, amount: Money): FeeBreakdown | null {
-  if (feeConfig === null) return null;
-  const config = parseFeeConfig(feeConfig);
-  return computeFee(config, amount, atOptionRate(claims, config.base));
-}
-
-export async function recordDiscrepancy(
-  checkout: Checkout,
-  payment: PaymentRow,
-  claims: OptionClaims,
-  draft: ClaimDraft,
-  kind: DiscrepancyKind,
-  note: string,
-): Promise<void> {
-  const expected = BigInt(claims.amount);
-  const received = expected + draft.excess;
-  await insertDiscrepancy(checkout.db.knex, {
-    id: `dsc_${randomBase62(20)}`,
-    paymentId: payment.id,
-    kind,
-    live: payment.live,
-    chain: claims.chain,
-    txId: draft.txId ?? draft.claimKey,
-    assetUnit: `caip19/${claims.asset}`,
-    expectedValue: expected.toString(),
-    receivedValue: received.toString(),
-    note,
-    createdAt: checkout.now(),
-  });
-  checkout.logger.warn(
-    { paymentId: payment.id, kind, chain: claims.chain, txId: draft.txId },
-    'payment discrepancy recorded',
-  );
-}
-
 /**
  * An expired payment can no longer be paid, but money that moved for it must not vanish: a transfer that verifies
  * against the option is recorded as a late payment for the operator before `payment_expired` is answered.
@@ -111,7 +60,8 @@ async function refuseExpired(
   option: VerifiedOption,
   results: string[][],
 ): Promise<never> {
-  if (option.claims.kind !== 'eip3009') {
+  // A claim the service settles moved nothing yet: there is no late money to record.
+  if (!adapter.terms(option).settledByService) {
     const draft = await adapter.verify(option, results, { payment, now: checkout.now() }).catch(() => null);
     if (draft?.minedAt != null) {
       await recordDiscrepancy(
@@ -156,11 +106,6 @@ export async function refuseScreened(checkout: Checkout, payment: PaymentRow, ac
   throw new ApiError('sanctioned_user', 'This account cannot pay through this service.');
 }
 
-/** The answer to a confirm that repeats the accepted one: the current status, as if it had just been accepted. */
-function sameConfirm(claim: ClaimRow | null, option: VerifiedOption, resultsDigest: string): boolean {
-  return claim !== null && claim.optionDigest === option.digest && claim.resultsDigest === resultsDigest;
-}
-
 export async function confirmPayment(
   checkout: Checkout,
   scope: GatewayScope,
@@ -171,7 +116,7 @@ export async function confirmPayment(
   wallet: { name: string } = { name: 'Unknown wallet' },
 ): Promise<GatewayStatusResponse> {
   // The resource first (docs/decisions.md §2): an unknown or foreign payment is 404/403 whatever the body says.
-  const payment = await readGatewayPayment(checkout, scope, id);
+  const payment = await readBuyerPayment(checkout, scope, id);
   const option = verifiedOptionOf(checkout, id, body.optionId);
   const adapter = requireAdapter(checkout, option.claims.chain);
   const legs = pairResults(await adapter.actions(option), body.results);
@@ -181,7 +126,7 @@ export async function confirmPayment(
   }
   const results = legs[0]!.results;
   const resultsDigest = digest(results);
-  const answer = async () => gatewayStatusAnswer(checkout, await waitForFinalStatus(checkout, scope, id, poll));
+  const answer = async () => buyerStatusAnswer(checkout, await waitForFinalStatus(checkout, scope, id, poll));
 
   const existing = await findClaimOfPayment(checkout.db.knex, id);
   if (sameConfirm(existing, option, resultsDigest)) return answer();
@@ -196,9 +141,10 @@ export async function confirmPayment(
   }
   const now = checkout.now();
   const late = now >= payment.expires_at;
-  // An authorization is valid only before the payment's expiry, so none can be confirmed in the grace period.
-  if (late && option.claims.kind === 'eip3009') throw new ApiError('payment_expired', `Payment ${id} has expired.`);
-  if (option.claims.kind === 'eip3009') refuseStaleQuote(checkout, option);
+  const { settledByService } = adapter.terms(option);
+  // What the service settles is valid only before the payment's expiry, so none can be confirmed in the grace period.
+  if (late && settledByService) throw new ApiError('payment_expired', `Payment ${id} has expired.`);
+  if (settledByService) refuseStaleQuote(checkout, option);
   await refuseScreened(checkout, payment, option.claims.account);
   await requireCollectedData(checkout, payment, body);
 
@@ -208,7 +154,7 @@ export async function confirmPayment(
     if (stale && err instanceof ApiError) refuseStaleQuote(checkout, option);
     throw err;
   });
-  if (option.claims.kind !== 'eip3009') {
+  if (!settledByService) {
     // A transfer mined while the quote (or the payment) was valid honours it, however late the confirm arrives.
     const minedMs = draft.minedAt === null ? null : draft.minedAt * 1000;
     if (late && (minedMs === null || minedMs > payment.expires_at)) {
@@ -248,100 +194,4 @@ export async function confirmPayment(
   await draft.broadcast?.();
   await recordClaim(checkout, { payment, option, draft, resultsDigest, wallet: wallet.name, now });
   return answer();
-}
-
-export interface ClaimInput {
-  payment: PaymentRow;
-  option: VerifiedOption;
-  draft: ClaimDraft;
-  /** What identifies the results that made the claim, so a repeat of the same ones is recognised. */
-  resultsDigest: string;
-  /** Shown as the buyer's account provider. */
-  wallet: string;
-  now: number;
-  /** The transfer was found on chain, not sent by the service (Solana Pay): its money moved whatever happens here. */
-  foundOnChain?: boolean;
-}
-
-/**
- * Writes a verified claim: in one transaction the claim (unique forever per transaction or authorization), the move
- * to `processing` and the claim's next job. Shared by confirm and the Solana Pay watcher. Money may already have
- * moved (a broadcast transfer, one found on chain), so a claim that cannot be written because the payment moved on
- * meanwhile is recorded as a discrepancy. Answers normally when the same results were already claimed.
- */
-export async function recordClaim(checkout: Checkout, input: ClaimInput): Promise<void> {
-  const { option, draft, resultsDigest, now } = input;
-  const id = input.payment.id;
-  const merchant = await findMerchant(checkout.db.knex, input.payment.merchant_id);
-  const optionAmount = { unit: `caip19/${option.claims.asset}`, value: option.claims.amount };
-  try {
-    await checkout.db.knex.transaction(async (trx) => {
-      await insertClaim(trx, {
-        id: `clm_${randomBase62(20)}`,
-        paymentId: id,
-        claimKey: draft.claimKey,
-        kind: draft.kind,
-        chain: option.claims.chain,
-        account: option.claims.account,
-        optionDigest: option.digest,
-        resultsDigest,
-        txId: draft.txId,
-        state: 'pending',
-        details: { ...draft.details, wallet: input.wallet },
-        createdAt: now,
-        updatedAt: now,
-      });
-      await transitionPayment(
-        checkout,
-        id,
-        {
-          to: 'processing',
-          from: ['requires_action'],
-          stages: {
-            processing: {
-              processing_at: iso(now),
-              option_amount: optionAmount,
-              fee: feeOf(merchant?.fee_config ?? null, option.claims, optionAmount),
-              settlement_amount: optionAmount,
-              buyer_caip10: option.claims.account,
-              chain_caip2: option.claims.chain,
-            },
-          },
-        },
-        trx,
-      );
-      await checkout.jobs.add(trx, draft.nextTask, { paymentId: id }, { jobKey: `${draft.nextTask}:${id}` });
-    });
-  } catch (err) {
-    if (!isUniqueViolation(err) && !(err instanceof ApiError && err.code === 'invalid_state')) throw err;
-    // Lost a race. The same results: the winner's claim stands. Anything else: say why.
-    const winner = await findClaimOfPayment(checkout.db.knex, id);
-    if (sameConfirm(winner, option, resultsDigest)) return;
-    if (winner) throw new ApiError('invalid_state', `Payment ${id} is already processing with different results.`);
-    const payment = (await findPayment(checkout.db.knex, id)) ?? input.payment;
-    if (payment.status !== 'requires_action') {
-      if (draft.broadcast || input.foundOnChain) {
-        await recordDiscrepancy(
-          checkout,
-          payment,
-          option.claims,
-          draft,
-          'late_payment',
-          `${input.foundOnChain ? 'Found on chain' : 'Broadcast'} while the payment became ${payment.status}.`,
-        );
-      }
-      throw new ApiError('invalid_state', `Payment ${id} is ${payment.status} and can no longer be paid.`);
-    }
-    throw new ApiError('params_validation', 'results[0] has already paid another payment.');
-  }
-  if (draft.excess > 0n) {
-    await recordDiscrepancy(
-      checkout,
-      input.payment,
-      option.claims,
-      draft,
-      'overpayment',
-      'Transfer above the option amount.',
-    );
-  }
 }

@@ -1,9 +1,10 @@
-/** The checkout on EVM chains: the `eip155` ChainAdapter (gateway/adapters.ts). */
+/** The checkout on EVM chains: the `eip155` ChainAdapter (chains/adapter.ts). */
 import { getAddress, type Address } from 'viem';
 import type { Database } from '../../db/connect.js';
 import { ApiError } from '../../errors.js';
-import type { ChainAdapter, Holding } from '../../gateway/adapters.js';
+import type { ChainAdapter, Holding } from '../adapter.js';
 import type { Chains, EvmChain } from '../index.js';
+import { evmAccountRules } from './accountRules.js';
 import { erc20Abi, multicall3BalanceAbi } from './abis.js';
 import { evmActions } from './actions.js';
 import {
@@ -15,7 +16,10 @@ import {
 } from './settle.js';
 import { verifyAuthorization, verifyTransaction } from './verify.js';
 
-const ACCOUNT = /^eip155:([1-9][0-9]{0,17}):(0x[0-9a-fA-F]{40})$/;
+/**
+ * `eip3009`: the buyer signs an authorization the service relays; `erc20` and `native`: the buyer sends the transfer.
+ */
+export type EvmOptionKind = 'eip3009' | 'erc20' | 'native';
 
 /** Seconds per block, for the `etaS` of an option: a relay or send, then the confirmations. */
 const BLOCK_TIME_S: Record<number, number> = {
@@ -82,12 +86,9 @@ export function createEvmAdapter(chains: Chains, db: Database, options: EvmAdapt
   };
 
   return {
-    namespace: 'eip155',
+    ...evmAccountRules,
 
-    normaliseAccount(caip10) {
-      const match = ACCOUNT.exec(caip10);
-      return match ? `eip155:${match[1]}:${getAddress(match[2]!)}` : null;
-    },
+    terms: (option) => ({ settledByService: option.claims.kind === 'eip3009' }),
 
     async holdings({ accounts, live, settlement }) {
       const mode = live ? 'live' : 'test';
@@ -108,7 +109,7 @@ export function createEvmAdapter(chains: Chains, db: Database, options: EvmAdapt
           return chain.config.assets.map((asset, i) => ({
             account,
             chain: caip2,
-            kind: asset.address === null ? 'native' : asset.eip3009 ? 'eip3009' : 'erc20',
+            kind: (asset.address === null ? 'native' : asset.eip3009 ? 'eip3009' : 'erc20') satisfies EvmOptionKind,
             recipient: getAddress(recipient),
             balance: values[i] ?? 0n,
             etaS: etaSeconds(chain),

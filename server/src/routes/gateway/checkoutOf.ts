@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors.js';
-import type { Checkout } from '../../gateway/checkout.js';
+import type { Checkout } from '../../checkout/context.js';
 import type { Runtime } from '../../runtime.js';
 
 /** A process started without chains cannot quote or verify anything: that is the server's state, not the request's. */

@@ -9,7 +9,7 @@ import { DISPLAY_PREFIX_LENGTH, hashKey, type Mode } from '../accounts/keys.js';
 import { findActiveKeyByHash, insertApiKey } from '../db/queries/accounts.js';
 import type { Database } from '../db/connect.js';
 import { isUniqueViolation } from '../db/failure.js';
-import { CURRENT_VERSION } from '../http/versions.js';
+import { CURRENT_VERSION } from '../versions.js';
 import { newId } from '../ids.js';
 
 export const HOSTED_CHECKOUT_LABEL = 'Paygate hosted checkout';

@@ -2,18 +2,17 @@
  * The checkout's dependencies, built once per runtime: the chain adapters, pricing, screening and the option
  * secret. Options, fetch, confirm and the claim tasks all take a `Checkout`.
  */
-import { createEvmAdapter, type EvmAdapterOptions } from '../chains/eip155/gateway.js';
-import { createSolanaAdapter } from '../chains/solana/gateway.js';
+import type { ChainAdapter } from '../chains/adapter.js';
+import { createAdapters, forNamespaceOf, type AdapterOptions } from '../chains/adapters.js';
 import type { Chains } from '../chains/index.js';
 import type { Config } from '../config.js';
 import type { SecretBox } from '../crypto/secretBox.js';
 import { ApiError } from '../errors.js';
-import type { GatewayDeps } from '../payments/gatewayPayments.js';
 import { createPricing, type Pricing } from '../quotes/index.js';
-import type { ChainAdapter } from './adapters.js';
+import type { BuyerPaymentDeps } from './buyerPayments.js';
 import { loadScreeningList, type ScreeningList } from './screening.js';
 
-export interface Checkout extends GatewayDeps {
+export interface Checkout extends BuyerPaymentDeps {
   chains: Chains;
   config: Config;
   secretBox: SecretBox;
@@ -23,13 +22,12 @@ export interface Checkout extends GatewayDeps {
   screening: ScreeningList;
 }
 
-export interface CheckoutOptions {
-  evm?: EvmAdapterOptions;
+export interface CheckoutOptions extends AdapterOptions {
   pricing?: Pricing;
 }
 
 export function createCheckout(
-  deps: GatewayDeps & { config: Config; secretBox: SecretBox },
+  deps: BuyerPaymentDeps & { config: Config; secretBox: SecretBox },
   options: CheckoutOptions = {},
 ): Checkout | null {
   const chains = deps.chains;
@@ -40,15 +38,14 @@ export function createCheckout(
     ...deps,
     chains,
     optionSecret,
-    adapters: [createEvmAdapter(chains, deps.db, options.evm), createSolanaAdapter(chains.solana)],
+    adapters: createAdapters(chains, deps.db, options),
     pricing: options.pricing ?? createPricing({ chains, config: deps.config, logger: deps.logger }),
     screening: loadScreeningList(deps.config.screeningFile),
   };
 }
 
 export function adapterFor(checkout: Checkout, chainOrAccount: string): ChainAdapter | undefined {
-  const namespace = chainOrAccount.slice(0, chainOrAccount.indexOf(':'));
-  return checkout.adapters.find((a) => a.namespace === namespace);
+  return forNamespaceOf(checkout.adapters, chainOrAccount);
 }
 
 export function requireAdapter(checkout: Checkout, chain: string): ChainAdapter {

@@ -21,12 +21,13 @@ import {
 } from '../db/queries/solanaPayRequests.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
-import { currencyOfUnit } from '../payments/currencies.js';
+import { currencyOfUnit } from '../currencies.js';
 import { expireIfOverdue } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
-import { requireAdapter, type Checkout } from './checkout.js';
-import { recordClaim, recordDiscrepancy } from './confirm.js';
-import { verifyOption, type VerifiedOption } from './optionToken.js';
+import { requireAdapter, type Checkout } from './context.js';
+import { recordClaim, recordDiscrepancy } from './recordClaim.js';
+import type { VerifiedOption } from '../chains/adapter.js';
+import { verifyOption } from './optionToken.js';
 import { paymentCollectData, pricedOptions, requirePayable } from './options.js';
 
 type Label = components['schemas']['SolanaPayLabel'];

@@ -1,8 +1,8 @@
 /** Fetch an action: resolves a `build` action of a verified option into wallet RPC calls, built now. */
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
-import { readGatewayPayment, type GatewayScope } from '../payments/gatewayPayments.js';
-import { requireAdapter, type Checkout } from './checkout.js';
+import { readBuyerPayment, type GatewayScope } from './buyerPayments.js';
+import { requireAdapter, type Checkout } from './context.js';
 import { verifiedOptionOf, refuseStaleQuote } from './confirm.js';
 import { requirePayable } from './options.js';
 
@@ -15,7 +15,7 @@ export async function fetchAction(
   id: string,
   body: FetchRequest,
 ): Promise<FetchResponse> {
-  const payment = await readGatewayPayment(checkout, scope, id);
+  const payment = await readBuyerPayment(checkout, scope, id);
   const option = verifiedOptionOf(checkout, id, body.optionId);
   requirePayable(checkout, payment);
   refuseStaleQuote(checkout, option);

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
-import type { Action } from './adapters.js';
+import type { Action } from '../chains/adapter.js';
 
 type ConfirmResult = components['schemas']['ConfirmResult'];
 

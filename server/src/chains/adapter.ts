@@ -1,0 +1,163 @@
+/**
+ * The port: what the checkout needs from a chain namespace. The options, quotes, confirm and confirmation machinery
+ * (server/src/checkout/) is written once against these types, and each namespace implements them in
+ * `chains/<namespace>/adapter.ts`, assembled in `chains/adapters.ts`. The port owns every type an adapter receives
+ * or returns, so chains/ never imports the checkout, and nothing outside `chains/<namespace>/` names a namespace or
+ * a namespace's kind of option (a test greps for it: test/architecture/).
+ */
+import type { PaymentRow } from '../db/queries/payments.js';
+import type { components } from '../generated/gateway.js';
+
+export type Action = components['schemas']['Action'];
+export type WalletRpcActionItem = components['schemas']['WalletRpcActionItem'];
+
+/**
+ * How an option moves the funds, chosen by its adapter and carried in the option id; opaque to the checkout, which
+ * asks the adapter what it implies (`terms`).
+ */
+export type OptionKind = string;
+
+/** What an option pins. Short keys keep ids short; the names below are what the code uses. */
+export interface OptionClaims {
+  paymentId: string;
+  /** CAIP-10 of the paying account, as the chain adapter normalised it. */
+  account: string;
+  chain: string;
+  /** CAIP-19 of the asset paid. */
+  asset: string;
+  /** The amount in the asset's minor units. */
+  amount: string;
+  /** The asset's decimals, so the option's amount can be read without the chain configuration. */
+  decimals: number;
+  /** Where the funds go: the merchant's settlement address on that chain. */
+  recipient: string;
+  kind: OptionKind;
+  /** Unix seconds after which the quote is stale; null when no rate is involved (a stablecoin of the currency). */
+  quoteExpiresAt: number | null;
+  /** Unix seconds: the earlier of the quote's expiry and the payment's, the last moment the option can pay. */
+  deadline: number;
+  /** The rate quoted, fiat major units per whole token, for the record; null for a 1:1 peg. */
+  rate: { numerator: string; denominator: string; source: string } | null;
+  /** Milliseconds since the epoch, from the business clock. */
+  issuedAt: number;
+  /** Makes every issued option unique, so two listings never share an authorization nonce or a reference. */
+  salt: string;
+}
+
+/** An option whose id the checkout signed and checked (checkout/optionToken.ts). */
+export interface VerifiedOption {
+  claims: OptionClaims;
+  /** SHA-256 of the whole token (hex): how claims name the option they paid. */
+  digest: string;
+  /** The HMAC bytes: the secret-derived seed of the option's nonce and reference. */
+  mac: Buffer;
+}
+
+/**
+ * What an option's kind means for confirm. `settledByService`: the service moves the funds after confirm (it relays
+ * a signed authorization), so nothing has moved yet: the claim must be made before the payment expires and while
+ * the quote holds. Otherwise the buyer's own transfer moves them, and the time it was mined decides whether a late
+ * confirm still pays (docs/decisions.md §17).
+ */
+export interface OptionTerms {
+  settledByService: boolean;
+}
+
+/** An asset an account holds on a chain the payment's mode serves, with what the option needs to describe it. */
+export interface Holding {
+  account: string;
+  chain: string;
+  kind: OptionKind;
+  /** Where the funds go: the merchant's settlement address on the chain. */
+  recipient: string;
+  balance: bigint;
+  etaS: number;
+  asset: {
+    caip19: string;
+    decimals: number;
+    symbol: string;
+    name: string;
+    peg: string | null;
+    iconUrl: string | null;
+    networkIconUrl: string | null;
+    networkName: string | null;
+  };
+}
+
+/** What a verified confirm claims: written with the move to `processing`, in one transaction. */
+export interface ClaimDraft {
+  /** The thing that can pay only once (a transaction's sender and nonce, an authorization); unique forever. */
+  claimKey: string;
+  kind: OptionKind;
+  /** The transaction that moves the funds, when already known. */
+  txId: string | null;
+  details: Record<string, unknown>;
+  /** What carries the claim on: `relay` (the service submits it, then watches) or `watch` (it only watches). */
+  next: 'relay' | 'watch';
+  /** Unix seconds of the block that holds the transfer, when it is already mined (late confirms need it). */
+  minedAt: number | null;
+  /** Received minus the option's amount: above 0 an overpayment, below 0 an underpayment (both discrepancies). */
+  excess: bigint;
+  /**
+   * Sends the transaction the service broadcasts, after every check and before the claim is written; a repeat of
+   * one that already landed succeeds. Throws `ApiError` when the chain refuses it.
+   */
+  broadcast?: () => Promise<void>;
+}
+
+export interface ClaimRecord {
+  paymentId: string;
+  claimKey: string;
+  kind: OptionKind;
+  chain: string;
+  account: string;
+  txId: string | null;
+  state: string;
+  details: Record<string, unknown>;
+}
+
+/** Where a claim stands after a look at the chain. */
+export type ClaimProgress =
+  | { state: 'pending'; recheckInMs: number; txId?: string; details?: Record<string, unknown> }
+  | { state: 'succeeded'; txId: string }
+  | { state: 'failed'; reason: string; txId?: string };
+
+export interface ConfirmContext {
+  payment: PaymentRow;
+  now: number;
+}
+
+/**
+ * A namespace's account rules, pure (no chain connection), so a merchant's settlement addresses are checked the
+ * same way where no chain runs (the CLI) as where the checkout pays them.
+ */
+export interface AccountRules {
+  namespace: string;
+  /** Whether `caip2` is a well-formed chain id of this namespace. */
+  isChainId(caip2: string): boolean;
+  /** The account in canonical form, or null when it is malformed for this namespace. */
+  normaliseAccount(caip10: string): string | null;
+  /** What an address of this namespace is, for a refusal ("0x and 40 hex digits"). */
+  addressForm: string;
+  /** How a chain id of this namespace is written, for a refusal ("eip155:<chainId>"). */
+  chainIdForm: string;
+  /** A settlement address as the CLI's help shows it (`<caip2>=<address>`). */
+  settlementExample: string;
+}
+
+export interface ChainAdapter extends AccountRules {
+  /** What the accounts hold on the chains of the payment's mode where the merchant has a settlement address. */
+  holdings(input: { accounts: string[]; live: boolean; settlement: Record<string, string> }): Promise<Holding[]>;
+  /** What the option's kind means for confirm. */
+  terms(option: VerifiedOption): OptionTerms;
+  /** The option's actions, rebuilt from the token alone (deterministic), so fetch and confirm can check them. */
+  actions(option: VerifiedOption): Promise<Action[]>;
+  /** The wallet RPC calls a `build` action stands for, built now. */
+  resolveBuild(option: VerifiedOption, data: string): Promise<WalletRpcActionItem[]>;
+  /** Checks the results on chain; throws `ApiError` (`params_validation`) for anything that does not pay the option. */
+  verify(option: VerifiedOption, results: string[][], context: ConfirmContext): Promise<ClaimDraft>;
+  /** Submits what the service must submit (a relayed authorization); answers the transaction id. */
+  submit(claim: ClaimRecord): Promise<{ txId: string | null; details?: Record<string, unknown> }>;
+  /** Looks at the chain: still pending, final at the required depth, or failed. */
+  progress(claim: ClaimRecord, now: number): Promise<ClaimProgress>;
+}

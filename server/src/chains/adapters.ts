@@ -1,0 +1,42 @@
+/**
+ * The one place the namespaces are listed: their account rules (pure, usable without chains) and their adapters
+ * (built once per runtime over the running chains). A third namespace is added here and in its own folder.
+ */
+import type { Database } from '../db/connect.js';
+import type { AccountRules, ChainAdapter } from './adapter.js';
+import { evmAccountRules } from './eip155/accountRules.js';
+import { createEvmAdapter, type EvmAdapterOptions } from './eip155/adapter.js';
+import { evmDemoSettlement, evmSimulatedPayment } from './eip155/demo.js';
+import type { Chains } from './index.js';
+import { solanaAccountRules } from './solana/accountRules.js';
+import { createSolanaAdapter } from './solana/adapter.js';
+import { solanaDemoSettlement } from './solana/demo.js';
+
+export const accountRules: readonly AccountRules[] = [evmAccountRules, solanaAccountRules];
+
+/** The demo merchant's payout addresses: the local chains' (accounts/bootstrap.ts). */
+export const demoSettlementAddresses: Record<string, string> = Object.fromEntries([
+  evmDemoSettlement,
+  solanaDemoSettlement,
+]);
+
+/** The chain, buyer and token test mode's `simulate` names (payments/simulate.ts). */
+export const simulatedPayment = evmSimulatedPayment;
+
+export interface AdapterOptions {
+  evm?: EvmAdapterOptions;
+}
+
+export function createAdapters(chains: Chains, db: Database, options: AdapterOptions = {}): ChainAdapter[] {
+  return [createEvmAdapter(chains, db, options.evm), createSolanaAdapter(chains.solana)];
+}
+
+function namespaceOf(caip: string): string {
+  return caip.split(':', 1)[0]!;
+}
+
+/** The rules or adapter of the namespace a CAIP-2 chain id or CAIP-10 account belongs to. */
+export function forNamespaceOf<T extends AccountRules>(list: readonly T[], chainOrAccount: string): T | undefined {
+  const namespace = namespaceOf(chainOrAccount);
+  return list.find((a) => a.namespace === namespace);
+}

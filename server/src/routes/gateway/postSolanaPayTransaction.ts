@@ -1,0 +1,21 @@
+import type { RequestHandler } from 'express';
+import type { operations } from '../../generated/gateway.js';
+import { solanaPayTransaction } from '../../checkout/solanaPay.js';
+import type { Runtime } from '../../runtime.js';
+import { checkoutOf } from './checkoutOf.js';
+
+type Post = operations['postSolanaPayTransaction'];
+
+/** POST /v1/gateway/payment/{id}/solana-pay */
+export function postSolanaPayTransactionHandler(
+  runtime: Runtime,
+): RequestHandler<
+  Post['parameters']['path'],
+  Post['responses'][200]['content']['application/json'],
+  Post['requestBody']['content']['application/json']
+> {
+  return async (req, res) => {
+    const query = req.query as NonNullable<Post['parameters']['query']>;
+    res.json(await solanaPayTransaction(checkoutOf(runtime), req.params.id, req.body, query));
+  };
+}
