@@ -10,7 +10,6 @@ import {
   http,
   type Address,
   type Chain,
-  type Hex,
   type PrivateKeyAccount,
   type TestClient,
   type Transport,
