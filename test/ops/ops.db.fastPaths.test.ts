@@ -8,13 +8,8 @@ import knexFactory, { type Knex } from 'knex';
 import type { Runtime } from '@paygate/server';
 import { insertEvents, listEventsForPayment, type EventRow } from '../../server/src/db/queries/events.js';
 import { findPaymentStatus } from '../../server/src/db/queries/paymentStatus.js';
-import {
-  findPayment,
-  insertPayments,
-  listPayments,
-  stageColumns,
-  type PaymentRow,
-} from '../../server/src/db/queries/payments.js';
+import { stageColumns } from '../../server/src/db/queries/paymentStages.js';
+import { findPayment, insertPayments, listPayments, type PaymentRow } from '../../server/src/db/queries/payments.js';
 import {
   claimDelivery,
   claimDeliveryWithContext,

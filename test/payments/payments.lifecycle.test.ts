@@ -75,7 +75,15 @@ describeEachDatabase('payments.lifecycle', (get) => {
 
   it('a transition bumps the version by one and writes its event in the same step', async () => {
     const payment = await newPayment();
-    const processing = { processing_at: new Date(clock.now()).toISOString() };
+    const amount = { unit: 'caip19/eip155:31337/erc20:0x0000000000000000000000000000000000000000', value: '12500000' };
+    const processing = {
+      processing_at: new Date(clock.now()).toISOString(),
+      option_amount: amount,
+      fee: null,
+      settlement_amount: amount,
+      buyer_caip10: 'eip155:31337:0x000000000000000000000000000000000000dEaD',
+      chain_caip2: 'eip155:31337',
+    };
     const { payment: next, changed } = await transitionPayment(runtime, payment.id, {
       to: 'processing',
       stages: { processing },
@@ -96,7 +104,10 @@ describeEachDatabase('payments.lifecycle', (get) => {
   it('refuses every transition the state machine does not list, with invalid_state', async () => {
     const all = Object.keys(transitions) as PaymentStatus[];
     const payment = await newPayment();
-    await transitionPayment(runtime, payment.id, { to: 'cancelled', stages: { cancelled: { cancelled_at: 'x' } } });
+    await transitionPayment(runtime, payment.id, {
+      to: 'cancelled',
+      stages: { cancelled: { cancelled_at: 'x', cancelled_by: 'merchant', cancellation_reason: null } },
+    });
     for (const to of all.filter((s) => s !== 'cancelled')) {
       await assert.rejects(
         transitionPayment(runtime, payment.id, { to, stages: {} }),

@@ -369,7 +369,10 @@ describe('webhooks.delivery', () => {
     await deleteEndpoint(runtime, merchantId, 'test');
     const p = await newPayment();
     clock.advance(2 * DAY);
-    await transitionPayment(runtime, p.id, { to: 'cancelled', stages: { cancelled: { cancelled_at: 'x' } } });
+    await transitionPayment(runtime, p.id, {
+      to: 'cancelled',
+      stages: { cancelled: { cancelled_at: 'x', cancelled_by: 'merchant', cancellation_reason: null } },
+    });
     const { endpoint } = await createEndpoint(runtime, merchantId, 'test', { url: `${receiver.url}/hooks` });
     assert.ok(endpoint);
     await assert.rejects(replaySince(runtime, merchantId, 'test', clock.now() - 14 * DAY - 1), /14 days/);
@@ -391,7 +394,10 @@ describe('webhooks.delivery', () => {
     await updateEndpointSettings(runtime, merchantId, 'test', { eventTypes: ['payment.cancelled'] });
     receiver.respond = (_req, res) => res.writeHead(500).end();
     const p = await newPayment();
-    await transitionPayment(runtime, p.id, { to: 'cancelled', stages: { cancelled: { cancelled_at: 'x' } } });
+    await transitionPayment(runtime, p.id, {
+      to: 'cancelled',
+      stages: { cancelled: { cancelled_at: 'x', cancelled_by: 'merchant', cancellation_reason: null } },
+    });
     await sendTestEvent(runtime, merchantId, 'test', 'payment.created');
     await runtime.jobs.drain();
     for (const d of await deliveries()) await exhaust(d.id);

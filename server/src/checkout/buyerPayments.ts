@@ -125,7 +125,7 @@ export function buyerStatusAnswer(deps: BuyerPaymentDeps, payment: PaymentRow): 
   if (payment.status === 'succeeded') {
     const txId = payment.stages.success?.tx_id;
     const paidAt = Date.parse(String(payment.stages.success?.succeeded_at));
-    const paid = payment.stages.processing?.option_amount as { unit: string; value: string } | undefined;
+    const paid = payment.stages.processing?.option_amount;
     if (typeof txId !== 'string' || !paid || Number.isNaN(paidAt)) {
       throw new Error(`succeeded payment ${payment.id} lacks its tx, amount or time`);
     }

@@ -9,19 +9,13 @@ import type { Database } from '../db/connect.js';
 import { Combiner } from '../db/combiner.js';
 import { isEmbedded } from '../db/dialect.js';
 import { insertEvents, type EventRow } from '../db/queries/events.js';
-import {
-  findPayment,
-  insertPayments,
-  stageColumns,
-  updatePaymentAtVersion,
-  type PaymentRow,
-  type StageColumn,
-} from '../db/queries/payments.js';
+import { findPayment, insertPayments, updatePaymentAtVersion, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/types.js';
 import type { Observer } from '../observability/observer.js';
 import { iso, toSnapshot, WEBHOOK_API_VERSION, type WebhookEvent } from './snapshot.js';
+import { noStages, type SettledStage, type StageChange } from '../db/queries/paymentStages.js';
 import { canTransition, eventTypeOf, type PaymentStatus, type WebhookEventType } from './stateMachine.js';
 
 /** Called inside the transaction of every event, e.g. to enqueue webhook deliveries. */
@@ -67,13 +61,13 @@ interface PendingEvent {
 
 function eventOf(deps: LifecycleDeps, row: PaymentRow, type: WebhookEventType): PendingEvent {
   const now = deps.now();
-  const envelope = {
+  const envelope: WebhookEvent = {
     id: newId.event(),
     type,
     api_version: WEBHOOK_API_VERSION,
     created_at: iso(now),
     data: toSnapshot(row),
-  } as WebhookEvent;
+  };
   const event: EventRow = {
     id: envelope.id,
     payment_id: row.id,
@@ -133,7 +127,7 @@ function newPaymentRow(deps: LifecycleDeps, input: NewPayment): PaymentRow {
     created_at: now,
     expires_at: input.expiresAt,
     updated_at: now,
-    stages: Object.fromEntries(stageColumns.map((c) => [c, null])) as PaymentRow['stages'],
+    stages: noStages(),
   };
 }
 
@@ -200,7 +194,7 @@ export async function createPayment(
 export interface Change {
   to: PaymentStatus;
   /** Sub-objects this change sets (the stage of the new status, and any it fills in). */
-  stages: Partial<Record<StageColumn, Record<string, unknown>>>;
+  stages: StageChange;
   /** Statuses from which this caller may move; a payment already at `to` from a repeat is not an error. */
   from?: readonly PaymentStatus[];
 }
@@ -255,12 +249,12 @@ export async function transitionPayment(
 }
 
 /** A stage of a succeeded payment that is not a status: settled (an event) or refunded (a record). */
-export async function recordStage(
+export async function recordStage<S extends 'settled' | 'refunded'>(
   deps: LifecycleDeps,
   paymentId: string,
-  stage: 'settled' | 'refunded',
+  stage: S,
   /** Builds the stage's sub-object from the locked row, or throws an ApiError when the stage is not allowed. */
-  build: (p: PaymentRow, now: number) => Record<string, unknown> | null,
+  build: (p: PaymentRow, now: number) => Required<StageChange>[S] | null,
 ): Promise<ChangeResult> {
   return deps.db.knex.transaction(async (trx) => {
     const current = await findPayment(trx, paymentId, { forUpdate: true });
@@ -271,17 +265,20 @@ export async function recordStage(
     // Settlement is a state change with an event; a refund is a record on the payment with neither
     // (docs/decisions.md §1.2), so versions stay gap-free in the event stream.
     const bump = stage === 'settled' ? 1 : 0;
+    // Assigned, not written as `{ [stage]: value }`: a computed key would widen to an index signature, unchecked.
+    const change: StageChange = {};
+    change[stage] = value;
     const next: PaymentRow = {
       ...current,
       state_version: current.state_version + bump,
       updated_at: now,
-      stages: { ...current.stages, [stage]: value },
+      stages: { ...current.stages, ...change },
     };
     const applied = await updatePaymentAtVersion(trx, paymentId, current.state_version, {
       status: current.status,
       state_version: next.state_version,
       updated_at: now,
-      stages: { [stage]: value },
+      stages: change,
     });
     if (!applied) throw new Error(`payment ${paymentId} changed concurrently at version ${current.state_version}`);
     if (stage === 'settled') await writeEvent(deps, trx, next, 'payment.settled');
@@ -311,9 +308,9 @@ export async function expireIfOverdue(deps: LifecycleDeps, payment: PaymentRow):
 
 /** Test mode's automatic settlement: the whole settlement amount, at once. Idempotent. */
 export async function settleTestPayment(deps: LifecycleDeps, paymentId: string): Promise<ChangeResult> {
-  return recordStage(deps, paymentId, 'settled', (p, now) => {
+  return recordStage(deps, paymentId, 'settled', (p, now): SettledStage | null => {
     if (p.status !== 'succeeded' || p.live || p.stages.settled !== null) return null;
-    const settlement = (p.stages.processing?.settlement_amount as { unit: string; value: string } | undefined) ?? {
+    const settlement = p.stages.processing?.settlement_amount ?? {
       unit: p.amount_unit,
       value: p.amount_value,
     };

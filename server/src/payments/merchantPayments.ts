@@ -18,6 +18,7 @@ import {
   type NewPayment,
 } from './lifecycle.js';
 import { iso, toSnapshot, type PaymentSnapshot } from './snapshot.js';
+import type { RefundedStage } from '../db/queries/paymentStages.js';
 import { isFinal, merchantStatusOf, POLL_IN_MS, type PaymentStatus } from './stateMachine.js';
 
 export type CreatePaymentRequest = components['schemas']['CreatePaymentRequest'];
@@ -241,7 +242,7 @@ export async function refundMerchantPayment(
   reason: string | undefined,
 ): Promise<PaymentSnapshot> {
   await findVisiblePayment(deps, scope, id);
-  const { payment } = await recordStage(deps, id, 'refunded', (p, now) => {
+  const { payment } = await recordStage(deps, id, 'refunded', (p, now): RefundedStage => {
     if (p.status !== 'succeeded') {
       throw new ApiError(
         'payment_not_succeeded',

@@ -12,6 +12,7 @@ import { computeFee, parseFeeConfig, type FeeBreakdown, type Money } from './fee
 import { recordStage, transitionPayment, type LifecycleDeps } from './lifecycle.js';
 import { readPayment, type MerchantScope } from './merchantPayments.js';
 import { iso, toSnapshot, type PaymentSnapshot } from './snapshot.js';
+import type { SettledStage, StageChange } from '../db/queries/paymentStages.js';
 
 export type SimulateTarget = components['schemas']['SimulatePaymentRequest']['to'];
 
@@ -48,7 +49,7 @@ function stagesFor(
   payment: PaymentRow,
   merchant: MerchantRow,
   now: number,
-): Record<string, Record<string, unknown>> {
+): StageChange {
   switch (to) {
     case 'processing': {
       const amount = {
@@ -79,12 +80,12 @@ function stagesFor(
 
 /** Settlement by hand, allowed once, on a succeeded payment the automatic settlement has not reached yet. */
 async function settle(deps: LifecycleDeps, id: string): Promise<PaymentRow> {
-  const { payment } = await recordStage(deps, id, 'settled', (p, now) => {
+  const { payment } = await recordStage(deps, id, 'settled', (p, now): SettledStage => {
     if (p.status !== 'succeeded') {
       throw new ApiError('invalid_state', `Payment ${id} is ${p.status}; only a succeeded payment can settle.`);
     }
     if (p.stages.settled !== null) throw new ApiError('invalid_state', `Payment ${id} is already settled.`);
-    const settlement = (p.stages.processing?.settlement_amount as Money | undefined) ?? {
+    const settlement = p.stages.processing?.settlement_amount ?? {
       unit: p.amount_unit,
       value: p.amount_value,
     };

@@ -28,5 +28,5 @@ export function toSnapshot(row: PaymentRow): PaymentSnapshot {
     expired: row.stages.expired,
     settled: row.stages.settled,
     refunded: row.stages.refunded,
-  } as PaymentSnapshot;
+  };
 }

@@ -150,7 +150,7 @@ export async function sendTestEvent(
   const token = { unit: SAMPLE.unit, value: toSampleUnits(amount).toString() };
   const paid = ['payment.processing', 'payment.succeeded', 'payment.settled'].includes(type);
   const succeeded = type === 'payment.succeeded' || type === 'payment.settled';
-  const event = {
+  const event: WebhookEvent = {
     id: newId.event(),
     type,
     api_version: WEBHOOK_API_VERSION,
@@ -183,7 +183,7 @@ export async function sendTestEvent(
       settled: type === 'payment.settled' ? { settled_at: at, settlement_amount: token } : null,
       refunded: null,
     },
-  } as WebhookEvent;
+  };
   const payload = JSON.stringify(event);
   const delivery = await deps.db.knex.transaction((trx) =>
     scheduleDelivery(deps, trx, endpoint, { id: event.id, type, payment_id: paymentId, payload }, 'test'),

@@ -1,13 +1,11 @@
 import type { Knex } from 'knex';
 import { isPaymentId } from '../../ids.js';
 import type { components } from '../../generated/gateway.js';
+import { stageColumns, type PaymentStages, type StageChange, type StageColumn } from './paymentStages.js';
 import { preparedReadAll } from '../connect.js';
 import { dialectOf } from '../dialect.js';
 
 type PaymentStatus = components['schemas']['PaymentStatus'];
-
-export const stageColumns = ['processing', 'success', 'failed', 'cancelled', 'expired', 'settled', 'refunded'] as const;
-export type StageColumn = (typeof stageColumns)[number];
 
 export interface PaymentRow {
   id: string;
@@ -24,15 +22,37 @@ export interface PaymentRow {
   expires_at: number;
   updated_at: number;
   /** Each stage's sub-object, parsed; null when the stage does not apply. */
-  stages: Record<StageColumn, Record<string, unknown> | null>;
+  stages: PaymentStages;
 }
 
 type RawRow = Omit<PaymentRow, 'live' | 'stages'> & { live: boolean | number } & Record<StageColumn, string | null>;
 
+/**
+ * A stage column's JSON, as its stage type. The one place the stage types are asserted rather than checked: the
+ * columns are written only by `updatePaymentAtVersion`, whose input is typed from the contract, so a full check of
+ * every field on every read (status polls read payments at a high rate) would only re-prove what the writers'
+ * types already did. What is checked is what a type cannot promise: that the column holds an object.
+ */
+function parseStage<S extends StageColumn>(raw: RawRow, stage: S): PaymentStages[S] {
+  const text = raw[stage];
+  if (text === null) return null;
+  const value: unknown = JSON.parse(text);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new Error(`payment ${raw.id}: the ${stage} stage is not an object`);
+  }
+  return value as PaymentStages[S];
+}
+
 function fromRaw(raw: RawRow): PaymentRow {
-  const stages = Object.fromEntries(
-    stageColumns.map((c) => [c, raw[c] === null ? null : (JSON.parse(raw[c]!) as Record<string, unknown>)]),
-  ) as PaymentRow['stages'];
+  const stages: PaymentStages = {
+    processing: parseStage(raw, 'processing'),
+    success: parseStage(raw, 'success'),
+    failed: parseStage(raw, 'failed'),
+    cancelled: parseStage(raw, 'cancelled'),
+    expired: parseStage(raw, 'expired'),
+    settled: parseStage(raw, 'settled'),
+    refunded: parseStage(raw, 'refunded'),
+  };
   return {
     id: raw.id,
     merchant_id: raw.merchant_id,
@@ -115,7 +135,7 @@ export async function updatePaymentAtVersion(
     status: PaymentStatus;
     state_version: number;
     updated_at: number;
-    stages: Partial<Record<StageColumn, Record<string, unknown> | null>>;
+    stages: StageChange;
   },
 ): Promise<boolean> {
   const stages = Object.fromEntries(
