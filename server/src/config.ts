@@ -25,7 +25,7 @@ export interface Config {
   optionSecret: Buffer | null;
   /** `local` starts local chains; otherwise presets (`live`, `testnet`) and chain files, comma-separated. */
   chains: string;
-  /** The PAYGATE_ variables, for the `${PAYGATE_…}` placeholders of chain files (server/src/chains/config.ts). */
+  /** The PAYGATE_ variables, for the `${PAYGATE_…}` placeholders of chain files (server/src/chains/chainsSetting.ts). */
   chainEnv: Record<string, string>;
   webhookAllowLoopback: boolean;
   screeningFile: string | null;

@@ -21,7 +21,7 @@ import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
 import { checkoutTasks } from './checkout/claimTasks.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
-import type { WebhookDeps, WebhookOptions } from './webhooks/deps.js';
+import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
 
 export type ResolvedConfig = ReturnType<typeof withDevelopmentSecrets>;

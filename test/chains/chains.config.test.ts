@@ -14,7 +14,7 @@ import {
   loadSolanaChainsSetting,
   PRESETS,
   type EvmChainConfig,
-} from '../../server/src/chains/config.js';
+} from '../../server/src/chains/chainsSetting.js';
 
 const relayerKey = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { createApp, createRuntime, openDatabase, runReadiness, type Runtime } from '@paygate/server';
-import type { EvmChainConfig } from '../../server/src/chains/config.js';
+import type { EvmChainConfig } from '../../server/src/chains/chainsSetting.js';
 import { createEvmClients } from '../../server/src/chains/eip155/client.js';
 import { ChainMetadataError, checkChainMetadata } from '../../server/src/chains/eip155/metadata.js';
 import { chainReadinessChecks, startChains } from '../../server/src/chains/index.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { claimIdempotencyKey, findIdempotencyKey } from '../../server/src/db/queries/idempotency.js';
+import { claimIdempotencyKey, findIdempotencyKey } from '../../server/src/db/queries/idempotencyKeys.js';
 import { IDEMPOTENCY_TTL_MS, IN_FLIGHT_TIMEOUT_MS, requestHash } from '../../server/src/payments/idempotency.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { createMerchantAccount } from '../helpers/fixtures.js';

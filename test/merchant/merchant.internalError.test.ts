@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { findIdempotencyKey } from '../../server/src/db/queries/idempotency.js';
+import { findIdempotencyKey } from '../../server/src/db/queries/idempotencyKeys.js';
 import { createPayment, expectError, operations, startHarness, usd, type Harness } from './harness.js';
 
 /** Every operation answers an unexpected failure with 500 internal_error and a generic message, nothing more. */

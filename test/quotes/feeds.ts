@@ -4,7 +4,7 @@
  */
 import { getAddress, type Address } from 'viem';
 import { TestPriceFeed } from '@paygate/devchain';
-import type { PriceFeedConfig } from '../../server/src/chains/config.js';
+import type { PriceFeedConfig } from '../../server/src/chains/chainsSetting.js';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
 import type { PricingChain } from '../../server/src/quotes/index.js';
 

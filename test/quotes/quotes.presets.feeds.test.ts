@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@paygate/server';
-import { loadChainsFile, loadChainsSetting } from '../../server/src/chains/config.js';
+import { loadChainsFile, loadChainsSetting } from '../../server/src/chains/chainsSetting.js';
 import { BUILT_IN_RATES } from '../../server/src/quotes/index.js';
 import { findRoute } from '../../server/src/quotes/routes.js';
 

@@ -17,7 +17,7 @@ import { ApiError } from '../errors.js';
 import { CURRENT_VERSION } from '../versions.js';
 import { newId } from '../ids.js';
 import { credentialRevoked } from './credentialCache.js';
-import { cleanText, inTransaction, type AccountsDeps } from './deps.js';
+import { cleanText, inTransaction, type AccountsDeps } from './accountsDeps.js';
 import { hashKey, mintKey, parseKey, type KeyKind, type Mode } from './keys.js';
 import { requirePartner } from './merchants.js';
 

@@ -9,7 +9,7 @@ import { isEmbedded } from '../db/dialect.js';
 import { hasAnyPartner } from '../db/queries/accounts.js';
 import type { BasePlusPercentConfig } from '../payments/fees.js';
 import { createKey } from './apiKeys.js';
-import type { AccountsDeps } from './deps.js';
+import type { AccountsDeps } from './accountsDeps.js';
 import type { Mode } from './keys.js';
 import { createMerchant, createPartner } from './merchants.js';
 

@@ -16,7 +16,7 @@ export {
   type DemoCredentials,
   type TestCredentials,
 } from './bootstrap.js';
-export type { AccountsDeps } from './deps.js';
+export type { AccountsDeps } from './accountsDeps.js';
 export { hashKey, mintKey, parseKey, DISPLAY_PREFIX_LENGTH, type KeyKind, type Mode } from './keys.js';
 export {
   createMerchant,

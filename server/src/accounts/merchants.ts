@@ -17,7 +17,7 @@ import { accountRules, forNamespaceOf } from '../chains/adapters.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { parseFeeConfig, type BasePlusPercentConfig } from '../payments/fees.js';
-import { cleanText, inTransaction, type AccountsDeps } from './deps.js';
+import { cleanText, inTransaction, type AccountsDeps } from './accountsDeps.js';
 
 export interface NewPartner {
   name: string;

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { silentObserver, type Observer } from '../observability/observer.js';
 import type { ReadinessCheck } from '../observability/readiness.js';
-import { loadChainsSetting, loadSolanaChainsSetting, type EvmChainConfig } from './config.js';
+import { loadChainsSetting, loadSolanaChainsSetting, type EvmChainConfig } from './chainsSetting.js';
 import { createEvmClients, type EvmClients } from './eip155/client.js';
 import { ChainMetadataError, checkChainMetadata } from './eip155/metadata.js';
 import { shortError } from './rpcErrors.js';

@@ -176,7 +176,7 @@ function showHelp(io: CliIo, command: string): number {
 
 const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
   // Loaded on use: the webhook modules and the job queue are more than the other commands need.
-  'webhook-endpoint': async (args, io) => (await import('./webhooks.js')).runWebhookEndpoint(args, io),
+  'webhook-endpoint': async (args, io) => (await import('./webhookEndpoint.js')).runWebhookEndpoint(args, io),
 
   async discrepancies(args, io) {
     const parsed = parse('discrepancies', () =>

@@ -1,5 +1,5 @@
 import type { KeyInfo } from '../accounts/apiKeys.js';
-import type { AccountsDeps } from '../accounts/deps.js';
+import type { AccountsDeps } from '../accounts/accountsDeps.js';
 import { loadConfig, type Config } from '../config.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate.js';

@@ -33,9 +33,9 @@ async function dispatch(argv: string[], io: CliIo): Promise<number | typeof RUNN
       return 0;
     // Each command loads only its own modules: help and usage errors answer at once, admin never loads the chains.
     case 'start':
-      return (await import('./server.js')).runStart(rest, io);
+      return (await import('./start.js')).runStart(rest, io);
     case 'migrate':
-      return (await import('./server.js')).runMigrate(rest, io);
+      return (await import('./start.js')).runMigrate(rest, io);
     case 'worker':
       return (await import('./worker.js')).runWorker(rest, io);
     case 'admin':

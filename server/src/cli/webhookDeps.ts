@@ -11,7 +11,7 @@ import { describeDatabaseFailure } from '../db/failure.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { openJobQueue } from '../jobs/queue.js';
 import { deliveryHook } from '../webhooks/delivery.js';
-import type { WebhookDeps } from '../webhooks/deps.js';
+import type { WebhookDeps } from '../webhooks/deliveryDeps.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from '../webhooks/schedule.js';
 import { loadCliConfig, type CliIo } from './common.js';
 

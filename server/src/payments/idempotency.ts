@@ -13,7 +13,7 @@ import {
   findIdempotencyKey,
   purgeIdempotencyKeys,
   type IdempotencyScope,
-} from '../db/queries/idempotency.js';
+} from '../db/queries/idempotencyKeys.js';
 import { ApiError } from '../errors.js';
 import type { LifecycleDeps } from './lifecycle.js';
 

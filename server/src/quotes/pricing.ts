@@ -5,7 +5,7 @@
  * option for that asset, and nothing here throws for a feed that is stale, down or unreachable.
  */
 import type { Logger } from 'pino';
-import type { ChainMode, EvmChainConfig } from '../chains/config.js';
+import type { ChainMode, EvmChainConfig } from '../chains/chainsSetting.js';
 import type { Config } from '../config.js';
 import { shortError } from '../chains/rpcErrors.js';
 import { createFeedReader, refusePriceRound, refuseSequencer, type CachedRound, type FeedClient } from './chainlink.js';

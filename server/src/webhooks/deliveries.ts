@@ -2,7 +2,7 @@
 import { findVisibleDelivery, listAttempts, listDeliveries, type DeliveryStatus } from '../db/queries/webhooks.js';
 import { ApiError } from '../errors.js';
 import type { operations } from '../generated/dashboard.js';
-import type { WebhookDeps } from './deps.js';
+import type { WebhookDeps } from './deliveryDeps.js';
 import type { Mode } from './endpoints.js';
 import { requireDelivery } from './recovery.js';
 import { deliveryJson, type WebhookDeliveryJson } from './wire.js';

@@ -29,7 +29,7 @@ import type { EventRow } from '../db/queries/events.js';
 import { randomBase62 } from '../ids.js';
 import { assertPayload, type TaskList } from '../jobs/types.js';
 import type { EventHook } from '../payments/lifecycle.js';
-import type { WebhookDeps } from './deps.js';
+import type { WebhookDeps } from './deliveryDeps.js';
 import { DISABLED_AFTER_FAILURES } from './endpoints.js';
 import { Interrupted, listenUnbounded, sendWebhook, type AttemptResult } from './send.js';
 import { checkWebhookUrl, WebhookUrlError } from './ssrf.js';

@@ -14,7 +14,7 @@ import {
   type EndpointRow,
 } from '../db/queries/webhooks.js';
 import { webhookEventTypeValues } from '../generated/merchant.js';
-import type { WebhookDeps } from './deps.js';
+import type { WebhookDeps } from './deliveryDeps.js';
 import { ROTATION_OVERLAP_MS } from './schedule.js';
 import { checkWebhookUrl, WebhookUrlError } from './ssrf.js';
 

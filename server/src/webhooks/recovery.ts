@@ -16,7 +16,7 @@ import { newId } from '../ids.js';
 import { SAMPLE, sampleFee, toSampleUnits } from '../payments/simulate.js';
 import { iso, WEBHOOK_API_VERSION, type WebhookEvent } from '../payments/snapshot.js';
 import type { WebhookEventType } from '../payments/stateMachine.js';
-import type { WebhookDeps } from './deps.js';
+import type { WebhookDeps } from './deliveryDeps.js';
 import { scheduleDelivery } from './delivery.js';
 import { endpointDisabled, requireEndpoint, requireReceivingEndpoint, type Mode } from './endpoints.js';
 import { REPLAY_WINDOW_MS } from './schedule.js';

@@ -12,7 +12,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { observeRpc, silentObserver, type Observer } from '../../observability/observer.js';
-import { nativeAsset, type EvmChainConfig } from '../config.js';
+import { nativeAsset, type EvmChainConfig } from '../chainsSetting.js';
 
 export interface EvmClients {
   chain: Chain;

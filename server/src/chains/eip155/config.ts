@@ -1,12 +1,12 @@
 /**
- * EVM chains in the chain configuration (`chains` in a chain file or preset, chains/config.ts): the chain, its
+ * EVM chains in the chain configuration (`chains` in a chain file or preset, chains/chainsSetting.ts): the chain, its
  * relayer, its assets (ERC-20 tokens by address, and the native coin) and their price feeds.
  */
 import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { findCurrency } from '../../currencies.js';
-import type { ChainMode } from '../config.js';
+import type { ChainMode } from '../chainsSetting.js';
 import { explorerTxUrlSchema } from '../explorer.js';
 
 export interface AssetConfig {

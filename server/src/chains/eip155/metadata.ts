@@ -4,7 +4,7 @@
  * start rather than serve them.
  */
 import { erc20Abi, type Chain, type PublicClient, type Transport } from 'viem';
-import type { EvmChainConfig } from '../config.js';
+import type { EvmChainConfig } from '../chainsSetting.js';
 import { shortError } from '../rpcErrors.js';
 
 export class ChainMetadataError extends Error {

@@ -6,7 +6,7 @@
 import { getBase58Encoder, isAddress, type Address } from '@solana/kit';
 import { z } from 'zod';
 import { findCurrency } from '../../currencies.js';
-import type { ChainMode } from '../config.js';
+import type { ChainMode } from '../chainsSetting.js';
 import { explorerTxUrlSchema } from '../explorer.js';
 
 export interface SolanaAssetConfig {

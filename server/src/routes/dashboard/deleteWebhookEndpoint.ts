@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { dashboardScopeOf } from '../../http/dashboardAuth.js';
-import type { WebhookDeps } from '../../webhooks/deps.js';
+import type { WebhookDeps } from '../../webhooks/deliveryDeps.js';
 import { deleteEndpoint } from '../../webhooks/endpoints.js';
 
 /** DELETE /v1/dashboard/webhook-endpoint: 204, no body */

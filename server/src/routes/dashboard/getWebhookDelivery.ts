@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/dashboard.js';
 import { dashboardScopeOf } from '../../http/dashboardAuth.js';
 import { getDelivery } from '../../webhooks/deliveries.js';
-import type { WebhookDeps } from '../../webhooks/deps.js';
+import type { WebhookDeps } from '../../webhooks/deliveryDeps.js';
 
 type Operation = operations['getWebhookDelivery'];
 type Ok = Operation['responses'][200]['content']['application/json'];

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { dashboardScopeOf } from '../../http/dashboardAuth.js';
 import { listDeliveryPage, type DeliveryList, type DeliveryListQuery } from '../../webhooks/deliveries.js';
-import type { WebhookDeps } from '../../webhooks/deps.js';
+import type { WebhookDeps } from '../../webhooks/deliveryDeps.js';
 
 /** GET /v1/dashboard/webhook-deliveries */
 export function listWebhookDeliveriesHandler(

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/dashboard.js';
 import { dashboardScopeOf } from '../../http/dashboardAuth.js';
-import type { WebhookDeps } from '../../webhooks/deps.js';
+import type { WebhookDeps } from '../../webhooks/deliveryDeps.js';
 import { sendTestEvent } from '../../webhooks/recovery.js';
 import { deliveryJson } from '../../webhooks/wire.js';
 
