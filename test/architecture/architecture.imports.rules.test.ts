@@ -173,7 +173,7 @@ describe('server/src architecture rules', () => {
       const key = nameKey(file);
       if (key) byKey.set(key, [...(byKey.get(key) ?? []), file]);
     }
-    const shared = [...byKey].filter(([key, list]) => list.length > 1);
+    const shared = [...byKey].filter(([, list]) => list.length > 1);
     assert.deepEqual(shared, []);
   });
 });
