@@ -223,8 +223,10 @@ describe('local Solana RPC (LiteSVM)', function () {
       assert.equal(post?.mint, chain.mints.tusd.address);
       const merchantPost = landed.meta?.postTokenBalances?.find((b) => b.owner === merchant);
       assert.equal(merchantPost?.uiTokenAmount.amount, String(merchantHad + 1_250_000n));
-      // The associated token account program's CPIs into the token and system programs are instruction 0's.
-      assert.equal(landed.meta?.innerInstructions?.[0]?.index, 0);
+      // The associated token account program's CPIs into the token and system programs are instruction 0's, made
+      // only when it creates the account: an earlier test in this process may have paid the merchant already.
+      if (createdAta) assert.equal(landed.meta?.innerInstructions?.[0]?.index, 0);
+      else assert.deepEqual(landed.meta?.innerInstructions, []);
       assert.ok(landed.meta?.logMessages?.includes(`Program ${TOKEN_PROGRAM_ADDRESS} success`));
 
       // The same transaction in base64, and a v0 transaction refused without maxSupportedTransactionVersion.
