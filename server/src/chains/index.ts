@@ -114,7 +114,7 @@ function evmReadinessChecks(chains: Chains): ReadinessCheck[] {
 }
 
 /** Every configured chain, whatever its namespace, in the order of the configuration (EVM chains first). */
-export function allChains(chains: Pick<Chains, 'evm' | 'solana'>): ConfiguredChain[] {
+export function allChains(chains: Chains): ConfiguredChain[] {
   return [
     ...chains.evm.map((c) => evmConfiguredChain(c.config, c.clients)),
     ...chains.solana.map((c) => solanaConfiguredChain(c.config)),
