@@ -131,8 +131,9 @@ export async function solanaPayTransaction(
   query: { chain?: string },
 ): Promise<TransactionAnswer> {
   // A rule of the request, checked before the resource (docs/decisions.md §2).
-  if (!checkout.adapters.some((a) => a.transactionRequests?.isAddress(body.account)))
+  if (!checkout.adapters.some((a) => a.transactionRequests?.isAddress(body.account))) {
     throw new ApiError('params_validation', 'account is not a base58 Solana public key.');
+  }
   const payment = await payablePayment(checkout, id);
   const merchant = await merchantOf(checkout, payment);
   const chain = chainFor(checkout, payment, merchant, query.chain);

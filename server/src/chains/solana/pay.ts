@@ -7,9 +7,9 @@
  */
 import {
   getBase64EncodedWireTransaction,
-  isAddress,
   getSignatureFromTransaction,
   getTransactionDecoder,
+  isAddress,
   partiallySignTransaction,
   type Signature,
   type Transaction,
