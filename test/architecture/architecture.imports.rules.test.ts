@@ -4,6 +4,8 @@
  *   arrows run one way: routes → domain → chains, db, jobs;
  * - only `chains/<namespace>/` names a namespace or a namespace's kind of option, so a third namespace touches chains/
  *   and the contract only;
+ * - outside chains/, code reaches chains/ through its entries only (`CHAINS_ENTRIES`) and reads no property named
+ *   after a namespace (`chains.evm`), so what a namespace is made of can change without touching its callers;
  * - no two modules share a file name, so a name in a stack trace or an import points at one concept.
  * Type-only imports count: they are arrows a reader follows as much as any other.
  */
@@ -18,6 +20,14 @@ const ROOT = join(process.cwd(), 'server/src');
 const GENERATED = /^generated\//;
 /** Where a namespace may be named: its own folder. */
 const NAMESPACE_FOLDER = /^chains\/(eip155|solana)\//;
+/**
+ * What code outside chains/ may import from it: the port (adapter.ts), the assembly of the namespaces (adapters.ts)
+ * and everything else chains/ offers (index.ts: starting the chains, `allChains`, the dev chains and their faucet).
+ * The rest of chains/ is a namespace's own or how the entries are built.
+ */
+const CHAINS_ENTRIES = ['chains/adapter.ts', 'chains/adapters.ts', 'chains/index.ts'];
+/** Properties named after a namespace: `Chains`' own lists (`chains.evm`, `chains.solana`) and the local chains'. */
+const NAMESPACE_PROPERTY = /^(evm|eip155|solana)$/;
 
 function sources(dir = ROOT): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -121,6 +131,38 @@ function namespaceMentions(source: ts.SourceFile): string[] {
   return found;
 }
 
+/** The imports of a file outside chains/ that reach into chains/ past its entries, with the module they name. */
+function chainsInternals(file: string, specifiers: string[]): string[] {
+  if (file.startsWith('chains/')) return [];
+  return specifiers.flatMap((specifier) => {
+    if (!specifier.startsWith('.')) return [];
+    const target = posix.normalize(posix.join(dirname(file), specifier)).replace(/\.js$/, '.ts');
+    return target.startsWith('chains/') && !CHAINS_ENTRIES.includes(target) ? [`${file} → ${specifier}`] : [];
+  });
+}
+
+/**
+ * Reads of a property named after a namespace: `x.evm`, `x?.solana`, `x['evm']`, and `const { evm } = x`. Any
+ * receiver counts: outside chains/ no object has a reason to be keyed by namespace.
+ */
+function namespaceProperties(source: ts.SourceFile): string[] {
+  const found: string[] = [];
+  const at = (node: ts.Node) => `${source.fileName}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+  walk(source, (node) => {
+    let name: ts.Node | undefined;
+    if (ts.isPropertyAccessExpression(node)) name = node.name;
+    else if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression)) {
+      name = node.argumentExpression;
+    } else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent))
+      name = node.propertyName ?? node.name;
+    const text = name && (ts.isIdentifier(name) || ts.isStringLiteralLike(name)) ? name.text : null;
+    if (text !== null && NAMESPACE_PROPERTY.test(text)) found.push(`${at(node)} ${node.getText(source)}`);
+  });
+  return found;
+}
+
+const parse = (code: string) => ts.createSourceFile('example.ts', code, ts.ScriptTarget.Latest, true);
+
 /** The operationIds of a surface's contract, read from its generated types (`export interface operations`). */
 function operationIdsOf(surface: string): Set<string> {
   let text: string;
@@ -165,6 +207,53 @@ describe('server/src architecture rules', () => {
       .filter(([file]) => !NAMESPACE_FOLDER.test(file))
       .flatMap(([, source]) => namespaceMentions(source));
     assert.deepEqual(mentions, []);
+  });
+
+  it('the chains rules catch each way code outside chains/ has reached into it, and not what may stay', () => {
+    const reads = [
+      'const list = chains.evm.map((c) => c.config);',
+      'const served = checkout.chains.solana.filter((c) => c.config.mode === mode);',
+      'const configured = [...(chains?.evm ?? []), ...(chains?.solana ?? [])];',
+      "const first = deps.chains['evm'][0];",
+      'const { evm, solana } = local;',
+      'const { solana: chain } = local;',
+    ];
+    for (const code of reads) assert.equal(namespaceProperties(parse(code)).length > 0, true, code);
+    const allowedReads = [
+      'const served = allChains(chains).filter((c) => c.transactionRequests);',
+      'const link = config.solanaPayLink;',
+      'const evm = createEvmAdapter(chains, db);',
+      '// chains.evm is read in chains/ only',
+      "const text = 'chains.solana';",
+      "import { evmDevChain } from './eip155/devChain.js';",
+    ];
+    for (const code of allowedReads) assert.deepEqual(namespaceProperties(parse(code)), [], code);
+
+    assert.deepEqual(chainsInternals('checkout/solanaPay.ts', ['../chains/solana/pay.js']), [
+      'checkout/solanaPay.ts → ../chains/solana/pay.js',
+    ]);
+    assert.equal(chainsInternals('routes/dev/devFaucet.ts', ['../../chains/faucet.js']).length, 1);
+    assert.equal(chainsInternals('quotes/pricing.ts', ['../chains/chainsSetting.js']).length, 1);
+    const allowedImports: [string, string][] = [
+      ['checkout/context.ts', '../chains/adapters.js'],
+      ['routes/dev/listDevChains.ts', '../../chains/index.js'],
+      ['runtime.ts', './chains/index.js'],
+      ['checkout/options.ts', '../chains/adapter.js'],
+      ['chains/solana/pay.ts', './transfer.js'],
+      ['chains/adapters.ts', './solana/adapter.js'],
+      ['quotes/pricing.ts', 'viem'],
+      ['checkout/solanaPay.ts', '../db/queries/solanaPayRequests.js'],
+    ];
+    for (const [file, specifier] of allowedImports) {
+      assert.deepEqual(chainsInternals(file, [specifier]), [], `${file} → ${specifier}`);
+    }
+  });
+
+  it('reaches chains/ from outside only through its entries, and reads no property named after a namespace', () => {
+    const found = [...parsed]
+      .filter(([file]) => !file.startsWith('chains/'))
+      .flatMap(([file, source]) => [...chainsInternals(file, specifiersOf(source)), ...namespaceProperties(source)]);
+    assert.deepEqual(found, []);
   });
 
   it('gives no two modules the same file name', () => {

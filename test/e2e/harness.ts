@@ -45,7 +45,7 @@ import {
 } from '@paygate/webhook-verifier';
 import { createKey } from '../../server/src/accounts/index.js';
 import { fundAccount } from '../../server/src/chains/faucet.js';
-import type { Chains } from '../../server/src/chains/index.js';
+import { allChains, type Chains } from '../../server/src/chains/index.js';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
 import type { LocalSolanaChain } from '@paygate/devchain';
 import { createPricing } from '../../server/src/quotes/index.js';
@@ -357,17 +357,8 @@ export async function startE2e(): Promise<E2e> {
     });
     // The runtime's own pricing (createCheckout's), but reading the feed again after 250 ms instead of 5 s: the
     // default cache is longer than this short quote life, and a quote is counted from when its price was read.
-    // Pricing reads `chains.evm` only, so the Solana chains join as createCheckout adds them: no feeds, so a test-mode
-    // chain prices SOL from the static table.
     const pricing = createPricing({
-      chains: {
-        evm: [
-          ...chains.evm,
-          ...chains.solana.map(({ config: c }) => ({
-            config: { caip2: c.caip2, mode: c.mode, priceFeeds: {}, sequencerUptimeFeed: null },
-          })),
-        ],
-      },
+      chains: allChains(chains),
       config,
       priceCacheMs: 250,
     });

@@ -35,7 +35,7 @@ describe('quotes.chainlink refusals', function () {
 
   function quote(priced: PricingChain, now = NOW) {
     const p = createPricing({
-      chains: { evm: [priced] },
+      chains: [priced],
       config: { quoteTtlMs: 300_000, ratesFile: null },
       logger: logs.logger,
     });
@@ -103,7 +103,7 @@ describe('quotes.chainlink refusals', function () {
         'ETH/USD': { feed, heartbeatS: HEARTBEAT_S },
         'EUR/USD': { feed: eurUsd, heartbeatS: 86_400 },
       });
-      const p = createPricing({ chains: { evm: [priced] }, config: { quoteTtlMs: 1, ratesFile: null } });
+      const p = createPricing({ chains: [priced], config: { quoteTtlMs: 1, ratesFile: null } });
       assert.equal(await p.quote({ currency: 'EUR', digits: 2, minor: 100n }, eth, NOW), null);
       assert.ok(await p.quote(USD_10, eth, NOW), 'ETH in USD needs only the fresh feed');
     });
@@ -145,7 +145,7 @@ describe('quotes.chainlink refusals', function () {
 
     it('is not consulted for a peg, which needs no price', async () => {
       await status(1n, NOW_S);
-      const p = createPricing({ chains: { evm: [l2()] }, config: { quoteTtlMs: 300_000, ratesFile: null } });
+      const p = createPricing({ chains: [l2()], config: { quoteTtlMs: 300_000, ratesFile: null } });
       const tusd = { ...chain.config.assets[1]!, chainCaip2: chain.config.caip2 };
       assert.equal((await p.quote(USD_10, tusd, NOW))!.source, 'peg');
     });

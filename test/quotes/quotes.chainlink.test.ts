@@ -25,7 +25,7 @@ describe('quotes.chainlink', function () {
   });
 
   function pricing(priced: PricingChain, priceCacheMs?: number) {
-    return createPricing({ chains: { evm: [priced] }, config: { quoteTtlMs: TTL, ratesFile: null }, priceCacheMs });
+    return createPricing({ chains: [priced], config: { quoteTtlMs: TTL, ratesFile: null }, priceCacheMs });
   }
 
   async function ethUsd(answer = 3000_12345678n, updatedAt = seconds(NOW) - 60n): Promise<TestFeed> {
@@ -50,7 +50,7 @@ describe('quotes.chainlink', function () {
     const feed = await ethUsd();
     const shortTtl = 2_000;
     const p = createPricing({
-      chains: { evm: [chainWithFeeds(chain, { 'ETH/USD': { feed, heartbeatS: 3600 } })] },
+      chains: [chainWithFeeds(chain, { 'ETH/USD': { feed, heartbeatS: 3600 } })],
       config: { quoteTtlMs: shortTtl, ratesFile: null },
     });
     const usd = { currency: 'USD', digits: 2, minor: 1250n };

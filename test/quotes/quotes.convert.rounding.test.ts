@@ -20,7 +20,7 @@ function fiat(currency: string, digits: number, minor: bigint): FiatAmount {
 /** Pricing over a test-mode chain without feeds, from exactly these static rates. */
 function pricing(rates: Record<string, string>) {
   return createPricing({
-    chains: { evm: [{ config: { caip2: CHAIN, mode: 'test', priceFeeds: {}, sequencerUptimeFeed: null } }] },
+    chains: [{ config: { caip2: CHAIN, mode: 'test', priceFeeds: {}, sequencerUptimeFeed: null } }],
     config: { quoteTtlMs: 300_000, ratesFile: null },
     staticRates: new Map(Object.entries(rates).map(([pair, price]) => [pair, parseDecimal(price)!])),
   });

@@ -14,7 +14,7 @@ const USD_5 = { currency: 'USD', digits: 2, minor: 500n };
 
 function pricingWith(env: Record<string, string>) {
   return createPricing({
-    chains: { evm: [{ config: { caip2: CHAIN, mode: 'test', priceFeeds: {}, sequencerUptimeFeed: null } }] },
+    chains: [{ config: { caip2: CHAIN, mode: 'test', priceFeeds: {}, sequencerUptimeFeed: null } }],
     config: loadConfig(env),
   });
 }

@@ -7,10 +7,10 @@ const NOW = Date.UTC(2026, 1, 18, 10, 0, 0);
 
 describe('quotes on Solana chains', () => {
   const pricing = createPricing({
-    chains: {
-      evm: [],
-      solana: [{ config: { caip2: devnet, mode: 'test' } }, { config: { caip2: mainnet, mode: 'live' } }],
-    },
+    chains: [
+      { config: { caip2: devnet, mode: 'test', priceFeeds: {}, sequencerUptimeFeed: null } },
+      { config: { caip2: mainnet, mode: 'live', priceFeeds: {}, sequencerUptimeFeed: null } },
+    ],
     config: { quoteTtlMs: 300_000, ratesFile: null },
   });
   const usd = { currency: 'USD', digits: 2, minor: 1250n };

@@ -42,7 +42,7 @@ describe('quotes.static', () => {
   }
 
   function pricing(chains: PricingChain[], ratesFile: string | null = null) {
-    return createPricing({ chains: { evm: chains }, config: { quoteTtlMs: 300_000, ratesFile } });
+    return createPricing({ chains: chains, config: { quoteTtlMs: 300_000, ratesFile } });
   }
 
   describe('on the local chain (test mode, no feeds)', () => {
@@ -94,7 +94,7 @@ describe('quotes.static', () => {
       sequencerUptimeFeed: null,
     };
     const p = createPricing({
-      chains: { evm: [{ config: { ...base, mode: 'live' } }, { config: withFeeds }] },
+      chains: [{ config: { ...base, mode: 'live' } }, { config: withFeeds }],
       config: { quoteTtlMs: 300_000, ratesFile: null },
       logger: logs.logger,
     });
@@ -126,7 +126,7 @@ describe('quotes.static', () => {
       const rates = loadStaticRates(ratesFile({ 'USD/ETH': '0.0005' }));
       assert.equal(rates.has('ETH/USD'), false);
       const p = createPricing({
-        chains: { evm: [{ config: local }] },
+        chains: [{ config: local }],
         config: { quoteTtlMs: 300_000, ratesFile: null },
         staticRates: rates,
       });

@@ -145,6 +145,40 @@ export interface AccountRules {
   settlementExample: string;
 }
 
+/** A landed transaction that names a request's reference, looked for on chain (`TransactionRequests.search`). */
+export interface TransactionSearch {
+  /** The transaction that pays the option, when one landed: what confirm would claim. */
+  paid: ClaimDraft | null;
+  /** Landed transactions that name the reference but do not pay the option (altered, failed), with why. */
+  refused: { txId: string; reason: string }[];
+  /**
+   * The search began after the transaction could last land: anything that could land had landed, so nothing this
+   * search did not see can ever pay the option.
+   */
+  final: boolean;
+}
+
+/**
+ * Transaction requests (Solana Pay's, docs/decisions.md §19): the service builds the option's transaction, signed
+ * by its fee payer, for a wallet that signs and sends it itself; the checkout then finds it on chain by the option's
+ * reference. A namespace that offers them says so for its chains in `allChains` (`transactionRequests`).
+ */
+export interface TransactionRequests {
+  /** Whether `address` is an account address of the namespace, without its chain (what a wallet posts). */
+  isAddress(address: string): boolean;
+  /** The option's transaction at a fresh lifetime, signed by the service's fee payer. */
+  build(option: VerifiedOption): Promise<{
+    /** The wire transaction, base64. */
+    transaction: string;
+    /** What the search looks for on chain; unique to the option. */
+    reference: string;
+    /** After this block height the transaction can no longer land. */
+    lastValidBlockHeight: bigint;
+  }>;
+  /** Looks on chain for the transaction that pays the option, by its reference. */
+  search(option: VerifiedOption, lastValidBlockHeight: bigint): Promise<TransactionSearch>;
+}
+
 export interface ChainAdapter extends AccountRules {
   /** What the accounts hold on the chains of the payment's mode where the merchant has a settlement address. */
   holdings(input: { accounts: string[]; live: boolean; settlement: Record<string, string> }): Promise<Holding[]>;
@@ -160,4 +194,6 @@ export interface ChainAdapter extends AccountRules {
   submit(claim: ClaimRecord): Promise<{ txId: string | null; details?: Record<string, unknown> }>;
   /** Looks at the chain: still pending, final at the required depth, or failed. */
   progress(claim: ClaimRecord, now: number): Promise<ClaimProgress>;
+  /** Present where the namespace serves transaction requests. */
+  transactionRequests?: TransactionRequests;
 }

@@ -11,6 +11,7 @@ import type { Chains } from './index.js';
 import { solanaAccountRules } from './solana/accountRules.js';
 import { createSolanaAdapter } from './solana/adapter.js';
 import { solanaDemoSettlement } from './solana/demo.js';
+import { solanaTransactionRequests } from './solana/pay.js';
 
 export const accountRules: readonly AccountRules[] = [evmAccountRules, solanaAccountRules];
 
@@ -28,7 +29,10 @@ export interface AdapterOptions {
 }
 
 export function createAdapters(chains: Chains, db: Database, options: AdapterOptions = {}): ChainAdapter[] {
-  return [createEvmAdapter(chains, db, options.evm), createSolanaAdapter(chains.solana)];
+  return [
+    createEvmAdapter(chains, db, options.evm),
+    { ...createSolanaAdapter(chains.solana), transactionRequests: solanaTransactionRequests(chains.solana) },
+  ];
 }
 
 function namespaceOf(caip: string): string {

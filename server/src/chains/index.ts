@@ -11,12 +11,21 @@ import { createEvmClients, type EvmClients } from './eip155/client.js';
 import { ChainMetadataError, checkChainMetadata } from './eip155/metadata.js';
 import { shortError } from './rpcErrors.js';
 import { startLocalChains, type LocalChains } from './local.js';
+import type { ConfiguredChain } from './configuredChain.js';
+import { evmConfiguredChain } from './eip155/configuredChain.js';
+import { solanaConfiguredChain } from './solana/configuredChain.js';
 import { connectSolanaChain, type SolanaChain } from './solana/client.js';
 import { localSolanaConfig } from './solana/localConfig.js';
 import { solanaReadinessCheck } from './solana/readiness.js';
 
 export { localSolanaConfig } from './solana/localConfig.js';
 export { FEE_PAYER_MIN_LAMPORTS, feePayerBalances } from './solana/readiness.js';
+export { solanaPayUri } from './solana/payUri.js';
+export { PRICE_PAIR, type ChainMode, type PriceFeedConfig } from './chainsSetting.js';
+export { shortError } from './rpcErrors.js';
+export { fundAccount, type FaucetRequest } from './faucet.js';
+export { localDevChains } from './local.js';
+export type { AddChainParameters, ConfiguredAsset, ConfiguredChain } from './configuredChain.js';
 
 export interface EvmChain {
   config: EvmChainConfig;
@@ -102,6 +111,14 @@ function evmReadinessChecks(chains: Chains): ReadinessCheck[] {
       if (id !== config.chainId) throw new Error(`${config.caip2}: the RPC endpoint now serves chain id ${id}`);
     },
   }));
+}
+
+/** Every configured chain, whatever its namespace, in the order of the configuration (EVM chains first). */
+export function allChains(chains: Chains): ConfiguredChain[] {
+  return [
+    ...chains.evm.map((c) => evmConfiguredChain(c.config, c.clients)),
+    ...chains.solana.map((c) => solanaConfiguredChain(c.config)),
+  ];
 }
 
 export function findEvmChain(chains: Chains, caip2: string): EvmChain | undefined {

@@ -18,10 +18,14 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import type * as DevchainModule from '@paygate/devchain';
 import type { AnvilChain, EvmFaucet, LocalSolanaChain } from '@paygate/devchain';
+import type { components } from '../generated/dev.js';
 import type { Observer } from '../observability/observer.js';
+import { evmDevChain } from './eip155/devChain.js';
 import { createEvmClients, type EvmClients } from './eip155/client.js';
 import { localChainConfig } from './eip155/localConfig.js';
 import type { EvmChainConfig } from './eip155/config.js';
+import { solanaDevChain } from './solana/devChain.js';
+import { localSolanaConfig } from './solana/localConfig.js';
 
 type Devchain = typeof DevchainModule;
 
@@ -107,4 +111,9 @@ export async function startLocalChains(options: { observer: Observer; logger?: L
     'local Solana chain running (LiteSVM)',
   );
   return { evm, solana };
+}
+
+/** The local chains as `GET /v1/dev/chains` lists them (routes/dev/listDevChains.ts). */
+export function localDevChains(local: LocalChains): components['schemas']['DevChain'][] {
+  return [evmDevChain(local.evm.config), solanaDevChain(localSolanaConfig(local.solana))];
 }

@@ -3,7 +3,7 @@
  * A payment is addressed by its unguessable id alone, whatever merchant it belongs to (docs/decisions.md §4); only
  * the mode must match the credential's.
  */
-import type { Chains } from '../chains/index.js';
+import { allChains, type Chains } from '../chains/index.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findClaimOfPayment } from '../db/queries/claims.js';
 import { findPayment, type PaymentRow } from '../db/queries/payments.js';
@@ -74,11 +74,8 @@ const SAMPLE_DISPLAY: AmountDisplay = {
 function assetDisplay(chains: Chains | null, unit: string): AmountDisplay {
   if (unit === SAMPLE.unit) return SAMPLE_DISPLAY;
   const caip19 = unit.slice('caip19/'.length).toLowerCase();
-  const configured = [...(chains?.evm ?? []), ...(chains?.solana ?? [])];
-  for (const chain of configured) {
-    const asset = (chain.config.assets as { caip19: string }[] as typeof chain.config.assets).find(
-      (a) => a.caip19.toLowerCase() === caip19,
-    );
+  for (const chain of chains ? allChains(chains) : []) {
+    const asset = chain.config.assets.find((a) => a.caip19.toLowerCase() === caip19);
     if (asset) {
       return {
         assetSymbol: asset.symbol,

@@ -4,7 +4,7 @@
  */
 import type { ChainAdapter } from '../chains/adapter.js';
 import { createAdapters, forNamespaceOf, type AdapterOptions } from '../chains/adapters.js';
-import type { Chains } from '../chains/index.js';
+import { allChains, type Chains } from '../chains/index.js';
 import type { Config } from '../config.js';
 import type { SecretBox } from '../crypto/secretBox.js';
 import { ApiError } from '../errors.js';
@@ -39,7 +39,7 @@ export function createCheckout(
     chains,
     optionSecret,
     adapters: createAdapters(chains, deps.db, options),
-    pricing: options.pricing ?? createPricing({ chains, config: deps.config, logger: deps.logger }),
+    pricing: options.pricing ?? createPricing({ chains: allChains(chains), config: deps.config, logger: deps.logger }),
     screening: loadScreeningList(deps.config.screeningFile),
   };
 }

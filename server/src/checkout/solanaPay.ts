@@ -6,11 +6,9 @@
  * the payment follows the watch job like any confirmed Solana payment.
  */
 import { createHash } from 'node:crypto';
-import { isAddress } from '@solana/kit';
 import { hasCollectedData } from '../collect/index.js';
-import { buildSolanaPayTransaction, searchSolanaPayTransaction } from '../chains/solana/pay.js';
-import type { SolanaChain } from '../chains/solana/client.js';
-import { referenceOf } from '../chains/solana/transfer.js';
+import type { ChainAdapter, TransactionRequests, VerifiedOption } from '../chains/adapter.js';
+import { allChains, type ConfiguredChain } from '../chains/index.js';
 import { findMerchant, type MerchantRow } from '../db/queries/accounts.js';
 import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import {
@@ -24,9 +22,8 @@ import type { components } from '../generated/gateway.js';
 import { currencyOfUnit } from '../currencies.js';
 import { expireIfOverdue } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
-import { requireAdapter, type Checkout } from './context.js';
+import { adapterFor, requireAdapter, type Checkout } from './context.js';
 import { recordClaim, recordDiscrepancy } from './recordClaim.js';
-import type { VerifiedOption } from '../chains/adapter.js';
 import { verifyOption } from './optionToken.js';
 import { paymentCollectData, pricedOptions, requirePayable } from './options.js';
 
@@ -66,10 +63,21 @@ async function merchantOf(checkout: Checkout, payment: PaymentRow): Promise<Merc
   return merchant;
 }
 
+/** The chains that serve transaction requests, whichever namespace they belong to. */
+function requestChains(checkout: Checkout): ConfiguredChain[] {
+  return allChains(checkout.chains).filter((c) => c.transactionRequests);
+}
+
+/** The capability of the adapter of a chain that serves transaction requests (`requestChains`). */
+function requestsOf(adapter: ChainAdapter): TransactionRequests {
+  if (!adapter.transactionRequests) throw new Error(`the ${adapter.namespace} adapter serves no transaction requests`);
+  return adapter.transactionRequests;
+}
+
 /** The Solana chain to pay on: the named one, or the only one serving the payment's mode and merchant. */
-function chainFor(checkout: Checkout, payment: PaymentRow, merchant: MerchantRow, named?: string): SolanaChain {
+function chainFor(checkout: Checkout, payment: PaymentRow, merchant: MerchantRow, named?: string): ConfiguredChain {
   const mode = payment.live ? 'live' : 'test';
-  const served = checkout.chains.solana.filter(
+  const served = requestChains(checkout).filter(
     (c) => c.config.mode === mode && merchant.settlement_addresses[c.config.caip2] !== undefined,
   );
   if (named !== undefined) {
@@ -123,7 +131,9 @@ export async function solanaPayTransaction(
   query: { chain?: string },
 ): Promise<TransactionAnswer> {
   // A rule of the request, checked before the resource (docs/decisions.md §2).
-  if (!isAddress(body.account)) throw new ApiError('params_validation', 'account is not a base58 Solana public key.');
+  if (!checkout.adapters.some((a) => a.transactionRequests?.isAddress(body.account))) {
+    throw new ApiError('params_validation', 'account is not a base58 Solana public key.');
+  }
   const payment = await payablePayment(checkout, id);
   const merchant = await merchantOf(checkout, payment);
   const chain = chainFor(checkout, payment, merchant, query.chain);
@@ -159,11 +169,11 @@ export async function solanaPayTransaction(
     );
   }
   const option = verifyOption(checkout.optionSecret, best.id, id)!;
-  const built = await buildSolanaPayTransaction(chain, option);
+  const built = await requestsOf(adapter).build(option);
   const now = checkout.now();
   await checkout.db.knex.transaction(async (trx) => {
     await insertSolanaPayRequest(trx, {
-      reference: referenceOf(option),
+      reference: built.reference,
       paymentId: id,
       chain: chain.config.caip2,
       optionId: best.id,
@@ -194,22 +204,23 @@ export async function searchSolanaPay(checkout: Checkout, paymentId: string): Pr
   const requests = await openSolanaPayRequests(checkout.db.knex, paymentId);
   for (const request of requests) {
     const option = verifyOption(checkout.optionSecret, request.optionId, paymentId);
-    const chain = checkout.chains.solana.find((c) => c.config.caip2 === request.chain);
-    if (!option || !chain) {
+    const served = requestChains(checkout).some((c) => c.config.caip2 === request.chain);
+    const adapter = served ? adapterFor(checkout, request.chain) : undefined;
+    if (!option || !adapter) {
       // The option secret or the chains changed since: nothing can rebuild this transaction any more.
       checkout.logger.warn({ paymentId, reference: request.reference }, 'solana pay request can no longer be checked');
       await closeSolanaPayRequest(checkout.db.knex, request.reference);
       continue;
     }
-    const search = await searchSolanaPayTransaction(chain, option, request.lastValidBlockHeight);
+    const search = await requestsOf(adapter).search(option, request.lastValidBlockHeight);
     for (const refused of search.refused) {
       checkout.logger.warn(
-        { paymentId, reference: request.reference, signature: refused.signature, reason: refused.reason },
+        { paymentId, reference: request.reference, signature: refused.txId, reason: refused.reason },
         'solana pay: a transaction naming the reference does not pay the payment',
       );
     }
     if (search.paid) {
-      await claimFound(checkout, payment, option, search.paid);
+      await claimFound(checkout, payment, option, request.reference, search.paid);
       return;
     }
     if (search.final) await closeSolanaPayRequest(checkout.db.knex, request.reference);
@@ -228,6 +239,7 @@ async function claimFound(
   checkout: Checkout,
   payment: PaymentRow,
   option: VerifiedOption,
+  reference: string,
   draft: Parameters<typeof recordClaim>[1]['draft'],
 ): Promise<void> {
   const minedMs = draft.minedAt === null ? null : draft.minedAt * 1000;
@@ -241,7 +253,7 @@ async function claimFound(
       'late_payment',
       `Solana Pay transfer mined at ${iso(minedMs)}, after the payment expired at ${iso(payment.expires_at)}.`,
     );
-    await closeSolanaPayRequest(checkout.db.knex, referenceOf(option));
+    await closeSolanaPayRequest(checkout.db.knex, reference);
     return;
   }
   const resultsDigest = createHash('sha256')
@@ -261,6 +273,6 @@ async function claimFound(
     // The payment moved on meanwhile, or the transaction already paid another payment: nothing more to search.
     if (!(err instanceof ApiError)) throw err;
     checkout.logger.warn({ paymentId: payment.id, txId: draft.txId, reason: err.message }, 'solana pay claim refused');
-    await closeSolanaPayRequest(checkout.db.knex, referenceOf(option));
+    await closeSolanaPayRequest(checkout.db.knex, reference);
   }
 }

@@ -4,8 +4,7 @@
  */
 import type { CheckoutPageConfig } from '@paygate/web/pageConfig';
 import type { Mode } from '../accounts/keys.js';
-import type { Chains } from '../chains/index.js';
-import { solanaPayUri } from '../chains/solana/payUri.js';
+import { solanaPayUri, type Chains } from '../chains/index.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { Database } from '../db/connect.js';

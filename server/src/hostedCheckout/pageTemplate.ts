@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { CheckoutChain, CheckoutPageConfig } from '@paygate/web/pageConfig';
-import type { Chains } from '../chains/index.js';
+import { allChains, type Chains } from '../chains/index.js';
 import type { Mode } from '../accounts/keys.js';
 import { webPageTemplate } from '../http/webPages.js';
 
@@ -37,36 +37,15 @@ export function pickLanguage(query: unknown, acceptLanguage: string | undefined)
  */
 export function checkoutChains(chains: Chains | null, mode: Mode, settlement: Record<string, string>): CheckoutChain[] {
   if (!chains) return [];
-  const evm = chains.evm
+  return allChains(chains)
     .filter(({ config }) => config.mode === mode && settlement[config.caip2] !== undefined)
-    .map(({ config }): CheckoutChain => {
-      const native = config.assets.find((a) => a.address === null);
-      return {
-        caip2: config.caip2,
-        name: config.name,
-        assets: config.assets.map((a) => a.symbol),
-        explorerTxUrl: config.explorerTxUrl,
-        addChain: config.publicRpcUrl
-          ? {
-              chainId: `0x${config.chainId.toString(16)}`,
-              chainName: config.name,
-              rpcUrls: [config.publicRpcUrl],
-              nativeCurrency: { name: native?.name ?? 'Ether', symbol: native?.symbol ?? 'ETH', decimals: 18 },
-              ...(config.explorerTxUrl ? { blockExplorerUrls: [new URL(config.explorerTxUrl).origin] } : {}),
-            }
-          : null,
-      };
-    });
-  const solana = chains.solana
-    .filter(({ config }) => config.mode === mode && settlement[config.caip2] !== undefined)
-    .map(({ config }): CheckoutChain => ({
+    .map(({ config, addChain }): CheckoutChain => ({
       caip2: config.caip2,
       name: config.name,
       assets: config.assets.map((a) => a.symbol),
       explorerTxUrl: config.explorerTxUrl,
-      addChain: null,
+      addChain,
     }));
-  return [...evm, ...solana];
 }
 
 export interface CheckoutTemplate {

@@ -5,9 +5,8 @@
  * option for that asset, and nothing here throws for a feed that is stale, down or unreachable.
  */
 import type { Logger } from 'pino';
-import type { ChainMode, EvmChainConfig } from '../chains/chainsSetting.js';
+import { shortError, type ConfiguredChain } from '../chains/index.js';
 import type { Config } from '../config.js';
-import { shortError } from '../chains/rpcErrors.js';
 import { createFeedReader, refusePriceRound, refuseSequencer, type CachedRound, type FeedClient } from './chainlink.js';
 import { scaled, tokenAmount, type Ratio } from './rational.js';
 import { findRoute, routePrice } from './routes.js';
@@ -47,19 +46,18 @@ export interface Pricing {
   quote(fiat: FiatAmount, asset: PricedAsset, now: number): Promise<Quote | null>;
 }
 
-/** A chain as pricing sees it: `Chains['evm']` entries fit. Without a public client only the static table serves. */
+/**
+ * A chain as pricing sees it: `allChains(chains)` entries fit (chains/index.ts). Without a public client only the
+ * static table serves; a chain without feeds (Solana's) has none to read.
+ */
 export interface PricingChain {
-  /** A Solana chain (no feeds) fits too: its caip2 is any CAIP-2 id. */
-  config: Pick<EvmChainConfig, 'mode' | 'priceFeeds' | 'sequencerUptimeFeed'> & { caip2: string };
+  config: Pick<ConfiguredChain['config'], 'caip2' | 'mode' | 'priceFeeds' | 'sequencerUptimeFeed'>;
   clients?: { public: FeedClient };
 }
 
 export interface PricingDeps {
-  /**
-   * The runtime's `Chains` fits. Solana chains have no feeds here: a test chain prices SOL from the static table,
-   * a live one only its pegged stablecoins.
-   */
-  chains: { evm: readonly PricingChain[]; solana?: readonly { config: { caip2: string; mode: ChainMode } }[] };
+  /** Every chain quotes may be asked for, whatever its namespace. */
+  chains: readonly PricingChain[];
   /**
    * `quoteTtlMs` (PAYGATE_QUOTE_TTL_S): how long a quote that involves a rate stays valid. `ratesFile`
    * (PAYGATE_RATES_FILE): pairs over the built-in static table, read once here; unused when `staticRates` is given.
@@ -101,13 +99,7 @@ function usesStaticTable(config: PricingChain['config']): boolean {
 export function createPricing(deps: PricingDeps): Pricing {
   const staticRates = deps.staticRates ?? loadStaticRates(deps.config.ratesFile);
   const ttlMs = deps.config.quoteTtlMs;
-  const chains = new Map<string, PricingChain>([
-    ...deps.chains.evm.map((chain): [string, PricingChain] => [chain.config.caip2, chain]),
-    ...(deps.chains.solana ?? []).map(({ config }): [string, PricingChain] => [
-      config.caip2,
-      { config: { caip2: config.caip2, mode: config.mode, priceFeeds: {}, sequencerUptimeFeed: null } },
-    ]),
-  ]);
+  const chains = new Map<string, PricingChain>(deps.chains.map((chain) => [chain.config.caip2, chain]));
   // A quote lives from its price's read, so a cached read may use at most half the TTL: a quote is never issued
   // with less than half its life left (or, with a TTL under the cache time, already expired).
   const reader = createFeedReader(Math.min(deps.priceCacheMs ?? DEFAULT_PRICE_CACHE_MS, Math.floor(ttlMs / 2)));

@@ -4,7 +4,7 @@
  * current; a live chain is never priced from it. PAYGATE_RATES_FILE adds pairs or overrides built-in ones.
  */
 import { readFileSync } from 'node:fs';
-import { PRICE_PAIR } from '../chains/chainsSetting.js';
+import { PRICE_PAIR } from '../chains/index.js';
 import { ConfigError } from '../config.js';
 import { parseDecimal, type Ratio } from './rational.js';
 import { splitPair } from './routes.js';

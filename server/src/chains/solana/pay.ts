@@ -9,12 +9,13 @@ import {
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
   getTransactionDecoder,
+  isAddress,
   partiallySignTransaction,
   type Signature,
   type Transaction,
 } from '@solana/kit';
 import { ApiError } from '../../errors.js';
-import type { ClaimDraft, VerifiedOption } from '../adapter.js';
+import type { TransactionRequests, TransactionSearch, VerifiedOption } from '../adapter.js';
 import type { SolanaChain } from './client.js';
 import { checkPaymentTransaction } from './adapter.js';
 import { mintOf, paymentTransaction, referenceOf } from './transfer.js';
@@ -22,31 +23,16 @@ import { mintOf, paymentTransaction, referenceOf } from './transfer.js';
 /** The most signatures one search reads; a reference is the payment's own, so more means someone spams it. */
 const SEARCH_LIMIT = 100;
 
-export interface SolanaPayBuild {
-  /** The wire transaction, base64, signed by the fee payer only. */
-  transaction: string;
-  /** After this block height the transaction can no longer land. */
-  lastValidBlockHeight: bigint;
-}
-
 /** The option's payment transaction, legacy, at a fresh blockhash, signed by the service's fee payer. */
-export async function buildSolanaPayTransaction(chain: SolanaChain, option: VerifiedOption): Promise<SolanaPayBuild> {
+async function buildSolanaPayTransaction(chain: SolanaChain, option: VerifiedOption) {
   const { value } = await chain.rpc.getLatestBlockhash({ commitment: chain.config.commitment }).send();
   const unsigned = await paymentTransaction(option, chain.feePayer.address, value, 'legacy');
   const signed = await partiallySignTransaction([chain.feePayer.keyPair], unsigned);
-  return { transaction: getBase64EncodedWireTransaction(signed), lastValidBlockHeight: value.lastValidBlockHeight };
-}
-
-export interface SolanaPaySearch {
-  /** The transaction that pays the option, when one landed. */
-  paid: ClaimDraft | null;
-  /** Landed transactions that name the reference but do not pay the option (altered, failed), with why. */
-  refused: { signature: string; reason: string }[];
-  /**
-   * The search began after the transaction's last valid block height: anything that could land had landed, so
-   * nothing that this search did not see can ever pay the option.
-   */
-  final: boolean;
+  return {
+    transaction: getBase64EncodedWireTransaction(signed),
+    reference: referenceOf(option),
+    lastValidBlockHeight: value.lastValidBlockHeight,
+  };
 }
 
 function decodeLanded(wire: string): Transaction | null {
@@ -58,11 +44,11 @@ function decodeLanded(wire: string): Transaction | null {
 }
 
 /** Looks on chain for the transaction that pays the option, by the option's reference. */
-export async function searchSolanaPayTransaction(
+async function searchSolanaPayTransaction(
   chain: SolanaChain,
   option: VerifiedOption,
   lastValidBlockHeight: bigint,
-): Promise<SolanaPaySearch> {
+): Promise<TransactionSearch> {
   const { commitment } = chain.config;
   // Read first: if the blockhash had already expired, the signatures read next include every one that can exist.
   const height = await chain.rpc.getBlockHeight({ commitment }).send();
@@ -70,12 +56,12 @@ export async function searchSolanaPayTransaction(
   const found = await chain.rpc
     .getSignaturesForAddress(referenceOf(option), { commitment, limit: SEARCH_LIMIT })
     .send();
-  const refused: SolanaPaySearch['refused'] = [];
+  const refused: TransactionSearch['refused'] = [];
   // Oldest first: of two that pay (which the rebuild makes impossible), the first to land is the payment.
   for (const entry of [...found].reverse()) {
     const signature = entry.signature;
     if (entry.err !== null) {
-      refused.push({ signature, reason: 'the transaction failed on chain' });
+      refused.push({ txId: signature, reason: 'the transaction failed on chain' });
       continue;
     }
     const landed = await chain.rpc
@@ -83,7 +69,7 @@ export async function searchSolanaPayTransaction(
       .send();
     const transaction = landed ? decodeLanded(landed.transaction[0]) : null;
     if (!landed || !transaction) {
-      refused.push({ signature, reason: 'the transaction cannot be read' });
+      refused.push({ txId: signature, reason: 'the transaction cannot be read' });
       continue;
     }
     try {
@@ -107,8 +93,23 @@ export async function searchSolanaPayTransaction(
       };
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      refused.push({ signature, reason: err.message });
+      refused.push({ txId: signature, reason: err.message });
     }
   }
   return { paid: null, refused, final };
+}
+
+/** Solana Pay's transaction requests on the configured Solana chains (the `solana` adapter's capability). */
+export function solanaTransactionRequests(chains: SolanaChain[]): TransactionRequests {
+  const chainOf = (caip2: string): SolanaChain => {
+    const chain = chains.find((c) => c.config.caip2 === caip2);
+    if (!chain) throw new ApiError('params_validation', `This server no longer serves ${caip2}.`);
+    return chain;
+  };
+  return {
+    isAddress: (address) => isAddress(address),
+    build: (option) => buildSolanaPayTransaction(chainOf(option.claims.chain), option),
+    search: (option, lastValidBlockHeight) =>
+      searchSolanaPayTransaction(chainOf(option.claims.chain), option, lastValidBlockHeight),
+  };
 }

@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
-import { fundAccount } from '../../chains/faucet.js';
-import type { LocalChains } from '../../chains/index.js';
+import { fundAccount, type LocalChains } from '../../chains/index.js';
 import type { operations } from '../../generated/dev.js';
 
 type Operation = operations['devFaucet'];
