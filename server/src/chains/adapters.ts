@@ -1,6 +1,7 @@
 /**
- * The one place the namespaces are listed: their account rules (pure, usable without chains) and their adapters
- * (built once per runtime over the running chains). A third namespace is added here and in its own folder.
+ * Where the namespaces are assembled: their account rules (pure, usable without chains) and their adapters (built
+ * once per runtime over the running chains); chains/index.ts starts and lists their chains. A third namespace is
+ * added in these two files and in its own folder.
  */
 import type { Database } from '../db/connect.js';
 import type { AccountRules, ChainAdapter } from './adapter.js';
