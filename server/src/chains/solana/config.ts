@@ -7,20 +7,13 @@ import { getBase58Encoder, isAddress, type Address } from '@solana/kit';
 import { z } from 'zod';
 import { findCurrency } from '../../currencies.js';
 import type { ChainMode } from '../chainsSetting.js';
+import type { ConfiguredAsset } from '../configuredChain.js';
 import { explorerTxUrlSchema } from '../explorer.js';
 
-export interface SolanaAssetConfig {
-  /** CAIP-19: `solana:<ref>/token:<mint>` or `solana:<ref>/slip44:501` for SOL. */
-  caip19: string;
+/** The common asset fields, with `caip19` as `solana:<ref>/token:<mint>`, or `solana:<ref>/slip44:501` for SOL. */
+export interface SolanaAssetConfig extends ConfiguredAsset {
   /** The SPL mint; null for SOL. */
   mint: Address | null;
-  decimals: number;
-  symbol: string;
-  name: string;
-  iconUrl: string | null;
-  networkIconUrl: string | null;
-  networkName: string;
-  peg: string | null;
 }
 
 export interface SolanaChainConfig {
