@@ -43,6 +43,7 @@ async function main(): Promise<void> {
       fee_config: null,
       settlement_addresses: {},
       collect_data: false,
+      require_two_factor: false,
       created_at: Date.now(),
     });
     const key = mintKey('merchant', 'test');
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
       pinned_version: '2026-02-18',
       created_at: Date.now(),
       revoked_at: null,
+      merchant_id: null,
+      last_used_at: null,
     });
     const payment = await createPayment(runtime, {
       merchantId: 'mer_bench00000000000',

@@ -65,6 +65,7 @@ describeEachDatabase('accounts.merchants', (get) => {
       fee_config: FEE,
       settlement_addresses: { 'eip155:8453': EVM, [SOLANA_MAINNET]: SOLANA_KEY },
       collect_data: false,
+      require_two_factor: false,
       created_at: clock.now(),
     });
   });

@@ -63,16 +63,19 @@ export async function createKey(deps: AccountsDeps, input: NewKey, trx?: Knex.Tr
 async function insertMinted(
   trx: Knex.Transaction,
   now: number,
-  fields: Pick<ApiKeyRow, 'kind' | 'mode' | 'partner_id' | 'label' | 'pinned_version'>,
+  fields: Pick<ApiKeyRow, 'kind' | 'mode' | 'partner_id' | 'label' | 'pinned_version'> &
+    Partial<Pick<ApiKeyRow, 'merchant_id'>>,
 ): Promise<CreatedKey> {
   const minted = mintKey(fields.kind, fields.mode);
   const row: ApiKeyRow = {
     id: newId.key(),
     ...fields,
+    merchant_id: fields.merchant_id ?? null,
     prefix: minted.prefix,
     hash: minted.hash,
     created_at: now,
     revoked_at: null,
+    last_used_at: null,
   };
   await insertApiKey(trx, row);
   return { key: toInfo(row), secret: minted.secret };
@@ -148,6 +151,7 @@ export async function rotateKey(
       partner_id: old.partner_id,
       label: old.label,
       pinned_version: old.pinned_version,
+      merchant_id: old.merchant_id,
     });
     return { revoked, created };
   });

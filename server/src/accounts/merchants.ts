@@ -68,6 +68,7 @@ export async function createMerchant(
       input.feeConfig == null ? null : (validateFeeConfig(input.feeConfig) as unknown as Record<string, unknown>),
     settlement_addresses: parseSettlementAddresses(input.settlementAddresses ?? {}),
     collect_data: input.collectData ?? false,
+    require_two_factor: false,
     created_at: deps.now(),
   };
   const taken = () => new ApiError('merchant_exists', `A merchant with id "${row.id}" already exists.`);

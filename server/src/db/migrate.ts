@@ -7,6 +7,7 @@ import * as webhooks from './migrations/002_webhooks.js';
 import * as webhookTrigger from './migrations/003_webhook_trigger.js';
 import * as gateway from './migrations/004_gateway.js';
 import * as solanaPay from './migrations/005_solana_pay.js';
+import * as dashboard from './migrations/006_dashboard.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Knex.Migration> = {
   '003_webhook_trigger': webhookTrigger,
   '004_gateway': gateway,
   '005_solana_pay': solanaPay,
+  '006_dashboard': dashboard,
 };
 
 const source: Knex.MigrationSource<string> = {

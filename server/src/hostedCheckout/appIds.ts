@@ -52,6 +52,8 @@ export function hostedCheckoutApps(deps: {
         pinned_version: CURRENT_VERSION,
         created_at: deps.now(),
         revoked_at: null,
+        merchant_id: null,
+        last_used_at: null,
       });
       return appId;
     } catch (err) {

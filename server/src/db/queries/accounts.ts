@@ -18,6 +18,8 @@ export interface MerchantRow {
   fee_config: Record<string, unknown> | null;
   settlement_addresses: Record<string, string>;
   collect_data: boolean;
+  /** Every member must have a second factor before the dashboard lets them act (docs/decisions.md §21). */
+  require_two_factor: boolean;
   created_at: number;
 }
 
@@ -32,6 +34,10 @@ export interface ApiKeyRow {
   pinned_version: string;
   created_at: number;
   revoked_at: number | null;
+  /** The one merchant a dashboard-created key acts for; null for a partner-wide key. */
+  merchant_id: string | null;
+  /** Recorded at most once a minute per key. */
+  last_used_at: number | null;
 }
 
 export async function insertPartner(db: Knex | Knex.Transaction, row: PartnerRow): Promise<void> {
@@ -51,10 +57,11 @@ export async function insertMerchant(db: Knex | Knex.Transaction, row: MerchantR
   });
 }
 
-type RawMerchant = Omit<MerchantRow, 'fee_config' | 'settlement_addresses' | 'collect_data'> & {
+type RawMerchant = Omit<MerchantRow, 'fee_config' | 'settlement_addresses' | 'collect_data' | 'require_two_factor'> & {
   fee_config: string | null;
   settlement_addresses: string;
   collect_data: boolean | number;
+  require_two_factor: boolean | number;
 };
 
 function fromRawMerchant(raw: RawMerchant): MerchantRow {
@@ -63,6 +70,7 @@ function fromRawMerchant(raw: RawMerchant): MerchantRow {
     fee_config: raw.fee_config === null ? null : (JSON.parse(raw.fee_config) as Record<string, unknown>),
     settlement_addresses: JSON.parse(raw.settlement_addresses) as Record<string, string>,
     collect_data: raw.collect_data === true || raw.collect_data === 1,
+    require_two_factor: raw.require_two_factor === true || raw.require_two_factor === 1,
     created_at: Number(raw.created_at),
   };
 }
@@ -81,6 +89,7 @@ function fromRawKey(raw: ApiKeyRow): ApiKeyRow {
     ...raw,
     created_at: Number(raw.created_at),
     revoked_at: raw.revoked_at === null ? null : Number(raw.revoked_at),
+    last_used_at: raw.last_used_at === null ? null : Number(raw.last_used_at),
   };
 }
 
@@ -132,6 +141,8 @@ export async function findActiveKeyWithMerchant(
       'k.pinned_version',
       'k.created_at',
       'k.revoked_at',
+      'k.merchant_id',
+      'k.last_used_at',
       'm.id as m_id',
       'm.partner_id as m_partner_id',
       'm.name as m_name',
@@ -139,11 +150,21 @@ export async function findActiveKeyWithMerchant(
       'm.fee_config as m_fee_config',
       'm.settlement_addresses as m_settlement_addresses',
       'm.collect_data as m_collect_data',
+      'm.require_two_factor as m_require_two_factor',
       'm.created_at as m_created_at',
     )) as RawKeyWithMerchant | undefined;
   if (!raw) return null;
-  const { m_id, m_partner_id, m_name, m_icon_url, m_fee_config, m_settlement_addresses, m_collect_data, m_created_at } =
-    raw;
+  const {
+    m_id,
+    m_partner_id,
+    m_name,
+    m_icon_url,
+    m_fee_config,
+    m_settlement_addresses,
+    m_collect_data,
+    m_require_two_factor,
+    m_created_at,
+  } = raw;
   const key: ApiKeyRow = {
     id: raw.id,
     kind: raw.kind,
@@ -155,6 +176,8 @@ export async function findActiveKeyWithMerchant(
     pinned_version: raw.pinned_version,
     created_at: raw.created_at,
     revoked_at: raw.revoked_at,
+    merchant_id: raw.merchant_id,
+    last_used_at: raw.last_used_at === null ? null : Number(raw.last_used_at),
   };
   const merchant =
     m_id === null
@@ -167,6 +190,7 @@ export async function findActiveKeyWithMerchant(
           fee_config: m_fee_config,
           settlement_addresses: m_settlement_addresses!,
           collect_data: m_collect_data!,
+          require_two_factor: m_require_two_factor!,
           created_at: m_created_at!,
         });
   return { key: fromRawKey(key), merchant };
