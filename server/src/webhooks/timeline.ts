@@ -14,6 +14,25 @@ export type PaymentTimeline = components['schemas']['PaymentTimeline'];
 type Entry = PaymentTimeline['entries'][number];
 type TimelineStatus = components['schemas']['PaymentTimelineStatus'];
 
+/** A payment's life in order; an event sorts with the step it reports, so equal instants keep cause before effect. */
+const STEP: Record<string, number> = {
+  requires_action: 0,
+  'payment.created': 0,
+  processing: 1,
+  'payment.processing': 1,
+  succeeded: 2,
+  failed: 2,
+  expired: 2,
+  cancelled: 2,
+  'payment.succeeded': 2,
+  'payment.failed': 2,
+  'payment.expired': 2,
+  'payment.cancelled': 2,
+  settled: 3,
+  'payment.settled': 3,
+  refunded: 4,
+};
+
 /** The most deliveries one payment's timeline shows (8 attempts each); resends beyond it are in the delivery log. */
 const MAX_DELIVERIES = 500;
 
@@ -33,7 +52,7 @@ export async function getPaymentTimeline(
     ['settled', settled?.settled_at],
     ['refunded', refunded?.refunded_at],
   ];
-  // Sorted by millisecond, transitions before the events they caused at the same instant.
+  // Sorted by millisecond; at the same instant by step, a transition before the event it caused.
   const sortable: { ms: number; rank: number; entry: Entry }[] = [
     {
       ms: payment.created_at,
@@ -44,7 +63,7 @@ export async function getPaymentTimeline(
   for (const [status, at] of steps) {
     if (at === undefined) continue;
     const ms = Date.parse(at);
-    sortable.push({ ms, rank: 0, entry: { at: unixSeconds(ms), kind: 'transition', status } });
+    sortable.push({ ms, rank: STEP[status]! * 2, entry: { at: unixSeconds(ms), kind: 'transition', status } });
   }
 
   const deliveries = (
@@ -61,13 +80,16 @@ export async function getPaymentTimeline(
   for (const d of deliveries) byEvent.set(d.event_id, [...(byEvent.get(d.event_id) ?? []), d]);
 
   for (const event of await listEventsForPayment(deps.db.knex, paymentId)) {
-    const ofEvent = byEvent.get(event.id) ?? [];
+    // Oldest first; at the same instant the first send before its resends and replays.
+    const ofEvent = (byEvent.get(event.id) ?? []).sort(
+      (a, b) => a.created_at - b.created_at || Number(a.trigger !== 'event') - Number(b.trigger !== 'event'),
+    );
     const withAttempts = await Promise.all(
       ofEvent.map(async (d) => deliveryJson(d, await listAttempts(deps.db.knex, d.id))),
     );
     sortable.push({
       ms: event.created_at,
-      rank: 1,
+      rank: (STEP[event.type] ?? 4) * 2 + 1,
       entry: {
         at: unixSeconds(event.created_at),
         kind: 'event',
