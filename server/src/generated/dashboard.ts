@@ -1793,7 +1793,8 @@ export interface components {
         };
         /**
          * @description Authenticated, but not allowed. Codes:
-         *     - `forbidden`: the API key belongs to another partner than the merchant named by `Merchant-Id`.
+         *     - `forbidden`: the API key belongs to another partner than the merchant named by `Merchant-Id`, or it was created
+         *       in the dashboard for another merchant (such a key acts for its own merchant only).
          *     - `not_sandbox_api_key`: a live key (`sk_live_…`) was sent to a sandbox server (`PAYGATE_ENV=staging`), which accepts test keys only.
          */
         Forbidden: {
