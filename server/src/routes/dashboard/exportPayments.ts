@@ -7,8 +7,12 @@ import { exportPaymentsCsv } from '../../payments/paymentExport.js';
 
 type Query = NonNullable<operations['exportPayments']['parameters']['query']>;
 
-/** Resolves when the socket takes more data again, or when the client went away (then nothing more is written). */
-async function drained(res: Response): Promise<void> {
+/**
+ * Resolves when the socket takes more data again, or when the client went away (`closed`, then nothing more is
+ * written). Checks `closed` first: a 'close' that already happened would never be emitted again.
+ */
+async function drained(res: Response, closed: () => boolean): Promise<void> {
+  if (closed()) return;
   const ac = new AbortController();
   try {
     await Promise.race([once(res, 'drain', { signal: ac.signal }), once(res, 'close', { signal: ac.signal })]);
@@ -27,6 +31,10 @@ export function exportPaymentsHandler(
 ): RequestHandler<Record<string, never>, string, unknown, Query> {
   return async (req, res) => {
     const { merchantId, mode } = dashboardScopeOf(res);
+    let closed = false;
+    res.on('close', () => {
+      closed = true;
+    });
     const pages = exportPaymentsCsv(deps, { merchantId, live: mode === 'live' }, req.query);
     let page = await pages.next();
     const date = new Date(deps.now()).toISOString().slice(0, 10);
@@ -37,8 +45,9 @@ export function exportPaymentsHandler(
     });
     try {
       while (!page.done) {
-        if (!res.write(page.value)) await drained(res);
-        if (res.destroyed) {
+        if (!res.write(page.value)) await drained(res, () => closed);
+        if (closed) {
+          // The client went away: stop reading the database.
           await pages.return(undefined);
           return;
         }
