@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createKey } from '../../server/src/accounts/index.js';
 import { createMerchantAccount } from '../helpers/fixtures.js';
 import { expectError, expectJson, startHarness, type Harness } from '../merchant/harness.js';
-import { callAs, createPerson, signInAs, type SignedIn } from './people.js';
+import { callAs, createPerson, sessionFor, signInAs, type SignedIn } from './people.js';
 
 /** Which merchant and mode a request acts for, with a session or a key, and who may not act at all. */
 describe('dashboard.sessionAuth.principal', () => {
@@ -84,5 +84,26 @@ describe('dashboard.sessionAuth.principal', () => {
 
   it('an API key on a session-only operation: 401 missing_merchant_api_key (sign in)', async () => {
     await expectError(await h.call('GET', '/v1/dashboard/session'), 401, 'missing_merchant_api_key');
+  });
+
+  describe('sandbox (PAYGATE_ENV=staging)', () => {
+    let sandbox: Harness;
+    before(async () => {
+      sandbox = await startHarness({
+        config: { PAYGATE_ENV: 'staging', PUBLIC_BASE_URL: 'https://sandbox.example.com', PAYGATE_CHAINS: 'local' },
+      });
+    });
+    after(() => sandbox.close());
+
+    it('a session is 403 forbidden in live mode and served in test mode', async () => {
+      const person = await createPerson(sandbox.runtime, { merchantId: sandbox.account.merchantId, role: 'owner' });
+      const session = await sessionFor(sandbox, person);
+      // Not a loopback development server: the cookie has its __Host- name.
+      const who = { ...session, cookie: session.cookie.replace(/^paygate_session=/, '__Host-paygate_session=') };
+      const merchantId = sandbox.account.merchantId;
+      const live = await callAs(sandbox, who, 'GET', endpointPath, { merchantId, mode: 'live' });
+      assert.match(await expectError(live, 403, 'forbidden'), /sandbox/);
+      await expectError(await callAs(sandbox, who, 'GET', endpointPath, { merchantId }), 404, 'invalid_params');
+    });
   });
 });
