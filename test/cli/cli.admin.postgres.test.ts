@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { authenticateKey } from '../../server/src/accounts/index.js';
 import { findMerchant } from '../../server/src/db/queries/accounts.js';
 import {
@@ -24,7 +24,7 @@ describe('cli.admin [postgres]', () => {
   });
 
   it('uses the database DATABASE_URL names: migrate, bootstrap, list, rotate', async () => {
-    const env = { DATABASE_URL: t.url };
+    const env = { DATABASE_URL: t.url, PAYGATE_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}` };
     assert.deepEqual(parseJson(await runCliInProcess(['migrate', '--json'], env)), { applied: [] });
     // The real bin for one admin command: its DATABASE_URL comes from the process environment.
     const c = parseJson<Record<string, string>>(await runCli(['admin', 'bootstrap', '--json'], env));

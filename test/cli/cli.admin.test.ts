@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { authenticateKey } from '../../server/src/accounts/index.js';
 import { findMerchant, findPartner } from '../../server/src/db/queries/accounts.js';
 import { expectBootstrapFormats, expectFailure, parseJson, runCliInProcess, type KeyJson } from '../helpers/cli.js';
@@ -15,7 +15,7 @@ describe('cli.admin [sqlite]', function () {
 
   before(async () => {
     t = await createTestDatabase('sqlite');
-    env = { DATABASE_URL: t.url };
+    env = { DATABASE_URL: t.url, PAYGATE_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}` };
   });
   after(async () => {
     await t.drop();

@@ -85,6 +85,7 @@ describe('cli.start', () => {
     const [credentials, listening] = running.lines;
     assert.deepEqual(Object.keys(credentials!).sort(), [
       'appId',
+      'dashboard',
       'merchantApiKey',
       'merchantId',
       'partnerId',
@@ -99,10 +100,34 @@ describe('cli.start', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { status: 'ok' });
 
+    // The demo login, printed once, signs in to the dashboard as owner of the demo merchant.
+    const login = credentials!.dashboard as { email: string; password: string };
+    assert.equal(login.email, 'demo@paygate.local');
+    assert.match(login.password, /^[0-9A-Za-z]{20}$/);
+    const signIn = await fetch(`${running.url}/v1/dashboard/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(login),
+    });
+    const body = (await signIn.json()) as {
+      status: string;
+      session: { memberships: { merchantId: string; role: string }[] };
+    };
+    assert.equal(signIn.status, 200);
+    assert.deepEqual(
+      body.session.memberships.map((m) => [m.merchantId, m.role]),
+      [[credentials!.merchantId, 'owner']],
+    );
+
     assert.equal(await stop(running), 0);
     assert.ok(!running.stdout().includes('_live_'), 'no live key is minted or printed');
     for (const log of running.logs) {
-      for (const secret of [credentials!.merchantApiKey, credentials!.walletApiKey, credentials!.appId]) {
+      for (const secret of [
+        credentials!.merchantApiKey,
+        credentials!.walletApiKey,
+        credentials!.appId,
+        (credentials!.dashboard as { password: string }).password,
+      ]) {
         assert.ok(!log.includes(String(secret)), 'no credential goes through the logger');
       }
     }

@@ -25,6 +25,8 @@ export function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     HOME: process.env.HOME,
     PAYGATE_ENV: 'development',
     LOG_LEVEL: 'silent',
+    // Dashboard password hashes at a test cost (scrypt N=2^10).
+    PAYGATE_PASSWORD_COST: '10',
     ...env,
   };
 }
@@ -126,7 +128,10 @@ export function expectFailure(result: CliResult, exitCode: number, pattern: RegE
 }
 
 export function expectBootstrapFormats(c: Record<string, string>): void {
-  assert.deepEqual(Object.keys(c), BOOTSTRAP_FIELDS);
+  assert.deepEqual(Object.keys(c), [...BOOTSTRAP_FIELDS, 'dashboard']);
+  const login = c.dashboard as unknown as { email: string; password: string | null };
+  assert.equal(login.email, 'demo@paygate.local');
+  assert.match(login.password ?? '(existing)', /^[0-9A-Za-z]{20}$|^\(existing\)$/);
   assert.match(c.partnerId!, /^ptn_[0-9A-Za-z]{16}$/);
   assert.match(c.merchantId!, /^mer_[0-9A-Za-z]{16}$/);
   assert.match(c.merchantApiKey!, /^sk_test_[0-9A-Za-z]{32}$/);

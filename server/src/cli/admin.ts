@@ -3,12 +3,17 @@
  * other command: listings show the 12-character prefix only.
  */
 import { listDiscrepancies } from '../db/queries/discrepancies.js';
+import { findMerchant } from '../db/queries/accounts.js';
+import { ApiError } from '../errors.js';
 import { parseArgs } from 'node:util';
 import { createKey, listKeys, revokeKey, rotateKey, type CreatedKey } from '../accounts/apiKeys.js';
 import { createDemoAccounts } from '../accounts/bootstrap.js';
 import type { KeyKind, Mode } from '../accounts/keys.js';
 import { createMerchant, createPartner } from '../accounts/merchants.js';
 import { accountRules } from '../chains/adapters.js';
+import { ensureDemoLogin } from '../users/demoLogin.js';
+import { isRole } from '../users/roles.js';
+import { addMembership, createUser } from '../users/userAccounts.js';
 import {
   commonOptions,
   emit,
@@ -17,9 +22,12 @@ import {
   partnerJson,
   table,
   UsageError,
+  demoLoginText,
   withAccounts,
+  withUsers,
   type CliIo,
 } from './common.js';
+import { readPassword } from './passwordInput.js';
 
 export const adminUsage = `Usage: paygate admin <command> [options]
 
@@ -34,7 +42,8 @@ Commands:
   list-keys          [--prefix <prefix>] [--partner <id>] [--kind merchant|wallet|app]
   revoke-key         <prefix|key id>
   rotate-key         <prefix|key id>
-  bootstrap          demo partner and merchant with test and live credentials
+  create-user        --email <email> --merchant <id> --role owner|developer|viewer [--password-file <path>]
+  bootstrap          demo partner and merchant with test and live credentials, and a dashboard login
   discrepancies      [--mode test|live] [--payment <id>] [--limit <n>]: money that moved but did not pay
   webhook-endpoint   a merchant's webhook endpoint and deliveries (paygate admin webhook-endpoint --help)
 
@@ -69,6 +78,13 @@ Options:
   'revoke-key': 'Usage: paygate admin revoke-key <prefix|key id> [--json]\n',
   'rotate-key': 'Usage: paygate admin rotate-key <prefix|key id> [--json]\n',
   bootstrap: 'Usage: paygate admin bootstrap [--json]\n',
+  'create-user': `Usage: paygate admin create-user --email <email> --merchant <id> --role owner|developer|viewer
+                              [--password-file <path>] [--json]
+
+Creates a dashboard user, member of the merchant with the role. The password (12 to 256 characters) is read from
+--password-file (its first line; - for stdin), else from stdin: typed at a prompt that does not echo, or piped.
+It is never taken as an argument, where the process list and the shell history would keep it.
+`,
   discrepancies: `Usage: paygate admin discrepancies [--mode test|live] [--payment <id>] [--limit <n>] [--json]
 
 Lists transfers that moved money without paying a payment as issued, newest first: late payments (mined after
@@ -324,10 +340,51 @@ const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> =
     return 0;
   },
 
+  async 'create-user'(args, io) {
+    const parsed = parse('create-user', () =>
+      parseArgs({
+        ...strict(args),
+        options: {
+          ...commonOptions,
+          email: { type: 'string' },
+          merchant: { type: 'string' },
+          role: { type: 'string' },
+          'password-file': { type: 'string' },
+        },
+      }),
+    );
+    if (!parsed) return showHelp(io, 'create-user');
+    const { values } = parsed;
+    const email = required(values.email, '--email', 'create-user');
+    const merchantId = required(values.merchant, '--merchant', 'create-user');
+    const role = required(values.role, '--role', 'create-user');
+    if (!isRole(role)) throw new UsageError('--role must be owner, developer or viewer', help['create-user']!);
+    const password = await readPassword(io, values['password-file']);
+    const user = await withUsers(io, async (deps) => {
+      // Checked first, so an unknown merchant leaves no user behind.
+      if (!(await findMerchant(deps.db.knex, merchantId))) {
+        throw new ApiError('merchant_not_found', `No merchant with id ${merchantId}.`);
+      }
+      const created = await createUser(deps, { email, password });
+      await addMembership(deps, created.id, merchantId, role);
+      return created;
+    });
+    emit(
+      io,
+      values.json,
+      { id: user.id, email: email.trim().toLowerCase(), merchantId, role },
+      `Created user ${user.id}, ${role} of merchant ${merchantId}. Sign in at /dashboard with the email and password.`,
+    );
+    return 0;
+  },
+
   async bootstrap(args, io) {
     const parsed = parse('bootstrap', () => parseArgs({ ...strict(args), options: commonOptions }));
     if (!parsed) return showHelp(io, 'bootstrap');
-    const c = await withAccounts(io, (deps) => createDemoAccounts(deps));
+    const c = await withUsers(io, async (deps) => {
+      const accounts = await createDemoAccounts(deps);
+      return { ...accounts, dashboard: await ensureDemoLogin(deps, accounts.merchantId) };
+    });
     emit(
       io,
       parsed.values.json,
@@ -342,8 +399,8 @@ const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> =
                        ${c.walletApiKeyLive}
   App id               ${c.appId}
                        ${c.appIdLive}
-
-The keys are shown only once.
+${demoLoginText(c.dashboard)}
+The keys and the password are shown only once; sign in to the dashboard at /dashboard.
 `,
     );
     return 0;

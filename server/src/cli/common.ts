@@ -1,15 +1,20 @@
 import type { KeyInfo } from '../accounts/apiKeys.js';
 import type { AccountsDeps } from '../accounts/accountsDeps.js';
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, withDevelopmentSecrets, type Config } from '../config.js';
+import { SecretBox } from '../crypto/secretBox.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate.js';
 import type { MerchantRow, PartnerRow } from '../db/queries/accounts.js';
+import type { DemoLogin } from '../users/demoLogin.js';
+import type { UsersDeps } from '../users/usersDeps.js';
 
 /** Where a command writes, and the environment it reads instead of the process's own. */
 export interface CliIo {
   stdout: Output;
   stderr: Output;
   env: Record<string, string | undefined>;
+  /** Where a command reads a secret it is not given in a file (the process's stdin when absent). */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 }
 
 /** A stream, or anything that collects what a command writes (tests). */
@@ -66,6 +71,18 @@ export async function withAccounts<T>(io: CliIo, work: (deps: AccountsDeps) => P
   }
 }
 
+/** withAccounts, plus what the users module needs: the encryption keys (emails are sealed) and the config. */
+export async function withUsers<T>(io: CliIo, work: (deps: UsersDeps) => Promise<T>): Promise<T> {
+  const config = withDevelopmentSecrets(loadCliConfig(io));
+  const db = openDatabase(config.databaseUrl, { poolMax: 2 });
+  try {
+    await migrateDatabase(db);
+    return await work({ db, now: Date.now, secretBox: new SecretBox(config.encryptionKeys), config });
+  } finally {
+    await db.close();
+  }
+}
+
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export function partnerJson(p: PartnerRow) {
@@ -107,4 +124,10 @@ export function table(header: string[], rows: string[][]): string {
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n') + '\n';
+}
+
+/** The demo dashboard login's lines: the password only when this command just made it. */
+export function demoLoginText(login: DemoLogin, pad = '  Dashboard login      '): string {
+  const password = login.password ?? '(the user existed already: password unchanged)';
+  return `${pad}${login.email}\n${' '.repeat(pad.length)}${password}\n`;
 }

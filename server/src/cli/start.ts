@@ -1,10 +1,11 @@
 /** `paygate start` and `paygate migrate`. */
 import { parseArgs } from 'node:util';
 import { bootstrapDevelopment, type TestCredentials } from '../accounts/bootstrap.js';
+import { ensureDemoLogin, type DemoLogin } from '../users/demoLogin.js';
 import { openDatabase } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { startServer } from '../server.js';
-import { commonOptions, emit, loadCliConfig, RUNNING, UsageError, type CliIo } from './common.js';
+import { commonOptions, demoLoginText, emit, loadCliConfig, RUNNING, UsageError, type CliIo } from './common.js';
 
 export const startHelp = `Usage: paygate start [--json]
 
@@ -33,7 +34,7 @@ function parseCommon(args: string[], help: string) {
  * Printed on stdout, never through the logger: log lines are shipped and kept, and a secret in
  * them outlives the terminal it was meant for.
  */
-function printTestCredentials(io: CliIo, json: boolean, c: TestCredentials): void {
+function printTestCredentials(io: CliIo, json: boolean, c: TestCredentials & { dashboard: DemoLogin }): void {
   emit(
     io,
     json,
@@ -46,9 +47,10 @@ Empty development database: created a demo partner and merchant with TEST creden
   Merchant API key  ${c.merchantApiKey}
   Wallet API key    ${c.walletApiKey}
   App id            ${c.appId}
-
+${demoLoginText(c.dashboard, '  Dashboard login   ')}
 Merchant requests send Api-Key (the merchant key) and Merchant-Id; wallets send Api-Key (the wallet key), or
-App-Id with a Client-Id of their choosing. The keys are shown only once. For live keys:
+App-Id with a Client-Id of their choosing; sign in to the dashboard at /dashboard with the demo login. The keys
+and the password are shown only once. For live keys:
   paygate admin create-api-key --partner ${c.partnerId} --mode live
 `,
   );
@@ -64,7 +66,10 @@ export async function runStart(args: string[], io: CliIo): Promise<number | type
   const running = await startServer(config, {
     async beforeListen(runtime) {
       const credentials = await bootstrapDevelopment(runtime, config.env);
-      if (credentials) printTestCredentials(io, values.json, credentials);
+      if (credentials) {
+        const dashboard = await ensureDemoLogin(runtime, credentials.merchantId);
+        printTestCredentials(io, values.json, { ...credentials, dashboard });
+      }
     },
   });
   if (values.json) io.stdout.write(JSON.stringify({ url: running.url, env: config.env }) + '\n');

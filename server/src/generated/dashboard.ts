@@ -2646,7 +2646,8 @@ export interface components {
          *       merchant. With a session: the user is not a member of the merchant; the user's role is below what the
          *       operation needs (`viewer` < `developer` < `owner`); the merchant's team requires two-factor authentication and
          *       the user has not activated it; or, on a state-changing request, `X-CSRF-Token` is missing or wrong, or the
-         *       `Origin` (or `Referer`) names another origin.
+         *       `Origin` (or `Referer`) names another origin; or, on a sandbox server (`PAYGATE_ENV=staging`),
+         *       `Paygate-Mode: live`.
          *     - `not_sandbox_api_key`: a live key (`sk_live_…`) was sent to a sandbox server (`PAYGATE_ENV=staging`).
          */
         Forbidden: {

@@ -230,6 +230,10 @@ async function viaSession(
   const merchantId = asciiHeader(req.headers, 'Merchant-Id');
   if (merchantId === undefined) throw new ApiError('missing_merchant_id', 'The Merchant-Id header is required.');
   const mode = requestedMode(req.headers) ?? 'test';
+  // A sandbox serves test mode only, to people as to keys (a live key gets not_sandbox_api_key).
+  if (mode === 'live' && runtime.config.env === 'staging') {
+    throw new ApiError('forbidden', 'This server is a sandbox: only test mode (Paygate-Mode: test) is available.');
+  }
   const membership = await findMembership(runtime.db.knex, active.user.id, merchantId);
   if (!membership) throw new ApiError('forbidden', `You are not a member of merchant ${merchantId}.`);
   const merchant = await findMerchant(runtime.db.knex, merchantId);

@@ -37,6 +37,14 @@ const SENSITIVE_FIELDS = [
   'secret_sealed',
   'previous_secret_sealed',
   'key_hash',
+  // the dashboard's credentials and second factors
+  'csrfToken',
+  'totpCode',
+  'recoveryCode',
+  'recoveryCodes',
+  'otpauthUri',
+  'password_hash',
+  'token_hash',
   // personal data the gateway collects from buyers, and request bodies that may carry it
   'collectedData',
   'collected_data',
@@ -56,6 +64,7 @@ const SENSITIVE_HEADERS = [
   'proxy-authorization',
   'cookie',
   'set-cookie',
+  'x-csrf-token',
   'webhook-signature',
 ];
 

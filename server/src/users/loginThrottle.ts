@@ -7,7 +7,7 @@
  */
 import { clearThrottle, lockedUntil, recordFailure, type ThrottleRule } from '../db/queries/throttleCounts.js';
 import { ApiError } from '../errors.js';
-import type { Runtime } from '../runtime.js';
+import type { UsersDeps } from './usersDeps.js';
 import { keyedHash } from './serverKeys.js';
 import { normaliseEmail } from './userAccounts.js';
 
@@ -20,7 +20,7 @@ export interface ThrottleKeys {
   address: string | null;
 }
 
-export function throttleKeys(runtime: Runtime, email: string, ip: string | null): ThrottleKeys {
+export function throttleKeys(runtime: UsersDeps, email: string, ip: string | null): ThrottleKeys {
   const hash = (v: string) => keyedHash(runtime, 'login throttle', v).toString('hex');
   return {
     account: `account:${hash(normaliseEmail(email))}`,
@@ -31,7 +31,7 @@ export function throttleKeys(runtime: Runtime, email: string, ip: string | null)
 const list = (keys: ThrottleKeys) => (keys.address === null ? [keys.account] : [keys.account, keys.address]);
 
 /** 429 rate_limited with Retry-After while the account or the address is locked. */
-export async function refuseWhileLocked(runtime: Runtime, keys: ThrottleKeys): Promise<void> {
+export async function refuseWhileLocked(runtime: UsersDeps, keys: ThrottleKeys): Promise<void> {
   const now = runtime.now();
   const until = await lockedUntil(runtime.db.knex, list(keys), now);
   if (until !== null) {
@@ -41,12 +41,12 @@ export async function refuseWhileLocked(runtime: Runtime, keys: ThrottleKeys): P
   }
 }
 
-export async function recordLoginFailure(runtime: Runtime, keys: ThrottleKeys): Promise<void> {
+export async function recordLoginFailure(runtime: UsersDeps, keys: ThrottleKeys): Promise<void> {
   const now = runtime.now();
   await recordFailure(runtime.db.knex, keys.account, now, ACCOUNT_RULE);
   if (keys.address !== null) await recordFailure(runtime.db.knex, keys.address, now, ADDRESS_RULE);
 }
 
-export async function recordLoginSuccess(runtime: Runtime, keys: ThrottleKeys): Promise<void> {
+export async function recordLoginSuccess(runtime: UsersDeps, keys: ThrottleKeys): Promise<void> {
   await clearThrottle(runtime.db.knex, keys.account);
 }

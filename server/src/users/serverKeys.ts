@@ -5,11 +5,11 @@
  * re-hash job can read them).
  */
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { Runtime } from '../runtime.js';
+import type { UsersDeps } from './usersDeps.js';
 
-const cache = new WeakMap<Runtime, Map<string, Buffer>>();
+const cache = new WeakMap<UsersDeps, Map<string, Buffer>>();
 
-function derived(runtime: Runtime, label: string): Buffer {
+function derived(runtime: UsersDeps, label: string): Buffer {
   let keys = cache.get(runtime);
   if (!keys) {
     keys = new Map();
@@ -25,6 +25,6 @@ function derived(runtime: Runtime, label: string): Buffer {
 }
 
 /** HMAC-SHA256 under the key derived for `label`. */
-export function keyedHash(runtime: Runtime, label: 'email hash' | 'csrf' | 'login throttle', value: string): Buffer {
+export function keyedHash(runtime: UsersDeps, label: 'email hash' | 'csrf' | 'login throttle', value: string): Buffer {
   return createHmac('sha256', derived(runtime, label)).update(value, 'utf8').digest();
 }

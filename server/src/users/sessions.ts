@@ -18,7 +18,7 @@ import {
 import { findUserById, listMembershipsOfUser, type UserRow } from '../db/queries/users.js';
 import type { components } from '../generated/dashboard.js';
 import { newId } from '../ids.js';
-import type { Runtime } from '../runtime.js';
+import type { UsersDeps } from './usersDeps.js';
 import { keyedHash } from './serverKeys.js';
 import { emailOf } from './userAccounts.js';
 
@@ -43,7 +43,7 @@ export interface ClientFacts {
 
 /** A new session for a signed-in user; the token goes into the cookie and nowhere else. */
 export async function createSession(
-  runtime: Runtime,
+  runtime: UsersDeps,
   userId: string,
   client: ClientFacts,
 ): Promise<{ token: string; session: SessionRow }> {
@@ -69,11 +69,11 @@ export async function createSession(
 }
 
 /** When the session ends without further use: the idle timeout from its last recorded use, capped by its expiry. */
-export function idleExpiresAt(runtime: Runtime, session: SessionRow): number {
+export function idleExpiresAt(runtime: UsersDeps, session: SessionRow): number {
   return Math.min(session.last_seen_at + runtime.config.dashboard.idleTimeoutMs, session.expires_at);
 }
 
-export function isSessionActive(runtime: Runtime, session: SessionRow, now = runtime.now()): boolean {
+export function isSessionActive(runtime: UsersDeps, session: SessionRow, now = runtime.now()): boolean {
   return session.revoked_at === null && now < session.expires_at && now < idleExpiresAt(runtime, session);
 }
 
@@ -81,7 +81,7 @@ export function isSessionActive(runtime: Runtime, session: SessionRow, now = run
  * The session a cookie's token names, if it is still active, and its user; records the use (at most once a
  * minute). Null for an unknown, revoked, expired or idle session, or a disabled user.
  */
-export async function resolveSession(runtime: Runtime, token: string): Promise<ActiveSession | null> {
+export async function resolveSession(runtime: UsersDeps, token: string): Promise<ActiveSession | null> {
   if (token.length === 0 || token.length > 128) return null;
   const session = await findSessionByTokenHash(runtime.db.knex, tokenHash(token));
   const now = runtime.now();
@@ -95,12 +95,12 @@ export async function resolveSession(runtime: Runtime, token: string): Promise<A
   return { session, user };
 }
 
-export function csrfTokenOf(runtime: Runtime, sessionId: string): string {
+export function csrfTokenOf(runtime: UsersDeps, sessionId: string): string {
   return keyedHash(runtime, 'csrf', sessionId).toString('base64url');
 }
 
 /** Whether `sent` is the session's CSRF token, compared in constant time. */
-export function csrfTokenMatches(runtime: Runtime, sessionId: string, sent: string | undefined): boolean {
+export function csrfTokenMatches(runtime: UsersDeps, sessionId: string, sent: string | undefined): boolean {
   if (sent === undefined) return false;
   const expected = Buffer.from(csrfTokenOf(runtime, sessionId), 'utf8');
   const actual = Buffer.from(sent, 'utf8');
@@ -110,7 +110,7 @@ export function csrfTokenMatches(runtime: Runtime, sessionId: string, sent: stri
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** The contract's DashboardSession: the user, their merchants, the CSRF token and the two expiries. */
-export async function sessionJson(runtime: Runtime, active: ActiveSession): Promise<DashboardSessionJson> {
+export async function sessionJson(runtime: UsersDeps, active: ActiveSession): Promise<DashboardSessionJson> {
   const { session, user } = active;
   return {
     user: { id: user.id, email: emailOf(runtime, user), twoFactorEnabled: user.totp_enabled_at !== null },
@@ -122,7 +122,7 @@ export async function sessionJson(runtime: Runtime, active: ActiveSession): Prom
 }
 
 /** The user's active sessions for `listSessions`, newest first, the current one marked. */
-export async function listSessionsOfUser(runtime: Runtime, current: ActiveSession): Promise<SessionInfoJson[]> {
+export async function listSessionsOfUser(runtime: UsersDeps, current: ActiveSession): Promise<SessionInfoJson[]> {
   const now = runtime.now();
   const rows = await listOpenSessions(runtime.db.knex, current.user.id, now);
   return rows

@@ -5,7 +5,7 @@
  */
 import type { UserRow } from '../db/queries/users.js';
 import { ApiError } from '../errors.js';
-import type { Runtime } from '../runtime.js';
+import type { UsersDeps } from './usersDeps.js';
 import { refuseWhileLocked, recordLoginFailure, recordLoginSuccess, throttleKeys } from './loginThrottle.js';
 import { verifyNothing, verifyPassword } from './passwords.js';
 import { createSession, type ActiveSession, type ClientFacts } from './sessions.js';
@@ -28,7 +28,7 @@ const wrongCredentials = () => new ApiError('unauthorized', 'The email or passwo
  * existing user). `two_factor_required` when the password is right but no code was sent.
  */
 export async function checkCredentials(
-  runtime: Runtime,
+  runtime: UsersDeps,
   input: Credentials,
   client: ClientFacts,
 ): Promise<CheckedCredentials> {
@@ -58,7 +58,7 @@ export async function checkCredentials(
 export type SignInResult =
   { status: 'two_factor_required' } | { status: 'signed_in'; token: string; active: ActiveSession };
 
-export async function signIn(runtime: Runtime, input: Credentials, client: ClientFacts): Promise<SignInResult> {
+export async function signIn(runtime: UsersDeps, input: Credentials, client: ClientFacts): Promise<SignInResult> {
   const checked = await checkCredentials(runtime, input, client);
   if (checked.status === 'two_factor_required') return checked;
   const { token, session } = await createSession(runtime, checked.user.id, client);

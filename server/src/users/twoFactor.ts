@@ -16,7 +16,7 @@ import {
   type UserRow,
 } from '../db/queries/users.js';
 import { ApiError } from '../errors.js';
-import type { Runtime } from '../runtime.js';
+import type { UsersDeps } from './usersDeps.js';
 import { verifyPassword } from './passwords.js';
 import { emailOf } from './userAccounts.js';
 
@@ -41,7 +41,7 @@ function totpOf(secretBase32: string, label = ''): TOTP {
 }
 
 /** The time step `code` belongs to (within one step of now), or null when it is no current code. */
-function stepOf(runtime: Runtime, secretBase32: string, code: string): number | null {
+function stepOf(runtime: UsersDeps, secretBase32: string, code: string): number | null {
   if (!/^[0-9]{6}$/.test(code)) return null;
   const now = runtime.now();
   const delta = totpOf(secretBase32).validate({ token: code, timestamp: now, window: 1 });
@@ -49,7 +49,7 @@ function stepOf(runtime: Runtime, secretBase32: string, code: string): number | 
 }
 
 /** Checks a TOTP code of the active secret and spends its step; false for a wrong, stale or already used code. */
-async function spendTotp(runtime: Runtime, user: UserRow, code: string): Promise<boolean> {
+async function spendTotp(runtime: UsersDeps, user: UserRow, code: string): Promise<boolean> {
   if (!user.totp_secret_sealed) return false;
   const secret = runtime.secretBox.open(user.totp_secret_sealed, secretContext(user));
   const step = stepOf(runtime, secret, code);
@@ -63,7 +63,7 @@ export function normaliseRecoveryCode(code: string): string {
 
 const recoveryHash = (code: string) => createHash('sha256').update(normaliseRecoveryCode(code), 'utf8').digest('hex');
 
-async function spendRecoveryCode(runtime: Runtime, user: UserRow, code: string): Promise<boolean> {
+async function spendRecoveryCode(runtime: UsersDeps, user: UserRow, code: string): Promise<boolean> {
   const normalised = normaliseRecoveryCode(code);
   if (normalised.length !== 10) return false;
   return useRecoveryCode(runtime.db.knex, user.id, recoveryHash(normalised), runtime.now());
@@ -71,7 +71,7 @@ async function spendRecoveryCode(runtime: Runtime, user: UserRow, code: string):
 
 /** A user's second factor at sign-in: a TOTP code or a recovery code, each accepted once. */
 export async function verifySecondFactor(
-  runtime: Runtime,
+  runtime: UsersDeps,
   user: UserRow,
   input: { totpCode?: string; recoveryCode?: string },
 ): Promise<boolean> {
@@ -88,7 +88,7 @@ function newRecoveryCodes(): string[] {
   });
 }
 
-async function issueRecoveryCodes(runtime: Runtime, user: UserRow): Promise<string[]> {
+async function issueRecoveryCodes(runtime: UsersDeps, user: UserRow): Promise<string[]> {
   const codes = newRecoveryCodes();
   await replaceRecoveryCodes(runtime.db.knex, user.id, codes.map(recoveryHash));
   return codes;
@@ -97,7 +97,10 @@ async function issueRecoveryCodes(runtime: Runtime, user: UserRow): Promise<stri
 const wrongCode = () => new ApiError('params_validation', 'The code is wrong or was already used.');
 
 /** A new pending secret (replacing any pending one); 409 when two-factor authentication is already active. */
-export async function startEnrolment(runtime: Runtime, user: UserRow): Promise<{ secret: string; otpauthUri: string }> {
+export async function startEnrolment(
+  runtime: UsersDeps,
+  user: UserRow,
+): Promise<{ secret: string; otpauthUri: string }> {
   if (user.totp_enabled_at !== null) {
     throw new ApiError('invalid_state', 'Two-factor authentication is already active; disable it first.');
   }
@@ -109,7 +112,7 @@ export async function startEnrolment(runtime: Runtime, user: UserRow): Promise<{
 }
 
 /** Confirms the pending secret with a code: two-factor authentication is on; the recovery codes, shown once. */
-export async function activate(runtime: Runtime, user: UserRow, code: string): Promise<string[]> {
+export async function activate(runtime: UsersDeps, user: UserRow, code: string): Promise<string[]> {
   if (user.totp_enabled_at !== null) {
     throw new ApiError('invalid_state', 'Two-factor authentication is already active.');
   }
@@ -129,7 +132,7 @@ export async function activate(runtime: Runtime, user: UserRow, code: string): P
 }
 
 /** Turns two-factor authentication off, given the password and a code (TOTP or recovery). */
-export async function disable(runtime: Runtime, user: UserRow, password: string, code: string): Promise<void> {
+export async function disable(runtime: UsersDeps, user: UserRow, password: string, code: string): Promise<void> {
   if (user.totp_enabled_at === null) throw new ApiError('invalid_state', 'Two-factor authentication is not active.');
   if (await userHasTeamRequiringTwoFactor(runtime.db.knex, user.id)) {
     throw new ApiError('invalid_state', 'A team you belong to requires two-factor authentication.');
@@ -151,7 +154,7 @@ export async function disable(runtime: Runtime, user: UserRow, password: string,
 }
 
 /** New recovery codes for a current TOTP code; the old ones stop working. */
-export async function regenerateRecoveryCodes(runtime: Runtime, user: UserRow, code: string): Promise<string[]> {
+export async function regenerateRecoveryCodes(runtime: UsersDeps, user: UserRow, code: string): Promise<string[]> {
   if (user.totp_enabled_at === null) throw new ApiError('invalid_state', 'Two-factor authentication is not active.');
   if (!(await spendTotp(runtime, user, code))) throw wrongCode();
   return issueRecoveryCodes(runtime, user);

@@ -13,7 +13,7 @@ import {
 } from '../db/queries/users.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { Runtime } from '../runtime.js';
+import type { UsersDeps } from './usersDeps.js';
 import { checkNewPassword, hashPassword } from './passwords.js';
 import { keyedHash } from './serverKeys.js';
 
@@ -23,20 +23,20 @@ export function normaliseEmail(email: string): string {
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-export function emailHashOf(runtime: Runtime, email: string): string {
+export function emailHashOf(runtime: UsersDeps, email: string): string {
   return keyedHash(runtime, 'email hash', normaliseEmail(email)).toString('hex');
 }
 
-export function emailOf(runtime: Runtime, user: Pick<UserRow, 'id' | 'email_sealed'>): string {
+export function emailOf(runtime: UsersDeps, user: Pick<UserRow, 'id' | 'email_sealed'>): string {
   return runtime.secretBox.open(user.email_sealed, `users.email_sealed:${user.id}`);
 }
 
-export async function findUserByEmail(runtime: Runtime, email: string): Promise<UserRow | null> {
+export async function findUserByEmail(runtime: UsersDeps, email: string): Promise<UserRow | null> {
   return findUserByEmailHash(runtime.db.knex, emailHashOf(runtime, email));
 }
 
 /** A new user (no membership yet); 409 invalid_state when the email is taken. */
-export async function createUser(runtime: Runtime, input: { email: string; password: string }): Promise<UserRow> {
+export async function createUser(runtime: UsersDeps, input: { email: string; password: string }): Promise<UserRow> {
   const email = normaliseEmail(input.email);
   if (!EMAIL.test(email) || email.length > 254) throw new ApiError('params_validation', 'The email is not valid.');
   checkNewPassword(input.password);
@@ -63,7 +63,7 @@ export async function createUser(runtime: Runtime, input: { email: string; passw
 
 /** Makes a user a member of a merchant with a role; 404 merchant_not_found, 409 invalid_state if already one. */
 export async function addMembership(
-  runtime: Runtime,
+  runtime: UsersDeps,
   userId: string,
   merchantId: string,
   role: RoleName,
