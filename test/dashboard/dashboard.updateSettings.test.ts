@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { describeEachDatabase } from '../helpers/db.js';
 import { createKey } from '../../server/src/accounts/index.js';
 import { authenticateMerchant } from '../../server/src/http/merchantAuth.js';
 import { expectError, expectJson, startDashboard, type Dashboard, type Merchant } from './harness.js';
@@ -6,11 +7,11 @@ import { expectError, expectJson, startDashboard, type Dashboard, type Merchant 
 const BASE = 'eip155:8453';
 const ADDRESS = '0x912b989d6400706ac06214fa636a16a9801fcd46';
 
-describe('dashboard.updateSettings', () => {
+describeEachDatabase('dashboard.updateSettings', (get) => {
   let d: Dashboard;
   let m: Merchant;
   before(async () => {
-    d = await startDashboard();
+    d = await startDashboard({ db: get().db });
     m = await d.merchant();
   });
   after(() => d.close());
