@@ -3,6 +3,7 @@ import { describeEachDatabase } from '../helpers/db.js';
 import { createKey } from '../../server/src/accounts/index.js';
 import { authenticateMerchant } from '../../server/src/http/merchantAuth.js';
 import { expectError, expectJson, startDashboard, type Dashboard, type Merchant } from './harness.js';
+import { callAs, createPerson, sessionFor, type SignedIn } from './people.js';
 
 const BASE = 'eip155:8453';
 const ADDRESS = '0x912b989d6400706ac06214fa636a16a9801fcd46';
@@ -13,10 +14,15 @@ describeEachDatabase('dashboard.updateSettings', (get) => {
   before(async () => {
     d = await startDashboard({ db: get().db });
     m = await d.merchant();
+    // Settings changes are the owner's (OPERATION_ROLES): an owner's session, not an API key (a developer).
+    const person = await createPerson(d.harness.runtime, { merchantId: m.account.merchantId, role: 'owner' });
+    owner = await sessionFor(d.harness, person);
   });
   after(() => d.close());
 
-  const update = (body: unknown) => m.call('PATCH', '/v1/dashboard/settings', { body });
+  let owner: SignedIn;
+  const update = (body: unknown) =>
+    callAs(d.harness, owner, 'PATCH', '/v1/dashboard/settings', { body, merchantId: m.account.merchantId });
   const settings = async () => expectJson<Record<string, unknown>>(await m.call('GET', '/v1/dashboard/settings'), 200);
 
   it('updateSettings changes the fields sent and keeps the others', async () => {
@@ -26,7 +32,7 @@ describeEachDatabase('dashboard.updateSettings', (get) => {
         iconUrl: 'https://shop.example.com/icon.png',
         settlementAddresses: { [BASE]: ADDRESS },
         collectData: true,
-        requireTwoFactor: true,
+        requireTwoFactor: false,
       }),
       200,
     );
@@ -35,7 +41,7 @@ describeEachDatabase('dashboard.updateSettings', (get) => {
       iconUrl: 'https://shop.example.com/icon.png',
       settlementAddresses: { [BASE]: ADDRESS },
       collectData: true,
-      requireTwoFactor: true,
+      requireTwoFactor: false,
     };
     assert.deepEqual(answer, expected);
     assert.deepEqual(await settings(), expected);
@@ -69,6 +75,11 @@ describeEachDatabase('dashboard.updateSettings', (get) => {
     assert.equal((await settings()).name, 'Before', 'all or nothing');
   });
 
+  it('updateSettings is refused to an API key, which acts as a developer (403 forbidden)', async () => {
+    await expectError(await m.call('PATCH', '/v1/dashboard/settings', { body: { name: 'Key' } }), 403, 'forbidden');
+    assert.notEqual((await settings()).name, 'Key');
+  });
+
   it('updateSettings is seen at once by authentication, whose cache holds the merchant', async () => {
     const headers = { 'api-key': m.account.testKey, 'merchant-id': m.account.merchantId };
     const before = await authenticateMerchant(d.harness.runtime, headers);
@@ -88,5 +99,11 @@ describeEachDatabase('dashboard.updateSettings', (get) => {
       200,
     );
     assert.deepEqual(info.merchant, { name: 'Checkout Name', iconUrl: 'https://shop.example.com/new.png' });
+  });
+  it('updateSettings requireTwoFactor: members without two-factor authentication are then held at enrolment', async () => {
+    await expectJson(await update({ requireTwoFactor: true }), 200);
+    assert.equal((await settings()).requireTwoFactor, true);
+    // The owner changing it has no second factor yet: from now on only enrolment (session-level) is open to them.
+    await expectError(await update({ requireTwoFactor: false }), 403, 'forbidden');
   });
 });
