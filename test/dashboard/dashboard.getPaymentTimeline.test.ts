@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { describeEachDatabase } from '../helpers/db.js';
 import { expectError, expectJson, startDashboard, type Dashboard, type Delivery, type Merchant } from './harness.js';
 
 interface Entry {
@@ -9,11 +10,11 @@ interface Entry {
   deliveries?: Delivery[];
 }
 
-describe('dashboard.getPaymentTimeline', () => {
+describeEachDatabase('dashboard.getPaymentTimeline', (get) => {
   let d: Dashboard;
   let m: Merchant;
   before(async () => {
-    d = await startDashboard();
+    d = await startDashboard({ db: get().db });
     m = await d.merchant();
   });
   after(() => d.close());

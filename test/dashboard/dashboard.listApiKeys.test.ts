@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
+import { describeEachDatabase } from '../helpers/db.js';
 import { createKey, createMerchant } from '../../server/src/accounts/index.js';
 import { expectJson, seconds, startDashboard, type Dashboard, type Merchant } from './harness.js';
 import type { ApiKey, CreatedKey } from './keysHelpers.js';
 
-describe('dashboard.listApiKeys', () => {
+describeEachDatabase('dashboard.listApiKeys', (get) => {
   let d: Dashboard;
   let m: Merchant;
   before(async () => {
-    d = await startDashboard();
+    d = await startDashboard({ db: get().db });
     m = await d.merchant();
   });
   after(() => d.close());
@@ -70,7 +71,7 @@ describe('dashboard.listApiKeys', () => {
     );
   });
 
-  it('lastUsedAt is recorded when a key authenticates, at most once a minute (injected clock)', async () => {
+  it('listApiKeys: lastUsedAt is recorded when a key authenticates, at most once a minute (injected clock)', async () => {
     const n = await d.merchant();
     const created = await expectJson<CreatedKey>(
       await n.call('POST', '/v1/dashboard/api-keys', { body: { mode: 'test' } }),

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { describeEachDatabase } from '../helpers/db.js';
 import { createKey } from '../../server/src/accounts/index.js';
 import { authenticateMerchant } from '../../server/src/http/merchantAuth.js';
 import { expectError, expectJson, startDashboard, type Dashboard, type Merchant } from './harness.js';
@@ -7,18 +8,19 @@ import { callAs, createPerson, sessionFor, type SignedIn } from './people.js';
 const BASE = 'eip155:8453';
 const ADDRESS = '0x912b989d6400706ac06214fa636a16a9801fcd46';
 
-describe('dashboard.updateSettings', () => {
+describeEachDatabase('dashboard.updateSettings', (get) => {
   let d: Dashboard;
   let m: Merchant;
-  let owner: SignedIn;
   before(async () => {
-    d = await startDashboard();
+    d = await startDashboard({ db: get().db });
     m = await d.merchant();
-    // Settings changes are the owner's (users/roles.ts); an API key acts as a developer.
-    owner = await sessionFor(d.harness, await createPerson(d.harness.runtime, { merchantId: m.account.merchantId }));
+    // Settings changes are the owner's (OPERATION_ROLES): an owner's session, not an API key (a developer).
+    const person = await createPerson(d.harness.runtime, { merchantId: m.account.merchantId, role: 'owner' });
+    owner = await sessionFor(d.harness, person);
   });
   after(() => d.close());
 
+  let owner: SignedIn;
   const update = (body: unknown) =>
     callAs(d.harness, owner, 'PATCH', '/v1/dashboard/settings', { body, merchantId: m.account.merchantId });
   const settings = async () => expectJson<Record<string, unknown>>(await m.call('GET', '/v1/dashboard/settings'), 200);
@@ -73,6 +75,11 @@ describe('dashboard.updateSettings', () => {
     assert.equal((await settings()).name, 'Before', 'all or nothing');
   });
 
+  it('updateSettings is refused to an API key, which acts as a developer (403 forbidden)', async () => {
+    await expectError(await m.call('PATCH', '/v1/dashboard/settings', { body: { name: 'Key' } }), 403, 'forbidden');
+    assert.notEqual((await settings()).name, 'Key');
+  });
+
   it('updateSettings is seen at once by authentication, whose cache holds the merchant', async () => {
     const headers = { 'api-key': m.account.testKey, 'merchant-id': m.account.merchantId };
     const before = await authenticateMerchant(d.harness.runtime, headers);
@@ -93,14 +100,10 @@ describe('dashboard.updateSettings', () => {
     );
     assert.deepEqual(info.merchant, { name: 'Checkout Name', iconUrl: 'https://shop.example.com/new.png' });
   });
-
-  // Last: from here on this merchant's members need a second factor.
-  it('updateSettings requiring two-factor authentication shuts out the members who have none', async () => {
-    assert.equal(
-      (await expectJson<{ requireTwoFactor: boolean }>(await update({ requireTwoFactor: true }), 200)).requireTwoFactor,
-      true,
-    );
+  it('updateSettings requireTwoFactor: members without two-factor authentication are then held at enrolment', async () => {
+    await expectJson(await update({ requireTwoFactor: true }), 200);
     assert.equal((await settings()).requireTwoFactor, true);
-    await expectError(await update({ name: 'After' }), 403, 'forbidden');
+    // The owner changing it has no second factor yet: from now on only enrolment (session-level) is open to them.
+    await expectError(await update({ requireTwoFactor: false }), 403, 'forbidden');
   });
 });
