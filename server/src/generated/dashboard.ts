@@ -309,6 +309,176 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the team
+         * @description Lists the merchant's members (with their email, role and whether they use two-factor authentication) and its
+         *     open invitations. Owners only: a `developer` or `viewer`, and any API key, get `403 forbidden`.
+         */
+        get: operations["getTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite someone
+         * @description Creates a one-time invitation link for a role. No email is sent: hand the link over yourself. **The link is
+         *     shown only in this answer** (the server keeps only a hash of its token). It works once, for 72 hours, for
+         *     whoever opens it first: the person signs in with their account, or creates one, with `acceptInvitation`.
+         *     Revoke an invitation you no longer want with `revokeInvitation`. Owners only.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/team/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Revokes an open invitation: its link stops working at once. An invitation that was accepted, revoked or has
+         *     expired is no longer open and answers `404 invalid_params` (a member who joined is removed with
+         *     `removeMember`). Owners only.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/team/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description Removes a member's access to this merchant (their account and their other merchants stay); their next request
+         *     for this merchant is refused. The merchant always keeps at least one owner: removing the last owner (yourself
+         *     included) answers `409 invalid_state`. Owners only.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Gives a member another role; it applies to their next request. The merchant always keeps at least one owner:
+         *     demoting the last owner (yourself included) answers `409 invalid_state`. Owners only.
+         */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/v1/dashboard/invitations/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read an invitation link
+         * @description Tells the person who opened an invitation link what it grants (the merchant's name, the role) and until when,
+         *     before they accept it. No credential. The token travels in the body, never in a URL (the page reads it from
+         *     the link's fragment). Reading does not use the invitation up.
+         */
+        post: operations["lookupInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Joins the invitation's merchant with its role, and signs in. No credential but the token:
+         *
+         *     - **New email:** an account is created with this email and password (12 to 256 characters), then the membership.
+         *     - **Email of an existing account:** the password must be that account's (else `401 unauthorized`; after 5 wrong
+         *       passwords the invitation is revoked). If the account uses two-factor authentication, the membership is added
+         *       but no session is started (`two_factor_required`): sign in with `signIn` and a code.
+         *     - Already a member of this merchant: `409 invalid_state`, and the invitation stays open.
+         *
+         *     The invitation is used up by the first acceptance; an unknown, expired, used or revoked token answers
+         *     `404 invalid_params`. On `signed_in` the session cookie is set, as by `signIn`.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the audit log
+         * @description Every change made through the dashboard API for this merchant (both modes), newest first: who (a person, by
+         *     email, or an API key, by prefix), what (the operation and its path parameters, with non-secret details such as
+         *     a new role or a URL), when, and from which address. Reads are not recorded. Secrets (keys, webhook secrets,
+         *     tokens, passwords, codes) never appear. Owners only.
+         *
+         *     Pages with a cursor: pass `limit` (1–100, default 20), then, while `hasMore` is `true`, repeat the request with
+         *     `startingAfter` set to `nextCursor`.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -471,6 +641,89 @@ export interface components {
          * @enum {string}
          */
         WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled";
+        /**
+         * DashboardRole
+         * @description A person's role in a merchant: `owner` (everything, including the team, invitations, the audit log and
+         *     settings), `developer` (API keys, webhooks, payment actions; reads settings), `viewer` (reads only; not the team
+         *     nor the audit log).
+         * @example developer
+         * @enum {string}
+         */
+        DashboardRole: "owner" | "developer" | "viewer";
+        /**
+         * TeamMember
+         * @description A person with access to the merchant, and their role.
+         * @example {
+         *       "userId": "usr_4fQm8TzK2pLx9VbN",
+         *       "email": "ana@example.com",
+         *       "role": "owner",
+         *       "twoFactorEnabled": true,
+         *       "joinedAt": 1771408800
+         *     }
+         */
+        TeamMember: {
+            userId: components["schemas"]["UserId"];
+            email: components["schemas"]["Email"];
+            role: components["schemas"]["DashboardRole"];
+            /** @description Whether the person signs in with a TOTP second factor. */
+            twoFactorEnabled: boolean;
+            /** @description When the person became a member of this merchant. */
+            joinedAt: components["schemas"]["UnixSeconds"];
+        };
+        /**
+         * TeamInvitation
+         * @description An invitation that is still open: not accepted, not revoked, not expired. Its token is never shown again after
+         *     `createInvitation`.
+         * @example {
+         *       "id": "inv_7HcW2mQx9LpR4tZa",
+         *       "role": "developer",
+         *       "createdAt": 1771408800,
+         *       "expiresAt": 1771668000
+         *     }
+         */
+        TeamInvitation: {
+            id: components["schemas"]["InvitationId"];
+            /** @description The role the person who accepts it receives. */
+            role: components["schemas"]["DashboardRole"];
+            createdAt: components["schemas"]["UnixSeconds"];
+            /** @description When the link stops working (72 hours after `createdAt`). */
+            expiresAt: components["schemas"]["UnixSeconds"];
+        };
+        /**
+         * AuditLogEntry
+         * @description One change made through the dashboard API (by a person or an API key), or an accepted invitation.
+         */
+        AuditLogEntry: {
+            id: components["schemas"]["AuditEntryId"];
+            at: components["schemas"]["UnixSeconds"];
+            /** @description Who made the change. */
+            actor: {
+                /** @enum {string} */
+                kind: "user" | "api_key";
+                /** @description The user's id (`usr_…`) or the API key's id (`key_…`). */
+                id: string;
+                /** @description The user's email, or the key's prefix (`sk_test_ab12…`); `(deleted)` when neither is known any more. */
+                label: string;
+            };
+            /**
+             * @description The operation, by its `operationId` (for example `updateMember`, `createWebhookEndpoint`).
+             * @example updateMember
+             */
+            action: string;
+            /** @description The path parameters of the request (`userId=usr_…`), or `null`. */
+            target: string | null;
+            /**
+             * @description The mode the change addressed; `null` for merchant-wide changes (team, settings).
+             * @enum {string|null}
+             */
+            mode: "test" | "live" | null;
+            /** @description The client address the request came from, when known. */
+            ip: string | null;
+            /** @description Non-secret facts about the change (the new role, an invitation id, a URL). Never a secret. */
+            details: {
+                [key: string]: unknown;
+            } | null;
+        };
         /**
          * WebhookEndpointId
          * @description A webhook endpoint id, `whe_` followed by 16 base62 characters. A re-created endpoint gets a new id.
@@ -1058,6 +1311,163 @@ export interface components {
              */
             replayed: number;
         };
+        /**
+         * UserId
+         * @description A dashboard user's id, `usr_` followed by base62 characters.
+         * @example usr_4fQm8TzK2pLx9VbN
+         */
+        UserId: string;
+        /**
+         * Email
+         * Format: email
+         * @description An email address. Compared trimmed and case-insensitively (`Ana@Example.com` and `ana@example.com` are one
+         *     account); stored encrypted, never in clear.
+         * @example ana@example.com
+         */
+        Email: string;
+        /**
+         * InvitationId
+         * @description An invitation's id, `inv_` followed by 16 base62 characters. Not secret (the token in the link is).
+         * @example inv_7HcW2mQx9LpR4tZa
+         */
+        InvitationId: string;
+        /**
+         * Team
+         * @description The merchant's members and its open invitations.
+         */
+        Team: {
+            /** @description Every member, oldest first. */
+            members: components["schemas"]["TeamMember"][];
+            /** @description The open invitations (not accepted, revoked or expired), newest first. */
+            invitations: components["schemas"]["TeamInvitation"][];
+        };
+        /**
+         * CreateInvitationRequest
+         * @description The role the invited person will have.
+         */
+        CreateInvitationRequest: {
+            role: components["schemas"]["DashboardRole"];
+        };
+        /**
+         * CreateInvitationResponse
+         * @description The new invitation and the link to hand over. **The link is shown only in this answer**: the server keeps only a
+         *     hash of its token.
+         */
+        CreateInvitationResponse: {
+            invitation: components["schemas"]["TeamInvitation"];
+            /**
+             * Format: uri
+             * @description `<server's public URL>/dashboard/invite#<token>`. The token is in the fragment, which browsers never send to a
+             *     server nor put in a `Referer`. Valid once, for 72 hours.
+             * @example https://pay.example.com/dashboard/invite#3q2-7wXbN0cYp4kLmA9sRt1uVz8eJhF6gD5iKoQyW2E
+             */
+            inviteUrl: string;
+        };
+        /**
+         * UpdateMemberRequest
+         * @description The member's new role.
+         */
+        UpdateMemberRequest: {
+            role: components["schemas"]["DashboardRole"];
+        };
+        /**
+         * InvitationToken
+         * @description The secret token of an invitation link: the part after `#` in `…/dashboard/invite#<token>` (the base64url form of
+         *     32 random bytes, 43 characters). The server keeps only its SHA-256; it is never logged. Any other value, like an
+         *     expired, used or revoked token, names no invitation (`404 invalid_params`).
+         * @example 3q2-7wXbN0cYp4kLmA9sRt1uVz8eJhF6gD5iKoQyW2E
+         */
+        InvitationToken: string;
+        /**
+         * LookupInvitationRequest
+         * @description The token of an invitation link (sent in the body, never in a URL).
+         */
+        LookupInvitationRequest: {
+            token: components["schemas"]["InvitationToken"];
+        };
+        /**
+         * InvitationPreview
+         * @description What an open invitation grants, shown before it is accepted.
+         */
+        InvitationPreview: {
+            /**
+             * @description The name of the merchant the invitation is for.
+             * @example Acme Coffee
+             */
+            merchantName: string;
+            role: components["schemas"]["DashboardRole"];
+            expiresAt: components["schemas"]["UnixSeconds"];
+        };
+        /**
+         * AcceptInvitationRequest
+         * @description The invitation's token and the person's credentials. For a new email, an account is created with this password
+         *     (12 to 256 characters); for an email that already has an account, the password must be that account's.
+         */
+        AcceptInvitationRequest: {
+            token: components["schemas"]["InvitationToken"];
+            email: components["schemas"]["Email"];
+            /**
+             * @description The account's password (new account) or its current password (existing account). Never logged.
+             * @example correct horse battery staple
+             */
+            password: string;
+        };
+        /**
+         * DashboardSession
+         * @description The signed-in user, the merchants they belong to, and the session's CSRF token and deadlines.
+         */
+        DashboardSession: {
+            user: {
+                id: components["schemas"]["UserId"];
+                email: components["schemas"]["Email"];
+                twoFactorEnabled: boolean;
+            };
+            memberships: {
+                /** @example mer_0jwfUvZi8vkMHc4I */
+                merchantId: string;
+                merchantName: string;
+                role: components["schemas"]["DashboardRole"];
+                requireTwoFactor: boolean;
+            }[];
+            /** @description Send it as `X-CSRF-Token` on every state-changing request made with this session. */
+            csrfToken: string;
+            /** @description The session's absolute end. */
+            expiresAt: components["schemas"]["UnixSeconds"];
+            /** @description When the session ends if no request uses it before. */
+            idleExpiresAt: components["schemas"]["UnixSeconds"];
+        };
+        /**
+         * AcceptInvitationResponse
+         * @description `signed_in`: the membership was added and a session started (the cookie is set), as after `signIn`.
+         *     `two_factor_required`: the email's existing account has two-factor authentication; the membership was added
+         *     (the password was right) but no session was started: sign in with `signIn` and a code.
+         */
+        AcceptInvitationResponse: {
+            /** @constant */
+            status: "signed_in";
+            session: components["schemas"]["DashboardSession"];
+        } | {
+            /** @constant */
+            status: "two_factor_required";
+        };
+        /**
+         * AuditEntryId
+         * @description An audit log entry's id, `aud_` followed by 24 base62 characters.
+         * @example aud_Vb7Kq2Lm9Xz4Tn8Rw3Hc6Yp1
+         */
+        AuditEntryId: string;
+        /**
+         * AuditLogPage
+         * @description One page of the audit log, newest first. To get the next page, repeat the request with `startingAfter` set to
+         *     `nextCursor`.
+         */
+        AuditLogPage: {
+            data: components["schemas"]["AuditLogEntry"][];
+            /** @description Whether older entries follow this page. */
+            hasMore: boolean;
+            /** @description The value to pass as `startingAfter` for the next page when `hasMore` is `true`; `null` otherwise. */
+            nextCursor: components["schemas"]["AuditEntryId"] | null;
+        };
     };
     responses: {
         /**
@@ -1222,6 +1632,124 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description The request breaks a rule. Codes:
+         *     - `params_validation`: a parameter or the body breaks its schema (for example an unknown `role`, a malformed
+         *       id in the path, a `Paygate-Mode` other than `test` or `live`).
+         *     - `invalid_params`: the request cannot be read (malformed JSON, an unknown query parameter).
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: a header holds non-ASCII or control characters.
+         */
+        SessionBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not signed in. Codes:
+         *     - `missing_merchant_api_key`: no session cookie (and no `Api-Key`): sign in.
+         *     - `unauthorized`: the session cookie names a session that expired (idle or absolute timeout) or was revoked.
+         *     - `invalid_api_key`: an `Api-Key` was sent and is unknown, revoked or malformed.
+         */
+        SessionUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Code `forbidden`: signed in, but not allowed. The operation needs the `owner` role of the merchant named by
+         *     `Merchant-Id` (an API key acts as `developer`, so it is always refused here); or the user is not a member of that
+         *     merchant; or the merchant requires two-factor authentication and the user has not enrolled; or, on a
+         *     state-changing request, `X-CSRF-Token` is missing or wrong, or `Origin` (else `Referer`) is not the server's own.
+         */
+        OwnerForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Code `merchant_not_found`, the `Merchant-Id` names no merchant. */
+        "MerchantNotFound-2": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Code `rate_limited`: too many requests (or, for invitations, too many wrong attempts). Wait for the number of
+         *     seconds in `Retry-After`, then retry.
+         */
+        SessionRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not found. Codes:
+         *     - `invalid_params`: the user is not a member of this merchant (unknown id, or removed). There is no dedicated
+         *       "member not found" code; branch on the status `404`.
+         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+         */
+        MemberNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Code `invalid_state`: the member is the merchant's last owner, and the merchant must keep one. Make another
+         *     member owner first. Nothing changed.
+         */
+        LastOwnerConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The request breaks a rule. Codes:
+         *     - `params_validation`: the body breaks its schema (a missing field, an email that is not one, a password
+         *       shorter than 12 or longer than 256 characters).
+         *     - `invalid_params`: the request cannot be read (malformed JSON, a body that is not an object).
+         */
+        OpenBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Code `invalid_params`: the token names no open invitation: it is unknown, expired (72 hours), already used or
+         *     revoked. Ask the merchant's owner for a new link.
+         */
+        InvitationLinkNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: {
         /**
@@ -1295,6 +1823,47 @@ export interface components {
          * @example whd_ORQQA2KsnxxuExxf9YjBzJOC
          */
         DeliveryIdPath: components["schemas"]["WebhookDeliveryId"];
+        /**
+         * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
+         *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
+         *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
+         * @example mer_0jwfUvZi8vkMHc4I
+         */
+        SessionMerchantId: string;
+        /**
+         * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
+         *     out; when sent it must equal the key's mode (else `400 params_validation`).
+         * @example test
+         */
+        PaygateMode: "test" | "live";
+        /**
+         * @description **Required with a session** on every state-changing request: the `csrfToken` of the session (from `signIn` or
+         *     `getSession`). Missing or wrong: `403 forbidden`. Not used with an API key.
+         */
+        CsrfToken: string;
+        /**
+         * @description The invitation's id (`inv_…`). A malformed id is refused with `400 params_validation`; an id that names no open
+         *     invitation of this merchant (unknown, another merchant's, accepted, revoked or expired) with `404 invalid_params`.
+         * @example inv_7HcW2mQx9LpR4tZa
+         */
+        InvitationIdPath: components["schemas"]["InvitationId"];
+        /**
+         * @description The member's user id (`usr_…`). A malformed id is refused with `400 params_validation`; an id that names no member
+         *     of this merchant with `404 invalid_params`.
+         * @example usr_9RkT3wXq7NbM2cLd
+         */
+        UserIdPath: components["schemas"]["UserId"];
+        /**
+         * @description The maximum number of entries to return, 1 to 100.
+         * @example 20
+         */
+        AuditLimit: number;
+        /**
+         * @description A cursor: return the entries that come after this one in the list order (older ones). Pass the `nextCursor` of
+         *     the previous page. An id that names no entry of this merchant is refused with `404 invalid_params`.
+         * @example aud_Vb7Kq2Lm9Xz4Tn8Rw3Hc6Yp1
+         */
+        AuditStartingAfter: components["schemas"]["AuditEntryId"];
     };
     requestBodies: never;
     headers: {
@@ -2097,6 +2666,443 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
+                 *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
+                 *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["SessionMerchantId"];
+                /**
+                 * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
+                 *     out; when sent it must equal the key's mode (else `400 params_validation`).
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members, oldest first, and the open invitations, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["OwnerForbidden"];
+            404: components["responses"]["MerchantNotFound-2"];
+            429: components["responses"]["SessionRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
+                 *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
+                 *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["SessionMerchantId"];
+                /**
+                 * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
+                 *     out; when sent it must equal the key's mode (else `400 params_validation`).
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required with a session** on every state-changing request: the `csrfToken` of the session (from `signIn` or
+                 *     `getSession`). Missing or wrong: `403 forbidden`. Not used with an API key.
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation and its link, shown once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateInvitationResponse"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["OwnerForbidden"];
+            404: components["responses"]["MerchantNotFound-2"];
+            429: components["responses"]["SessionRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
+                 *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
+                 *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["SessionMerchantId"];
+                /**
+                 * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
+                 *     out; when sent it must equal the key's mode (else `400 params_validation`).
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required with a session** on every state-changing request: the `csrfToken` of the session (from `signIn` or
+                 *     `getSession`). Missing or wrong: `403 forbidden`. Not used with an API key.
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /**
+                 * @description The invitation's id (`inv_…`). A malformed id is refused with `400 params_validation`; an id that names no open
+                 *     invitation of this merchant (unknown, another merchant's, accepted, revoked or expired) with `404 invalid_params`.
+                 * @example inv_7HcW2mQx9LpR4tZa
+                 */
+                invitationId: components["parameters"]["InvitationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["OwnerForbidden"];
+            /**
+             * @description Not found. Codes:
+             *     - `invalid_params`: no open invitation with this id in this merchant (unknown, another merchant's,
+             *       accepted, revoked or expired).
+             *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["SessionRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
+                 *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
+                 *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["SessionMerchantId"];
+                /**
+                 * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
+                 *     out; when sent it must equal the key's mode (else `400 params_validation`).
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required with a session** on every state-changing request: the `csrfToken` of the session (from `signIn` or
+                 *     `getSession`). Missing or wrong: `403 forbidden`. Not used with an API key.
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /**
+                 * @description The member's user id (`usr_…`). A malformed id is refused with `400 params_validation`; an id that names no member
+                 *     of this merchant with `404 invalid_params`.
+                 * @example usr_9RkT3wXq7NbM2cLd
+                 */
+                userId: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["OwnerForbidden"];
+            404: components["responses"]["MemberNotFound"];
+            409: components["responses"]["LastOwnerConflict"];
+            429: components["responses"]["SessionRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
+                 *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
+                 *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["SessionMerchantId"];
+                /**
+                 * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
+                 *     out; when sent it must equal the key's mode (else `400 params_validation`).
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required with a session** on every state-changing request: the `csrfToken` of the session (from `signIn` or
+                 *     `getSession`). Missing or wrong: `403 forbidden`. Not used with an API key.
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /**
+                 * @description The member's user id (`usr_…`). A malformed id is refused with `400 params_validation`; an id that names no member
+                 *     of this merchant with `404 invalid_params`.
+                 * @example usr_9RkT3wXq7NbM2cLd
+                 */
+                userId: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description The member with their new role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["OwnerForbidden"];
+            404: components["responses"]["MemberNotFound"];
+            409: components["responses"]["LastOwnerConflict"];
+            429: components["responses"]["SessionRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    lookupInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LookupInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation is open. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPreview"];
+                };
+            };
+            400: components["responses"]["OpenBadRequest"];
+            404: components["responses"]["InvitationLinkNotFound"];
+            429: components["responses"]["SessionRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The membership was added; signed in, or two-factor sign-in needed. */
+            200: {
+                headers: {
+                    /**
+                     * @description On `signed_in`: the session cookie (`__Host-paygate_session`, or `paygate_session` on loopback
+                     *     development), `HttpOnly; SameSite=Strict; Path=/`.
+                     */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptInvitationResponse"];
+                };
+            };
+            400: components["responses"]["OpenBadRequest"];
+            /**
+             * @description Code `unauthorized`: an account with this email exists and the password is not its password. Nothing
+             *     changed; the invitation stays open (until 5 wrong passwords, which revoke it).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Code `forbidden`, the request's `Origin` (else `Referer`) is not the server's own. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["InvitationLinkNotFound"];
+            /** @description Code `invalid_state`, the account is already a member of this merchant. The invitation stays open. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["SessionRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of entries to return, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["AuditLimit"];
+                /**
+                 * @description A cursor: return the entries that come after this one in the list order (older ones). Pass the `nextCursor` of
+                 *     the previous page. An id that names no entry of this merchant is refused with `404 invalid_params`.
+                 * @example aud_Vb7Kq2Lm9Xz4Tn8Rw3Hc6Yp1
+                 */
+                startingAfter?: components["parameters"]["AuditStartingAfter"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
+                 *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
+                 *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["SessionMerchantId"];
+                /**
+                 * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
+                 *     out; when sent it must equal the key's mode (else `400 params_validation`).
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogPage"];
+                };
+            };
+            /**
+             * @description The request breaks a rule. Codes:
+             *     - `params_validation`: `limit` outside 1–100, a malformed `startingAfter`, a bad `Paygate-Mode`.
+             *     - `invalid_params`: an unknown query parameter.
+             *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+             *     - `header_not_ascii`: a header holds non-ASCII or control characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["OwnerForbidden"];
+            /**
+             * @description Not found. Codes:
+             *     - `invalid_params`: `startingAfter` names no entry of this merchant.
+             *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["SessionRateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -2108,8 +3114,11 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const webhookAttemptOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookAttempt"]["outcome"]> = ["delivered", "failed"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["payment.created", "payment.processing", "payment.succeeded", "payment.failed", "payment.expired", "payment.cancelled", "payment.settled"];
+export const dashboardRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DashboardRole"]> = ["owner", "developer", "viewer"];
+export const auditLogEntryActorKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditLogEntry"]["actor"]["kind"]> = ["user", "api_key"];
 export const webhookModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMode"]> = ["test", "live"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
 export const webhookDeliveryTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryTrigger"]> = ["event", "resend", "replay", "test"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]> = ["pending", "delivered", "failed"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
+export const componentsParametersPaygateModeValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["PaygateMode"]> = ["test", "live"];
