@@ -1,16 +1,24 @@
 import { Router } from 'express';
 import { merchantKeyRateLimit } from '../../http/rateLimit.js';
 import type { Runtime } from '../../runtime.js';
+import { acceptInvitationHandler } from './acceptInvitation.js';
+import { createInvitationHandler } from './createInvitation.js';
 import { createWebhookEndpointHandler } from './createWebhookEndpoint.js';
 import { deleteWebhookEndpointHandler } from './deleteWebhookEndpoint.js';
+import { getTeamHandler } from './getTeam.js';
 import { getWebhookDeliveryHandler } from './getWebhookDelivery.js';
 import { getWebhookEndpointHandler } from './getWebhookEndpoint.js';
+import { listAuditLogHandler } from './listAuditLog.js';
 import { listWebhookDeliveriesHandler } from './listWebhookDeliveries.js';
+import { lookupInvitationHandler } from './lookupInvitation.js';
+import { removeMemberHandler } from './removeMember.js';
 import { replayWebhookEventsHandler } from './replayWebhookEvents.js';
 import { resendFailedWebhookDeliveriesHandler } from './resendFailedWebhookDeliveries.js';
 import { resendWebhookDeliveryHandler } from './resendWebhookDelivery.js';
+import { revokeInvitationHandler } from './revokeInvitation.js';
 import { rotateWebhookSecretHandler } from './rotateWebhookSecret.js';
 import { sendTestEventHandler } from './sendTestEvent.js';
+import { updateMemberHandler } from './updateMember.js';
 import { updateWebhookEndpointHandler } from './updateWebhookEndpoint.js';
 
 /**
@@ -37,5 +45,16 @@ export function dashboardRouter(runtime: Runtime): Router {
   router.get(`${deliveries}/:deliveryId`, getWebhookDeliveryHandler(runtime));
   router.post(`${deliveries}/:deliveryId/resend`, resendWebhookDeliveryHandler(runtime));
   router.post('/v1/dashboard/webhook-events/replay', replayWebhookEventsHandler(runtime));
+
+  // Team, invitations and the audit log (owner only, but the invitation link's two open operations).
+  const team = '/v1/dashboard/team';
+  router.get(team, getTeamHandler(runtime));
+  router.post(`${team}/invitations`, createInvitationHandler(runtime));
+  router.delete(`${team}/invitations/:invitationId`, revokeInvitationHandler(runtime));
+  router.patch(`${team}/members/:userId`, updateMemberHandler(runtime));
+  router.delete(`${team}/members/:userId`, removeMemberHandler(runtime));
+  router.post('/v1/dashboard/invitations/lookup', lookupInvitationHandler(runtime));
+  router.post('/v1/dashboard/invitations/accept', acceptInvitationHandler(runtime));
+  router.get('/v1/dashboard/audit-log', listAuditLogHandler(runtime));
   return router;
 }

@@ -1,0 +1,107 @@
+/**
+ * The audit log: who changed what, when and from where, for every change made through the dashboard API. The auth
+ * layer writes one row after each successful non-GET merchant-scoped request (`recordAudit`), with the facts a
+ * handler put in `res.locals.auditDetails`; owners read it with `listAudit`. Details and the client address are
+ * personal data, so they are sealed (context `audit_log.<column>:<row id>`); never a secret goes in.
+ */
+import { randomBase62 } from '../ids.js';
+import {
+  findAuditRow,
+  insertAuditRow,
+  keyPrefixesOf,
+  listAuditRows,
+  sealedEmailsOf,
+  type AuditRow,
+} from '../db/queries/auditRows.js';
+import { ApiError } from '../errors.js';
+import type { components } from '../generated/dashboard.js';
+import type { Runtime } from '../runtime.js';
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** Non-secret facts about the change a handler made (a new role, an invitation id, a URL), for the audit log. */
+    auditDetails?: Record<string, unknown>;
+  }
+}
+
+export type AuditDeps = Pick<Runtime, 'db' | 'now' | 'secretBox'>;
+
+export interface AuditEntry {
+  merchantId: string;
+  mode: 'test' | 'live' | null;
+  actor: { kind: 'user' | 'api_key'; id: string };
+  action: string;
+  target: string | null;
+  details: Record<string, unknown> | null;
+  ip: string | null;
+}
+
+const detailsContext = (id: string) => `audit_log.details:${id}`;
+const ipContext = (id: string) => `audit_log.ip:${id}`;
+
+export async function recordAudit(runtime: AuditDeps, entry: AuditEntry): Promise<void> {
+  const id = `aud_${randomBase62(24)}`;
+  await insertAuditRow(runtime.db.knex, {
+    id,
+    merchant_id: entry.merchantId,
+    mode: entry.mode,
+    at: runtime.now(),
+    actor_kind: entry.actor.kind,
+    actor_id: entry.actor.id,
+    action: entry.action,
+    target: entry.target,
+    details_sealed: entry.details ? runtime.secretBox.seal(JSON.stringify(entry.details), detailsContext(id)) : null,
+    ip_sealed: entry.ip ? runtime.secretBox.seal(entry.ip, ipContext(id)) : null,
+  });
+}
+
+export type AuditLogPage = components['schemas']['AuditLogPage'];
+type AuditLogEntry = components['schemas']['AuditLogEntry'];
+
+/** The label of an actor that no longer exists (a user row or key row is never deleted today; this is a guard). */
+const UNKNOWN_ACTOR = '(deleted)';
+
+/** One page of the merchant's audit log, newest first, opened for an owner to read. */
+export async function listAudit(
+  runtime: AuditDeps,
+  merchantId: string,
+  page: { limit?: number; startingAfter?: string },
+): Promise<AuditLogPage> {
+  const limit = page.limit ?? 20;
+  const db = runtime.db.knex;
+  let after: { at: number; id: string } | undefined;
+  if (page.startingAfter !== undefined) {
+    const cursor = await findAuditRow(db, merchantId, page.startingAfter);
+    if (!cursor) {
+      throw new ApiError('invalid_params', `startingAfter: no audit log entry with id ${page.startingAfter}.`, {
+        status: 404,
+      });
+    }
+    after = { at: cursor.at, id: cursor.id };
+  }
+  // One row more than asked tells whether another page follows.
+  const rows = await listAuditRows(db, merchantId, { limit: limit + 1, startingAfter: after });
+  const hasMore = rows.length > limit;
+  const shown = rows.slice(0, limit);
+  const userIds = [...new Set(shown.filter((r) => r.actor_kind === 'user').map((r) => r.actor_id))];
+  const keyIds = [...new Set(shown.filter((r) => r.actor_kind === 'api_key').map((r) => r.actor_id))];
+  const [emails, prefixes] = await Promise.all([sealedEmailsOf(db, userIds), keyPrefixesOf(db, keyIds)]);
+  const labelOf = (row: AuditRow): string => {
+    if (row.actor_kind === 'api_key') return prefixes.get(row.actor_id) ?? UNKNOWN_ACTOR;
+    const sealed = emails.get(row.actor_id);
+    return sealed ? runtime.secretBox.open(sealed, `users.email:${row.actor_id}`) : UNKNOWN_ACTOR;
+  };
+  const data: AuditLogEntry[] = shown.map((row) => ({
+    id: row.id,
+    at: Math.floor(row.at / 1000),
+    actor: { kind: row.actor_kind, id: row.actor_id, label: labelOf(row) },
+    action: row.action,
+    target: row.target,
+    mode: row.mode,
+    ip: row.ip_sealed ? runtime.secretBox.open(row.ip_sealed, ipContext(row.id)) : null,
+    details: row.details_sealed
+      ? (JSON.parse(runtime.secretBox.open(row.details_sealed, detailsContext(row.id))) as Record<string, unknown>)
+      : null,
+  }));
+  return { data, hasMore, nextCursor: hasMore ? shown[shown.length - 1]!.id : null };
+}
