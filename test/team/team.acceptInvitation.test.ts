@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ApiError } from '../../server/src/errors.js';
+import type { ApiError } from '../../server/src/errors.js';
 import { findMember, findUserByEmailHash } from '../../server/src/db/queries/teamRows.js';
 import {
   acceptInvitation,
@@ -10,19 +10,10 @@ import {
 } from '../../server/src/team/invitations.js';
 import { emailHash, verifyPassword } from '../../server/src/team/newUser.js';
 import { describeEachDatabase } from '../helpers/db.js';
+import { rejectsWith } from './rejects.js';
 import { allCells, CHEAP_COST, PASSWORD, teamWorld, uniqueEmail, type TeamWorld } from './teamFixtures.js';
 
 const tokenOf = (url: string) => url.slice(url.indexOf('#') + 1);
-
-async function rejectsWith(work: Promise<unknown>, code: string, status: number, message?: RegExp) {
-  await assert.rejects(work, (err: unknown) => {
-    assert.ok(err instanceof ApiError, String(err));
-    assert.equal(err.code, code);
-    assert.equal(err.status, status);
-    if (message) assert.match(err.message, message);
-    return true;
-  });
-}
 
 describeEachDatabase('team.acceptInvitation', (get) => {
   let w: TeamWorld;
