@@ -1635,7 +1635,7 @@ export interface components {
         /**
          * @description The request breaks a rule. Codes:
          *     - `params_validation`: a parameter or the body breaks its schema (for example an unknown `role`, a malformed
-         *       id in the path, a `Paygate-Mode` other than `test` or `live`).
+         *       id in the path, a `Paygate-Mode` other than `test` or `live`, or different from the API key's mode).
          *     - `invalid_params`: the request cannot be read (malformed JSON, an unknown query parameter).
          *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
          *     - `header_not_ascii`: a header holds non-ASCII or control characters.
@@ -1663,7 +1663,8 @@ export interface components {
             };
         };
         /**
-         * @description Code `forbidden`: signed in, but not allowed. The operation needs the `owner` role of the merchant named by
+         * @description Signed in, but not allowed. Code `not_sandbox_api_key`: a live API key sent to a sandbox server
+         *     (`PAYGATE_ENV=staging`). Code `forbidden`: the operation needs the `owner` role of the merchant named by
          *     `Merchant-Id` (an API key acts as `developer`, so it is always refused here); or the user is not a member of that
          *     merchant; or the merchant requires two-factor authentication and the user has not enrolled; or, on a
          *     state-changing request, `X-CSRF-Token` is missing or wrong, or `Origin` (else `Referer`) is not the server's own.
