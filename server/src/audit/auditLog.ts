@@ -14,7 +14,7 @@ import {
   type AuditRow,
 } from '../db/queries/auditRows.js';
 import { ApiError } from '../errors.js';
-import type { components } from '../generated/dashboard.js';
+import type { operations } from '../generated/dashboard.js';
 import type { Runtime } from '../runtime.js';
 
 declare module 'express-serve-static-core' {
@@ -55,8 +55,9 @@ export async function recordAudit(runtime: AuditDeps, entry: AuditEntry): Promis
   });
 }
 
-export type AuditLogPage = components['schemas']['AuditLogPage'];
-type AuditLogEntry = components['schemas']['AuditLogEntry'];
+// Typed through the operations, whose ids every version of the contract shares, not through schema names.
+export type AuditLogPage = operations['listAuditLog']['responses'][200]['content']['application/json'];
+type AuditLogEntry = AuditLogPage['data'][number];
 
 /** The label of an actor that no longer exists (a user row or key row is never deleted today; this is a guard). */
 const UNKNOWN_ACTOR = '(deleted)';

@@ -4,7 +4,7 @@
  * mode selects what is addressed: a test key manages the test endpoint and sees test deliveries only.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import type { components } from '../generated/dashboard.js';
+import type { operations } from '../generated/dashboard.js';
 import type { Runtime } from '../runtime.js';
 import type { Mode } from '../webhooks/endpoints.js';
 import { merchantAuthOf, merchantKeyAuth } from './merchantAuth.js';
@@ -55,7 +55,12 @@ export function startDashboardSession(
   _req: Request,
   _res: Response,
   _userId: string,
-): Promise<components['schemas']['DashboardSession']> {
+): Promise<
+  Extract<
+    operations['acceptInvitation']['responses'][200]['content']['application/json'],
+    { status: 'signed_in' }
+  >['session']
+> {
   return Promise.reject(new Error('startDashboardSession is the auth helper’s: replace this stand-in at the merge'));
 }
 // team-helper stand-in: END

@@ -22,14 +22,16 @@ import {
   type MemberRole,
 } from '../db/queries/teamRows.js';
 import { ApiError } from '../errors.js';
-import type { components } from '../generated/dashboard.js';
+import type { operations } from '../generated/dashboard.js';
 import { randomBase62 } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import { DEFAULT_PASSWORD_COST, emailHash, newUserRow, verifyPassword, type NewUserRow } from './newUser.js';
 
 export type InvitationDeps = Pick<Runtime, 'db' | 'now' | 'secretBox' | 'config'>;
-export type TeamInvitation = components['schemas']['TeamInvitation'];
-export type InvitationPreview = components['schemas']['InvitationPreview'];
+// Typed through the operations, whose ids every version of the contract shares, not through schema names.
+export type TeamInvitation =
+  operations['createInvitation']['responses'][201]['content']['application/json']['invitation'];
+export type InvitationPreview = operations['lookupInvitation']['responses'][200]['content']['application/json'];
 
 export const INVITATION_TTL_MS = 72 * 60 * 60 * 1000;
 /** Wrong passwords for an existing account on one invitation before the invitation is revoked. */

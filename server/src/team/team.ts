@@ -15,14 +15,15 @@ import {
   type MemberRow,
 } from '../db/queries/teamRows.js';
 import { ApiError } from '../errors.js';
-import type { components } from '../generated/dashboard.js';
+import type { operations } from '../generated/dashboard.js';
 import type { Runtime } from '../runtime.js';
 import { invitationJson } from './invitations.js';
 import { emailContext } from './newUser.js';
 
 export type TeamDeps = Pick<Runtime, 'db' | 'now' | 'secretBox' | 'config'>;
-export type Team = components['schemas']['Team'];
-export type TeamMember = components['schemas']['TeamMember'];
+// Typed through the operations, whose ids every version of the contract shares, not through schema names.
+export type Team = operations['getTeam']['responses'][200]['content']['application/json'];
+export type TeamMember = operations['updateMember']['responses'][200]['content']['application/json'];
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
