@@ -35,7 +35,13 @@ describeEachDatabase('team.getTeam', (get) => {
 
     const team = await getTeam(w.runtime, merchantId);
     assert.deepEqual(team.members.slice(0, 2), [
-      { userId: ownerId, email: ownerEmail, role: 'owner', twoFactorEnabled: true, joinedAt: joinedOwner },
+      {
+        userId: ownerId,
+        email: ownerEmail.toLowerCase(),
+        role: 'owner',
+        twoFactorEnabled: true,
+        joinedAt: joinedOwner,
+      },
       { userId: devId, email: devEmail, role: 'developer', twoFactorEnabled: false, joinedAt: joinedOwner + 60 },
     ]);
     assert.equal(team.members.length, 3, 'the two members and the one who accepted; nobody of another merchant');

@@ -115,7 +115,7 @@ describeEachDatabase('team.listAuditLog', (get) => {
     assert.deepEqual(byAction.get('updateMember'), {
       id: byAction.get('updateMember')!.id,
       at: Math.floor(w.clock.now() / 1000),
-      actor: { kind: 'user', id: ownerId, label: ownerEmail },
+      actor: { kind: 'user', id: ownerId, label: ownerEmail.toLowerCase() },
       action: 'updateMember',
       target: `userId=${ownerId}`,
       mode: null,

@@ -36,8 +36,10 @@ export interface AuditEntry {
   ip: string | null;
 }
 
-const detailsContext = (id: string) => `audit_log.details:${id}`;
-const ipContext = (id: string) => `audit_log.ip:${id}`;
+// The contexts of the auth helper's recordAudit and users/ modules: `<table>.<column>:<row id>`.
+const detailsContext = (id: string) => `audit_log.details_sealed:${id}`;
+const ipContext = (id: string) => `audit_log.ip_sealed:${id}`;
+const emailContext = (userId: string) => `users.email_sealed:${userId}`;
 
 export async function recordAudit(runtime: AuditDeps, entry: AuditEntry): Promise<void> {
   const id = `aud_${randomBase62(24)}`;
@@ -48,8 +50,9 @@ export async function recordAudit(runtime: AuditDeps, entry: AuditEntry): Promis
     at: runtime.now(),
     actor_kind: entry.actor.kind,
     actor_id: entry.actor.id,
-    action: entry.action,
-    target: entry.target,
+    // The columns' widths (migration 006).
+    action: entry.action.slice(0, 80),
+    target: entry.target === null ? null : entry.target.slice(0, 300),
     details_sealed: entry.details ? runtime.secretBox.seal(JSON.stringify(entry.details), detailsContext(id)) : null,
     ip_sealed: entry.ip ? runtime.secretBox.seal(entry.ip, ipContext(id)) : null,
   });
@@ -90,7 +93,7 @@ export async function listAudit(
   const labelOf = (row: AuditRow): string => {
     if (row.actor_kind === 'api_key') return prefixes.get(row.actor_id) ?? UNKNOWN_ACTOR;
     const sealed = emails.get(row.actor_id);
-    return sealed ? runtime.secretBox.open(sealed, `users.email:${row.actor_id}`) : UNKNOWN_ACTOR;
+    return sealed ? runtime.secretBox.open(sealed, emailContext(row.actor_id)) : UNKNOWN_ACTOR;
   };
   const data: AuditLogEntry[] = shown.map((row) => ({
     id: row.id,

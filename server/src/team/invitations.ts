@@ -127,7 +127,7 @@ export async function acceptInvitation(
 
   let created: NewUserRow | null = null;
   if (existing) {
-    const ok = existing.disabled_at === null && (await verifyPassword(existing.password_hash, input.password));
+    const ok = existing.disabled_at === null && (await verifyPassword(input.password, existing.password_hash));
     if (!ok) {
       const failures = await countFailure(deps.db.knex, `invitation:${invitation.id}`, deps.now(), INVITATION_TTL_MS);
       if (failures >= MAX_WRONG_PASSWORDS) {

@@ -1,10 +1,13 @@
 /**
  * Creating a dashboard user with an email and a password, and checking a user's password: what accepting an
- * invitation needs. Passwords are hashed with scrypt (node:crypto; N=2^17, r=8, p=1, 16-byte salt, 32-byte key),
- * encoded `scrypt$<log2 N>$<r>$<p>$<salt base64>$<hash base64>`, so the cost can rise later without breaking old
- * hashes. Emails are sealed (`users.email:<id>`) and found by a keyed hash of their normalised form.
+ * invitation needs. The formats are those of the auth helper's users/ modules (passwords.ts, userAccounts.ts,
+ * serverKeys.ts), so a row written by either is read by both, and the integrator can keep one copy: passwords are
+ * scrypt (node:crypto; N=2^17, r=8, p=1, 16-byte salt, 32-byte key, NFC), encoded
+ * `scrypt$<log2 N>$<r>$<p>$<salt base64url>$<hash base64url>`, so the cost can rise later without breaking old
+ * hashes; emails are normalised (trimmed, lower-cased), sealed (context `users.email_sealed:<id>`) and found by an
+ * HMAC-SHA256 under a key derived from the first encryption key (HKDF-SHA256, info `paygate email hash`).
  */
-import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import { randomBase62 } from '../ids.js';
 import { insertUser, type UserRow } from '../db/queries/teamRows.js';
@@ -27,7 +30,7 @@ function scryptAsync(password: string, salt: Buffer, cost: number, r: number, p:
   const N = 2 ** cost;
   return new Promise((resolve, reject) =>
     // maxmem above the 128·N·r bytes scrypt needs (Node's default, 32 MiB, refuses N=2^17 with r=8).
-    scrypt(password, salt, KEY_LENGTH, { N, r, p, maxmem: 2 * 128 * N * r }, (err, key) =>
+    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { N, r, p, maxmem: 2 * 128 * N * r }, (err, key) =>
       err ? reject(err) : resolve(key),
     ),
   );
@@ -36,18 +39,23 @@ function scryptAsync(password: string, salt: Buffer, cost: number, r: number, p:
 export async function hashPassword(password: string, cost = DEFAULT_PASSWORD_COST): Promise<string> {
   const salt = randomBytes(16);
   const key = await scryptAsync(password, salt, cost, R, P);
-  return `scrypt$${cost}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+  return `scrypt$${cost}$${R}$${P}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
-/** Whether `password` matches the encoded hash; compared in constant time. A malformed hash matches nothing. */
-export async function verifyPassword(encoded: string, password: string): Promise<boolean> {
-  const parts = encoded.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-  const [cost, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
-  if (![cost, r, p].every((n) => Number.isInteger(n) && n > 0) || cost > 24) return false;
-  const expected = Buffer.from(parts[5]!, 'base64');
+const ENCODED = /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
+
+/**
+ * Whether `password` matches the encoded hash (arguments in the order of users/passwords.ts); compared in constant
+ * time. A malformed hash matches nothing.
+ */
+export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
+  const m = ENCODED.exec(encoded);
+  if (!m) return false;
+  const [cost, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (cost < 1 || cost > 22 || r < 1 || p < 1) return false;
+  const expected = Buffer.from(m[5]!, 'base64url');
   if (expected.length !== KEY_LENGTH) return false;
-  const actual = await scryptAsync(password, Buffer.from(parts[4]!, 'base64'), cost, r, p);
+  const actual = await scryptAsync(password, Buffer.from(m[4]!, 'base64url'), cost, r, p);
   return timingSafeEqual(actual, expected);
 }
 
@@ -59,16 +67,16 @@ export function normaliseEmail(email: string): string {
 export function emailHash(deps: Pick<UserDeps, 'config'>, email: string): string {
   const first = deps.config.encryptionKeys[0];
   if (!first) throw new Error('no encryption key configured');
-  const key = createHash('sha256')
-    .update(Buffer.concat([Buffer.from('paygate email index', 'utf8'), first.key]))
-    .digest();
+  const key = Buffer.from(hkdfSync('sha256', first.key, Buffer.alloc(0), 'paygate email hash', 32));
   return createHmac('sha256', key).update(normaliseEmail(email), 'utf8').digest('hex');
 }
 
-export const emailContext = (userId: string) => `users.email:${userId}`;
+export const emailContext = (userId: string) => `users.email_sealed:${userId}`;
 
+/** 12 to 256 characters, counted as code points (an emoji is one). */
 export function checkPassword(password: string): void {
-  if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) {
     throw new ApiError(
       'params_validation',
       `The password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`,
@@ -78,10 +86,7 @@ export function checkPassword(password: string): void {
 
 export type NewUserRow = Pick<UserRow, 'id' | 'email_hash' | 'email_sealed' | 'password_hash' | 'created_at'>;
 
-/**
- * The row of a new user, password hashed (the slow part, done before any transaction opens). The email is stored
- * as given but trimmed; it is compared through its hash, case-insensitively.
- */
+/** The row of a new user, password hashed (the slow part, done before any transaction opens). */
 export async function newUserRow(
   deps: UserDeps,
   input: { email: string; password: string },
@@ -92,7 +97,7 @@ export async function newUserRow(
   return {
     id,
     email_hash: emailHash(deps, input.email),
-    email_sealed: deps.secretBox.seal(input.email.trim(), emailContext(id)),
+    email_sealed: deps.secretBox.seal(normaliseEmail(input.email), emailContext(id)),
     password_hash: await hashPassword(input.password, cost),
     created_at: deps.now(),
   };
