@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { ApiError } from '../../server/src/errors.js';
+import { ApiError } from '../../server/src/errors.js';
 import { findMember, findUserByEmailHash } from '../../server/src/db/queries/teamRows.js';
 import {
   acceptInvitation,
@@ -200,5 +200,58 @@ describeEachDatabase('team.acceptInvitation', (get) => {
       assert.equal(cells.toLowerCase().includes(secret.toLowerCase()), false, `found ${secret.slice(0, 6)}… in clear`);
     }
     assert.ok(cells.length > 1000, 'the rows were read');
+  });
+});
+
+describeEachDatabase('team.acceptInvitation.throttled', (get) => {
+  let w: TeamWorld;
+  let merchantId: string;
+  let ownerId: string;
+
+  before(async () => {
+    w = await teamWorld(get());
+    merchantId = await w.merchant();
+    ownerId = await w.user(uniqueEmail('owner'), { merchantId, role: 'owner' });
+  });
+  after(() => w.close());
+
+  it('acceptInvitation: the sign-in throttle sees each password check of an existing account, and a lock refuses it', async () => {
+    const email = uniqueEmail('throttled');
+    const userId = await w.user(email);
+    const calls: string[] = [];
+    let locked = false;
+    const throttle = {
+      check: async () => {
+        calls.push('check');
+        if (locked) throw new ApiError('rate_limited', 'Too many attempts.', { headers: { 'Retry-After': '900' } });
+      },
+      failed: async () => void calls.push('failed'),
+      succeeded: async () => void calls.push('succeeded'),
+    };
+    const token = tokenOf((await createInvitation(w.runtime, merchantId, ownerId, 'viewer')).inviteUrl);
+    const accept = (password: string) =>
+      acceptInvitation(w.runtime, { token, email, password }, { passwordCost: CHEAP_COST, throttle });
+
+    await rejectsWith(accept('a wrong password'), 'unauthorized', 401);
+    locked = true;
+    await rejectsWith(accept(PASSWORD), 'rate_limited', 429);
+    assert.equal(
+      await findMember(w.runtime.db.knex, merchantId, userId),
+      null,
+      'a lock refuses even the right password',
+    );
+    locked = false;
+    assert.equal((await accept(PASSWORD)).userId, userId);
+    assert.deepEqual(calls, ['check', 'failed', 'check', 'check', 'succeeded']);
+
+    // A new account checks no password: the throttle is not involved.
+    calls.length = 0;
+    const fresh = tokenOf((await createInvitation(w.runtime, merchantId, ownerId, 'viewer')).inviteUrl);
+    await acceptInvitation(
+      w.runtime,
+      { token: fresh, email: uniqueEmail('new'), password: PASSWORD },
+      { passwordCost: CHEAP_COST, throttle },
+    );
+    assert.deepEqual(calls, []);
   });
 });

@@ -96,6 +96,18 @@ export async function lookupInvitation(deps: InvitationDeps, token: string): Pro
   return { merchantName, role: invitation.role, expiresAt: seconds(invitation.expires_at) };
 }
 
+/**
+ * The sign-in throttle, applied to the password check of an existing account (users/loginThrottle.ts at the merge:
+ * `refuseWhileLocked`, `recordLoginFailure`, `recordLoginSuccess` over `throttleKeys(runtime, email, ip)`), so an
+ * invitation link is no way around the per-account and per-address limits.
+ */
+export interface PasswordThrottle {
+  /** Throws (429 rate_limited) while the account or the address is locked. */
+  check(): Promise<void>;
+  failed(): Promise<void>;
+  succeeded(): Promise<void>;
+}
+
 export interface Accepted {
   userId: string;
   merchantId: string;
@@ -119,7 +131,7 @@ const alreadyMember = (merchantName: string) =>
 export async function acceptInvitation(
   deps: InvitationDeps,
   input: { token: string; email: string; password: string; ip?: string | null },
-  options: { passwordCost?: number } = {},
+  options: { passwordCost?: number; throttle?: PasswordThrottle } = {},
 ): Promise<Accepted> {
   const invitation = await requireOpen(deps, input.token);
   const merchantName = (await findMerchantName(deps.db.knex, invitation.merchant_id)) ?? invitation.merchant_id;
@@ -127,8 +139,10 @@ export async function acceptInvitation(
 
   let created: NewUserRow | null = null;
   if (existing) {
+    await options.throttle?.check();
     const ok = existing.disabled_at === null && (await verifyPassword(input.password, existing.password_hash));
     if (!ok) {
+      await options.throttle?.failed();
       const failures = await countFailure(deps.db.knex, `invitation:${invitation.id}`, deps.now(), INVITATION_TTL_MS);
       if (failures >= MAX_WRONG_PASSWORDS) {
         await revokeOpenInvitation(deps.db.knex, invitation.merchant_id, invitation.id, deps.now());
@@ -140,6 +154,7 @@ export async function acceptInvitation(
       }
       throw new ApiError('unauthorized', 'An account with this email exists and the password is not its password.');
     }
+    await options.throttle?.succeeded();
   } else {
     created = await newUserRow(deps, input, options.passwordCost ?? DEFAULT_PASSWORD_COST);
   }
