@@ -28,6 +28,8 @@ export interface Config {
   /** The PAYGATE_ variables, for the `${PAYGATE_…}` placeholders of chain files (server/src/chains/chainsSetting.ts). */
   chainEnv: Record<string, string>;
   webhookAllowLoopback: boolean;
+  /** The addresses (IPs or CIDR ranges) webhook deliveries leave from, as published to merchants; empty: not published. */
+  webhookSourceAddresses: string[];
   screeningFile: string | null;
   /** A separate port for `/metrics`; null serves it on the API port. */
   metricsPort: number | null;
@@ -54,6 +56,13 @@ export interface Config {
   ratesFile: string | null;
   /** ISO 4217 code → amount in minor units from which a payment requires data collection; empty: none does. */
   collectDataThresholds: Map<string, bigint>;
+  /** Dashboard sessions (server/src/users/sessions.ts): idle and absolute timeouts, and the password hash's cost. */
+  dashboard: {
+    idleTimeoutMs: number;
+    sessionTtlMs: number;
+    /** log2 of scrypt's N for new password hashes (17 by default); below 15 only outside production, for tests. */
+    passwordCostLog2: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -278,6 +287,7 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
     readVar(env, 'PAYGATE_ENV'),
   );
   const dev = paygateEnv === 'development';
+  const production = paygateEnv === 'production';
   const port = parseWith('PORT', portSchema.default(3000), readVar(env, 'PORT'));
   const host = readVar(env, 'HOST') ?? (dev ? '127.0.0.1' : '0.0.0.0');
   const dataDir = resolve(readVar(env, 'PAYGATE_DATA_DIR') ?? './data');
@@ -347,6 +357,7 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
       boolSchema.default(dev),
       readVar(env, 'PAYGATE_WEBHOOK_ALLOW_LOOPBACK'),
     ),
+    webhookSourceAddresses: parseSourceAddresses(readVar(env, 'PAYGATE_WEBHOOK_SOURCE_ADDRESSES')),
     screeningFile: readVar(env, 'PAYGATE_SCREENING_FILE') ?? null,
     metricsPort,
     metricsToken: readVar(env, 'METRICS_TOKEN', true) ?? null,
@@ -399,7 +410,51 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
       ) * 1000,
     ratesFile: readVar(env, 'PAYGATE_RATES_FILE') ?? null,
     collectDataThresholds: parseCollectDataThresholds(readVar(env, 'PAYGATE_COLLECT_DATA_THRESHOLDS')),
+    dashboard: {
+      idleTimeoutMs:
+        parseWith(
+          'PAYGATE_DASHBOARD_IDLE_TIMEOUT',
+          intSchema(60, 86_400, 'must be an integer number of seconds between 60 and 86400').default(1800),
+          readVar(env, 'PAYGATE_DASHBOARD_IDLE_TIMEOUT'),
+        ) * 1000,
+      sessionTtlMs:
+        parseWith(
+          'PAYGATE_DASHBOARD_SESSION_TTL',
+          intSchema(300, 30 * 86_400, 'must be an integer number of seconds between 300 and 2592000').default(43_200),
+          readVar(env, 'PAYGATE_DASHBOARD_SESSION_TTL'),
+        ) * 1000,
+      passwordCostLog2: parseWith(
+        'PAYGATE_PASSWORD_COST',
+        intSchema(production ? 15 : 10, 20, `must be an integer between ${production ? 15 : 10} and 20`).default(17),
+        readVar(env, 'PAYGATE_PASSWORD_COST'),
+      ),
+    },
   };
+}
+
+/**
+ * `PAYGATE_WEBHOOK_SOURCE_ADDRESSES`: a comma-separated list of IP addresses or CIDR ranges (`203.0.113.10`,
+ * `2001:db8::/64`), shown to merchants for their firewalls. Only published, never enforced: the operator knows
+ * where the egress is (a NAT, a proxy), the server does not.
+ */
+export function parseSourceAddresses(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  for (const entry of entries) {
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const maxPrefix = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (family === 0 || !prefixOk || extra !== undefined)
+      throw new ConfigError(
+        'PAYGATE_WEBHOOK_SOURCE_ADDRESSES',
+        `must be a comma-separated list of IP addresses or CIDR ranges (not "${entry}")`,
+      );
+  }
+  return entries;
 }
 
 /**

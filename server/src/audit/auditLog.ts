@@ -1,30 +1,23 @@
 /**
- * The audit log: who changed what, when and from where, for every change made through the dashboard API. The auth
- * layer writes one row after each successful non-GET merchant-scoped request (`recordAudit`), with the facts a
- * handler put in `res.locals.auditDetails`; owners read it with `listAudit`. Details and the client address are
- * personal data, so they are sealed (context `audit_log.<column>:<row id>`); never a secret goes in.
+ * The dashboard's audit log: one row per successful change made for a merchant through the dashboard API, with a
+ * session or an API key, written centrally by the dashboard authentication (http/dashboardAuth.ts), and by
+ * team/invitations.ts for an accepted invitation (an open operation has no merchant principal); owners read it with
+ * `listAudit`. The client address and the details are sealed (context `audit_log.<column>:<id>`); details hold
+ * non-secret facts only.
  */
-import { randomBase62 } from '../ids.js';
-import {
-  findAuditRow,
-  insertAuditRow,
-  keyPrefixesOf,
-  listAuditRows,
-  sealedEmailsOf,
-  type AuditRow,
-} from '../db/queries/auditRows.js';
+import { insertAuditRow } from '../db/queries/auditEntries.js';
+import { findAuditRow, keyPrefixesOf, listAuditRows, sealedEmailsOf, type AuditRow } from '../db/queries/auditRows.js';
 import { ApiError } from '../errors.js';
 import type { operations } from '../generated/dashboard.js';
+import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 
-declare module 'express-serve-static-core' {
-  interface Locals {
-    /** Non-secret facts about the change a handler made (a new role, an invitation id, a URL), for the audit log. */
-    auditDetails?: Record<string, unknown>;
-  }
-}
-
 export type AuditDeps = Pick<Runtime, 'db' | 'now' | 'secretBox'>;
+
+// The contexts recordAudit seals with, and the users' (users/userAccounts.ts): `<table>.<column>:<row id>`.
+const detailsContext = (id: string) => `audit_log.details_sealed:${id}`;
+const ipContext = (id: string) => `audit_log.ip_sealed:${id}`;
+const emailContext = (userId: string) => `users.email_sealed:${userId}`;
 
 export interface AuditEntry {
   merchantId: string;
@@ -36,13 +29,8 @@ export interface AuditEntry {
   ip: string | null;
 }
 
-// The contexts of the auth helper's recordAudit and users/ modules: `<table>.<column>:<row id>`.
-const detailsContext = (id: string) => `audit_log.details_sealed:${id}`;
-const ipContext = (id: string) => `audit_log.ip_sealed:${id}`;
-const emailContext = (userId: string) => `users.email_sealed:${userId}`;
-
 export async function recordAudit(runtime: AuditDeps, entry: AuditEntry): Promise<void> {
-  const id = `aud_${randomBase62(24)}`;
+  const id = newId.audit();
   await insertAuditRow(runtime.db.knex, {
     id,
     merchant_id: entry.merchantId,
@@ -50,11 +38,11 @@ export async function recordAudit(runtime: AuditDeps, entry: AuditEntry): Promis
     at: runtime.now(),
     actor_kind: entry.actor.kind,
     actor_id: entry.actor.id,
-    // The columns' widths (migration 006).
     action: entry.action.slice(0, 80),
     target: entry.target === null ? null : entry.target.slice(0, 300),
-    details_sealed: entry.details ? runtime.secretBox.seal(JSON.stringify(entry.details), detailsContext(id)) : null,
-    ip_sealed: entry.ip ? runtime.secretBox.seal(entry.ip, ipContext(id)) : null,
+    details_sealed:
+      entry.details === null ? null : runtime.secretBox.seal(JSON.stringify(entry.details), detailsContext(id)),
+    ip_sealed: entry.ip === null ? null : runtime.secretBox.seal(entry.ip, ipContext(id)),
   });
 }
 

@@ -2,6 +2,701 @@
 // Change the contract in openapi/ and run `npm run codegen`.
 /* eslint-disable */
 export interface paths {
+    "/v1/dashboard/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in
+         * @description Signs a user in with email and password and, for a user with two-factor authentication, a TOTP code or a
+         *     recovery code. On success the answer sets the session cookie (`HttpOnly; SameSite=Strict; Path=/`; named
+         *     `__Host-paygate_session` with `Secure`, or `paygate_session` on a loopback development server) and returns the
+         *     session with its CSRF token. Sent without a code for a user who needs one, the answer is
+         *     `{"status": "two_factor_required"}` and no cookie: send the request again with `totpCode` or `recoveryCode`.
+         *
+         *     Wrong email or password, and a wrong or already used code, answer `401 unauthorized` with the same message
+         *     whether or not the email belongs to a user. Failures are counted per account and per client address (see
+         *     `429`). A user whose email is unknown and a user who is known take the same time to refuse.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the current session (it can no longer be used, anywhere) and clears the session cookie.
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the current session
+         * @description The signed-in user, the merchants they belong to with their roles, the CSRF token to send on state-changing
+         *     requests, and when the session expires. The web app calls it on load; a `401` means "sign in".
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your sessions
+         * @description The signed-in user's active sessions (not expired, not revoked), newest first, the current one marked.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of your sessions
+         * @description Ends one of the signed-in user's sessions (another browser, a lost device). Revoking the current session is
+         *     signing out, without clearing the cookie.
+         */
+        delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/two-factor/enrol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start two-factor enrolment
+         * @description Creates a new TOTP secret for the signed-in user, pending until `activateTwoFactor` confirms it with a code
+         *     (a pending secret is replaced by starting again). Show the `otpauthUri` as a QR code. No request body. Refused
+         *     with `409 invalid_state` when two-factor authentication is already active (disable it first).
+         */
+        post: operations["startTwoFactorEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/two-factor/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate two-factor authentication
+         * @description Confirms the pending secret of `startTwoFactorEnrolment` with a current code of the authenticator app, which
+         *     activates two-factor authentication, and returns 10 one-time recovery codes, **shown only in this answer**.
+         *     From now on, `signIn` needs a code.
+         */
+        post: operations["activateTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable two-factor authentication
+         * @description Turns two-factor authentication off for the signed-in user, given the password and a current code (or an
+         *     unused recovery code); the secret and the recovery codes are deleted. Refused with `409 invalid_state` while a
+         *     merchant the user belongs to requires two-factor authentication for its team, or when it is not active.
+         */
+        post: operations["disableTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/two-factor/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the recovery codes
+         * @description Given a current code of the authenticator app, replaces the user's recovery codes with 10 new ones, **shown only
+         *     in this answer**; the old ones stop working. Refused with `409 invalid_state` when two-factor authentication is
+         *     not active.
+         */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the team
+         * @description The merchant's members with their roles and whether they use two-factor authentication, and the pending
+         *     invitations. Owner only (an API key acts as `developer`, so it is refused with `403 forbidden`).
+         */
+        get: operations["getTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite someone
+         * @description Creates a one-time invitation to join the merchant with a role, valid 72 hours, and returns its link, **shown
+         *     only in this answer** (no mail is sent: hand it over yourself). The token is in the link's fragment
+         *     (`/dashboard/invite#…`), so it never reaches a server log. Owner only (an API key acts as `developer`, so it is refused with `403 forbidden`).
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/team/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description The pending invitation can no longer be accepted. Owner only (an API key acts as `developer`, so it is refused with `403 forbidden`).
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/team/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description Removes the user from the merchant's team (the user account stays, with its other memberships); their requests
+         *     for this merchant are refused from now on. Removing the merchant's last owner is refused with
+         *     `409 invalid_state`. Owner only (an API key acts as `developer`, so it is refused with `403 forbidden`).
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Gives a member another role. Demoting the merchant's last owner is refused with `409 invalid_state`. Owner only (an API key acts as `developer`, so it is refused with `403 forbidden`).
+         */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/v1/dashboard/invitations/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up an invitation
+         * @description What an invitation link offers (the merchant's name, the role, the expiry), for the invitation page. No
+         *     credential. The token travels in the body, never in a URL. An unknown, used, revoked or expired token answers
+         *     `404 invalid_params`.
+         */
+        post: operations["lookupInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Joins the merchant with the invitation's role and signs in, like `signIn`. A new email creates a user with
+         *     this password (12 to 256 characters, else `400 params_validation` with `param: password`); for an existing
+         *     user the password is verified instead (and, with two-factor authentication, a code is needed: the answer is
+         *     `two_factor_required` without one, and the invitation stays pending). The invitation is then used. No
+         *     credential.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the audit log
+         * @description Every change made for the merchant through the dashboard API, with a session or an API key (who, what, when,
+         *     from where), newest first, paged with a cursor. Reads are not recorded. Owner only (an API key acts as `developer`, so it is refused with `403 forbidden`).
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the overview
+         * @description Volume, number of payments and success rate per currency for today, the last 7 and the last 30 days (UTC
+         *     calendar days, today included), and a daily series of the last 30 days for a chart, for the payments of the
+         *     request's mode.
+         *
+         *     Payments count on the UTC day they were **created**. `volume` sums the amounts of the succeeded payments (settled
+         *     and refunded ones included: refunds are made off-platform) in the currency's minor units, as an exact decimal
+         *     string; `count` counts every payment created; `successRate` is succeeded ÷ final (`succeeded`, `failed`,
+         *     `expired`, `cancelled`), `null` while no payment of the window is final. Currencies are never added together.
+         */
+        get: operations["getOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments
+         * @description The merchant API's `listPayments` for the dashboard, with one more filter: the merchant's payments of the
+         *     request's mode, newest first, as full `PaymentSnapshot`s (snake_case, as in the merchant API), with cursor
+         *     pagination:
+         *
+         *     1. Call without `startingAfter` to get the first page (`limit` items, 20 by default, at most 100).
+         *     2. While `hasMore` is `true`, call again with the **same filters** and `startingAfter` set to `nextCursor`.
+         *
+         *     Filters combine with AND: `status` (gateway names), `settled`, a creation window `createdGte` ≤ created <
+         *     `createdLt` (Unix seconds) and `referenceId` (exact match). `exportPayments` exports the same list as CSV.
+         *
+         *     Errors: `404 payment_not_found` when `startingAfter` names no payment visible to the request, `404
+         *     merchant_not_found` when the `Merchant-Id` names no merchant.
+         */
+        get: operations["listDashboardPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export payments as CSV
+         * @description The payments `listDashboardPayments` would list with the same filters, all of them (no paging), newest first,
+         *     as a CSV file (RFC 4180: comma-separated, CRLF line ends, UTF-8, every field quoted, a quote doubled). The file
+         *     is streamed as it is read, so a large export starts at once; if the server fails half-way the connection is
+         *     cut (the file then lacks its last lines: no partial file ends cleanly, since the last line always ends with
+         *     CRLF).
+         *
+         *     The header row names the columns:
+         *
+         *     | Column | Value |
+         *     |---|---|
+         *     | `payment_id` | `pay_…` |
+         *     | `reference_id` | your reference |
+         *     | `status` | gateway status (`requires_action`, `processing`, `succeeded`, `failed`, `expired`, `cancelled`) |
+         *     | `amount_value` | the amount in minor units (integer string, as `amount.value`) |
+         *     | `amount_unit` | `iso4217/USD`… |
+         *     | `amount` | the amount for people: major units with the currency's decimals and its code (`12.50 USD`) |
+         *     | `created_at`, `paid_at` | ISO 8601 UTC; `paid_at` is when it succeeded, empty otherwise |
+         *     | `settled_at` | when settlement completed, empty otherwise |
+         *     | `refunded_at` | when a refund was recorded, empty otherwise |
+         *     | `fee_value`, `fee_unit` | the fee's total (`processing.fee.total_amount`), empty without a fee |
+         *     | `chain` | the CAIP-2 chain paid on, empty before payment |
+         *     | `tx_id` | the transaction id, empty before success |
+         *
+         *     **Spreadsheet safety:** a field starting with `=`, `+`, `-`, `@`, a tab or a carriage return (your
+         *     `reference_id` may) is prefixed with an apostrophe `'` so spreadsheets show it as text rather than run it as a
+         *     formula.
+         */
+        get: operations["exportPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment
+         * @description The full `PaymentSnapshot` of one payment of the request's mode, as the merchant API's `getPayment` returns it.
+         *     A payment of the other mode, of another merchant or an unknown id answers `404 payment_not_found`.
+         */
+        get: operations["getDashboardPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments/{paymentId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment's timeline
+         * @description A payment's history, oldest first: each **transition** (created as `requires_action`, `processing`, its final
+         *     status, `settled`, `refunded`) and each webhook **event** it produced, with the event's deliveries to the
+         *     endpoints (first sends, resends, replays) and each delivery's attempts (status code, latency, error, the first
+         *     4 KB of the answer), as `getWebhookDelivery` shows them. Test events (`sendTestEvent`) are not part of any
+         *     payment's timeline.
+         */
+        get: operations["getPaymentTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments/{paymentId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment
+         * @description The merchant API's `cancelPayment`, for a payment of the request's mode: cancels a payment the buyer has not
+         *     paid yet (`requires_action`). It becomes `cancelled` (`cancelled_by: merchant`), its version goes up by 1
+         *     and a `payment.cancelled` webhook is sent. Cancelling a cancelled payment answers `200` unchanged; any other
+         *     state answers `409 invalid_state`. The body is optional: `{"reason": "…"}`, `{}` or nothing.
+         */
+        post: operations["cancelDashboardPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments/{paymentId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an off-platform refund
+         * @description The merchant API's `refundPayment`, for a payment of the request's mode. **No funds move:** it records that
+         *     you refunded a succeeded payment yourself, outside Paygate. Allowed once, on a `succeeded` payment (settled
+         *     or not): otherwise `409 payment_not_succeeded`, and a second call `409 already_refunded`. `refunded` is
+         *     set; the status and version do not change and no webhook is sent. The body is optional.
+         */
+        post: operations["refundDashboardPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments/{paymentId}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a payment step (test mode)
+         * @description The merchant API's `simulatePayment`: moves a **test** payment one step along its life (see the table in the
+         *     merchant API), sending the real webhooks with `live: false`. **Test mode only:** in live mode the answer is
+         *     `403 forbidden`, as for a live key in the merchant API. A step the state machine does not allow answers
+         *     `409 invalid_state` and changes nothing.
+         */
+        post: operations["simulateDashboardPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description The merchant API keys that can act for this merchant in the request's mode, newest first, active and revoked:
+         *     the keys created here (`scope: merchant`, bound to this merchant) and the partner-wide keys of its partner
+         *     (`scope: partner`, made by the operator with `paygate admin`, shown read-only). Only the display prefix of a
+         *     key is ever shown; `lastUsedAt` is recorded at most once a minute.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates a secret merchant API key bound to this merchant (it acts for this merchant only: any other
+         *     `Merchant-Id` answers `403 forbidden`), in the request's mode. **The secret is shown only in this answer**;
+         *     Paygate keeps its hash. `mode` must be the request's mode, so a test key cannot create a live one.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes a key bound to this merchant: it stops authenticating at once (other server processes within seconds).
+         *     It stays listed with `revokedAt`. Cannot be undone. Partner-wide keys (`scope: partner`) are managed by
+         *     the operator with `paygate admin`: `403 forbidden`. An already revoked key: `409 invalid_state`.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/api-keys/{keyId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API key
+         * @description Replaces a key bound to this merchant with a new one of the same mode and label, and revokes the old one in the
+         *     same transaction: the old secret stops authenticating at once (other server processes within seconds). **The
+         *     new secret is shown only in this answer.** Partner-wide keys (`scope: partner`) are managed by the operator
+         *     with `paygate admin`: `403 forbidden`. A revoked key: `409 invalid_state`.
+         */
+        post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the settings
+         * @description The merchant's settings: its name and icon (shown to buyers on the checkout page), settlement addresses per
+         *     chain, whether every payment collects the buyer's data, and whether the team must use two-factor
+         *     authentication. They apply to both modes.
+         */
+        get: operations["getSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the settings
+         * @description Changes the fields sent; absent ones stay. `settlementAddresses` replaces the whole map, each address checked
+         *     by its chain's adapter; `iconUrl: null` removes the icon. All or nothing: when a field is refused, nothing
+         *     changes, and the error's `param` names the field (`name`, `iconUrl`, `settlementAddresses.<chain>`). The
+         *     checkout shows a new name or icon at once.
+         */
+        patch: operations["updateSettings"];
+        trace?: never;
+    };
+    "/v1/dashboard/webhook-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the webhook source addresses
+         * @description The addresses webhook deliveries come from, as the operator configured them (`PAYGATE_WEBHOOK_SOURCE_ADDRESSES`),
+         *     for a receiver's firewall allow-list. An empty list means they are not published: rely on the signature.
+         */
+        get: operations["getWebhookSources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/webhook-endpoint": {
         parameters: {
             query?: never;
@@ -309,176 +1004,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/dashboard/team": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the team
-         * @description Lists the merchant's members (with their email, role and whether they use two-factor authentication) and its
-         *     open invitations. Owners only: a `developer` or `viewer`, and any API key, get `403 forbidden`.
-         */
-        get: operations["getTeam"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/dashboard/team/invitations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Invite someone
-         * @description Creates a one-time invitation link for a role. No email is sent: hand the link over yourself. **The link is
-         *     shown only in this answer** (the server keeps only a hash of its token). It works once, for 72 hours, for
-         *     whoever opens it first: the person signs in with their account, or creates one, with `acceptInvitation`.
-         *     Revoke an invitation you no longer want with `revokeInvitation`. Owners only.
-         */
-        post: operations["createInvitation"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/dashboard/team/invitations/{invitationId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Revoke an invitation
-         * @description Revokes an open invitation: its link stops working at once. An invitation that was accepted, revoked or has
-         *     expired is no longer open and answers `404 invalid_params` (a member who joined is removed with
-         *     `removeMember`). Owners only.
-         */
-        delete: operations["revokeInvitation"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/dashboard/team/members/{userId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Remove a member
-         * @description Removes a member's access to this merchant (their account and their other merchants stay); their next request
-         *     for this merchant is refused. The merchant always keeps at least one owner: removing the last owner (yourself
-         *     included) answers `409 invalid_state`. Owners only.
-         */
-        delete: operations["removeMember"];
-        options?: never;
-        head?: never;
-        /**
-         * Change a member's role
-         * @description Gives a member another role; it applies to their next request. The merchant always keeps at least one owner:
-         *     demoting the last owner (yourself included) answers `409 invalid_state`. Owners only.
-         */
-        patch: operations["updateMember"];
-        trace?: never;
-    };
-    "/v1/dashboard/invitations/lookup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Read an invitation link
-         * @description Tells the person who opened an invitation link what it grants (the merchant's name, the role) and until when,
-         *     before they accept it. No credential. The token travels in the body, never in a URL (the page reads it from
-         *     the link's fragment). Reading does not use the invitation up.
-         */
-        post: operations["lookupInvitation"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/dashboard/invitations/accept": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Accept an invitation
-         * @description Joins the invitation's merchant with its role, and signs in. No credential but the token:
-         *
-         *     - **New email:** an account is created with this email and password (12 to 256 characters), then the membership.
-         *     - **Email of an existing account:** the password must be that account's (else `401 unauthorized`; after 5 wrong
-         *       passwords the invitation is revoked). If the account uses two-factor authentication, the membership is added
-         *       but no session is started (`two_factor_required`): sign in with `signIn` and a code.
-         *     - Already a member of this merchant: `409 invalid_state`, and the invitation stays open.
-         *
-         *     The invitation is used up by the first acceptance; an unknown, expired, used or revoked token answers
-         *     `404 invalid_params`. On `signed_in` the session cookie is set, as by `signIn`.
-         */
-        post: operations["acceptInvitation"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/dashboard/audit-log": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read the audit log
-         * @description Every change made through the dashboard API for this merchant (both modes), newest first: who (a person, by
-         *     email, or an API key, by prefix), what (the operation and its path parameters, with non-secret details such as
-         *     a new role or a URL), when, and from which address. Reads are not recorded. Secrets (keys, webhook secrets,
-         *     tokens, passwords, codes) never appear. Owners only.
-         *
-         *     Pages with a cursor: pass `limit` (1–100, default 20), then, while `hasMore` is `true`, repeat the request with
-         *     `startingAfter` set to `nextCursor`.
-         */
-        get: operations["listAuditLog"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -642,156 +1167,360 @@ export interface components {
          */
         WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled";
         /**
-         * DashboardRole
-         * @description A person's role in a merchant: `owner` (everything, including the team, invitations, the audit log and
-         *     settings), `developer` (API keys, webhooks, payment actions; reads settings), `viewer` (reads only; not the team
-         *     nor the audit log).
+         * Role
+         * @description A user's role for one merchant. `owner`: everything, including the team, invitations, the audit log and the
+         *     settings. `developer`: API keys, webhooks and payment actions; reads the settings. `viewer`: reads only (no team,
+         *     no audit log).
          * @example developer
          * @enum {string}
          */
-        DashboardRole: "owner" | "developer" | "viewer";
+        Role: "owner" | "developer" | "viewer";
+        /**
+         * DashboardMode
+         * @description The mode a dashboard request addresses: `test` or `live`. With an API key it is the key's mode; the dashboard UI
+         *     chooses it with its mode switch.
+         * @example test
+         * @enum {string}
+         */
+        DashboardMode: "test" | "live";
+        /**
+         * DashboardSession
+         * @description The current session, its user, the merchants the user belongs to, and the CSRF token to send.
+         */
+        DashboardSession: {
+            user: components["schemas"]["DashboardUser"];
+            /** @description The merchants the user belongs to (possibly none), by name. */
+            memberships: components["schemas"]["Membership"][];
+            /**
+             * @description Send it as `X-CSRF-Token` on every state-changing request of this session. It is the same for the whole
+             *     session; keep it in memory only.
+             * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+             */
+            csrfToken: string;
+            /** @description When the session ends whatever its use (absolute timeout, 12 hours after sign-in by default). */
+            expiresAt: components["schemas"]["UnixSeconds"];
+            /**
+             * @description When the session ends if it is not used before (idle timeout, 30 minutes by default); each authenticated
+             *     request moves it forward (the server records use at most once a minute), never past `expiresAt`.
+             */
+            idleExpiresAt: components["schemas"]["UnixSeconds"];
+        };
+        /**
+         * DashboardUser
+         * @description The signed-in user.
+         */
+        DashboardUser: {
+            id: components["schemas"]["UserId"];
+            email: components["schemas"]["Email"];
+            /** @description Whether the user has activated TOTP two-factor authentication. */
+            twoFactorEnabled: boolean;
+        };
+        /**
+         * Membership
+         * @description One merchant the user belongs to, and the user's role there.
+         */
+        Membership: {
+            /**
+             * @description The merchant's id, to send as `Merchant-Id`.
+             * @example mer_0jwfUvZi8vkMHc4I
+             */
+            merchantId: string;
+            /**
+             * @description The merchant's display name.
+             * @example Example Shop
+             */
+            merchantName: string;
+            role: components["schemas"]["Role"];
+            /**
+             * @description Whether the merchant's team requires two-factor authentication. While it does and the user has not activated
+             *     it, requests for this merchant answer `403 forbidden` (the user's own session and 2FA operations still work).
+             */
+            requireTwoFactor: boolean;
+        };
+        /**
+         * SignInRequest
+         * @description Email and password; for a user with two-factor authentication, also one of `totpCode` or `recoveryCode` (send
+         *     the first two alone to learn whether a second factor is needed: the answer is then `two_factor_required`).
+         */
+        SignInRequest: {
+            email: components["schemas"]["Email"];
+            /** @description The password. Not checked for length here, so an old password of any length is simply wrong. */
+            password: string;
+            totpCode?: components["schemas"]["TotpCode"];
+            recoveryCode?: components["schemas"]["RecoveryCode"];
+        };
+        /**
+         * SignInResponse
+         * @description `signed_in`: the session cookie is set and `session` describes it. `two_factor_required`: the email and password
+         *     are right, but the user has two-factor authentication and sent no code: send the request again with `totpCode`
+         *     or `recoveryCode`. No cookie is set.
+         */
+        SignInResponse: components["schemas"]["SignedIn"] | components["schemas"]["TwoFactorRequired"];
+        /**
+         * SessionInfo
+         * @description One of the user's active sessions.
+         */
+        SessionInfo: {
+            id: components["schemas"]["DashboardSessionId"];
+            /** @description When the user signed in. */
+            createdAt: components["schemas"]["UnixSeconds"];
+            /** @description The last use, to the minute. */
+            lastSeenAt: components["schemas"]["UnixSeconds"];
+            /** @description The absolute end of the session. */
+            expiresAt: components["schemas"]["UnixSeconds"];
+            /**
+             * @description The client address the session was signed in from, if known.
+             * @example 203.0.113.7
+             */
+            ip: string | null;
+            /**
+             * @description The browser's `User-Agent` at sign-in (at most 256 characters), if sent.
+             * @example Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0
+             */
+            userAgent: string | null;
+            /** @description Whether this is the session making the request. */
+            current: boolean;
+        };
+        /**
+         * SessionList
+         * @description The signed-in user's active sessions (not expired, not revoked), newest first.
+         */
+        SessionList: {
+            sessions: components["schemas"]["SessionInfo"][];
+        };
+        /**
+         * TwoFactorEnrolment
+         * @description A new TOTP secret awaiting activation (`activateTwoFactor`). Show `otpauthUri` as a QR code and `secret` for
+         *     manual entry; both are secrets: never log them. Starting again replaces a pending secret.
+         */
+        TwoFactorEnrolment: {
+            /**
+             * @description The secret, base32 (RFC 4648) without padding, 160 bits.
+             * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+             */
+            secret: string;
+            /**
+             * @description The `otpauth://totp/…` URI (issuer Paygate, SHA1, 6 digits, 30 s) for authenticator apps.
+             * @example otpauth://totp/Paygate:ada%40shop.example.com?issuer=Paygate&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30
+             */
+            otpauthUri: string;
+        };
+        /**
+         * RecoveryCodes
+         * @description Ten new one-time recovery codes, **shown only in this answer**; any earlier codes no longer work. Each replaces
+         *     an authenticator code once at sign-in.
+         */
+        RecoveryCodes: {
+            recoveryCodes: components["schemas"]["RecoveryCode"][];
+        };
+        /**
+         * Team
+         * @description The merchant's members and pending invitations.
+         */
+        Team: {
+            members: components["schemas"]["TeamMember"][];
+            invitations: components["schemas"]["Invitation"][];
+        };
         /**
          * TeamMember
-         * @description A person with access to the merchant, and their role.
-         * @example {
-         *       "userId": "usr_4fQm8TzK2pLx9VbN",
-         *       "email": "ana@example.com",
-         *       "role": "owner",
-         *       "twoFactorEnabled": true,
-         *       "joinedAt": 1771408800
-         *     }
+         * @description A user who belongs to the merchant.
          */
         TeamMember: {
             userId: components["schemas"]["UserId"];
             email: components["schemas"]["Email"];
-            role: components["schemas"]["DashboardRole"];
-            /** @description Whether the person signs in with a TOTP second factor. */
+            role: components["schemas"]["Role"];
             twoFactorEnabled: boolean;
-            /** @description When the person became a member of this merchant. */
+            /** @description When the user became a member. */
             joinedAt: components["schemas"]["UnixSeconds"];
         };
         /**
-         * TeamInvitation
-         * @description An invitation that is still open: not accepted, not revoked, not expired. Its token is never shown again after
-         *     `createInvitation`.
-         * @example {
-         *       "id": "inv_7HcW2mQx9LpR4tZa",
-         *       "role": "developer",
-         *       "createdAt": 1771408800,
-         *       "expiresAt": 1771668000
-         *     }
+         * Invitation
+         * @description A pending invitation (neither accepted, revoked nor expired). Its token is never shown again.
          */
-        TeamInvitation: {
+        Invitation: {
             id: components["schemas"]["InvitationId"];
-            /** @description The role the person who accepts it receives. */
-            role: components["schemas"]["DashboardRole"];
+            role: components["schemas"]["Role"];
             createdAt: components["schemas"]["UnixSeconds"];
-            /** @description When the link stops working (72 hours after `createdAt`). */
+            /** @description 72 hours after creation. */
             expiresAt: components["schemas"]["UnixSeconds"];
         };
         /**
-         * AuditLogEntry
-         * @description One change made through the dashboard API (by a person or an API key), or an accepted invitation.
+         * CreateInvitationResponse
+         * @description The invitation and its link, **shown only in this answer**; hand the link over yourself (no mail is sent).
          */
-        AuditLogEntry: {
+        CreateInvitationResponse: {
+            invitation: components["schemas"]["Invitation"];
+            /**
+             * @description `<public base URL>/dashboard/invite#<token>`: the token is in the fragment, so it never reaches a server log.
+             *     Valid once, for 72 hours.
+             * @example https://pay.example.com/dashboard/invite#inv_tok_Qm3x8Zr1Kp5Lw9Tb2Vc7Nd4Hs6Jf0Ya1
+             */
+            inviteUrl: string;
+        };
+        /**
+         * InvitationSummary
+         * @description What a pending invitation offers.
+         */
+        InvitationSummary: {
+            /** @example Example Shop */
+            merchantName: string;
+            role: components["schemas"]["Role"];
+            expiresAt: components["schemas"]["UnixSeconds"];
+        };
+        /**
+         * AuditEntry
+         * @description One change made through the dashboard API (with a session or an API key).
+         */
+        AuditEntry: {
             id: components["schemas"]["AuditEntryId"];
             at: components["schemas"]["UnixSeconds"];
-            /** @description Who made the change. */
-            actor: {
-                /** @enum {string} */
-                kind: "user" | "api_key";
-                /** @description The user's id (`usr_…`) or the API key's id (`key_…`). */
-                id: string;
-                /** @description The user's email, or the key's prefix (`sk_test_ab12…`); `(deleted)` when neither is known any more. */
-                label: string;
-            };
+            actor: components["schemas"]["AuditActor"];
             /**
-             * @description The operation, by its `operationId` (for example `updateMember`, `createWebhookEndpoint`).
-             * @example updateMember
+             * @description The operation (its `operationId`), for example `rotateWebhookSecret`.
+             * @example rotateWebhookSecret
              */
             action: string;
-            /** @description The path parameters of the request (`userId=usr_…`), or `null`. */
-            target: string | null;
             /**
-             * @description The mode the change addressed; `null` for merchant-wide changes (team, settings).
-             * @enum {string|null}
+             * @description The resource addressed, as the operation's path parameters (`deliveryId=whd_…`); `null` when none.
+             * @example deliveryId=whd_8sLp2VqX6nRc4TzK9mWb3HdY
              */
-            mode: "test" | "live" | null;
-            /** @description The client address the request came from, when known. */
+            target: string | null;
+            /** @description The mode the change addressed; `null` for merchant-wide changes (team, settings). */
+            mode: components["schemas"]["DashboardMode"] | null;
+            /**
+             * @description The client address, if known.
+             * @example 203.0.113.7
+             */
             ip: string | null;
-            /** @description Non-secret facts about the change (the new role, an invitation id, a URL). Never a secret. */
+            /** @description Non-secret facts about the change (a new role, a key prefix, a URL); never a secret. */
             details: {
                 [key: string]: unknown;
             } | null;
         };
         /**
-         * WebhookEndpointId
-         * @description A webhook endpoint id, `whe_` followed by 16 base62 characters. A re-created endpoint gets a new id.
-         * @example whe_4kQm9TzR2bWx7LpN
+         * AuditLogList
+         * @description One page of the merchant's audit log, newest first.
          */
-        WebhookEndpointId: string;
+        AuditLogList: {
+            data: components["schemas"]["AuditEntry"][];
+            hasMore: boolean;
+            /** @description The value to pass as `startingAfter` for the next page when `hasMore` is `true`; `null` otherwise. */
+            nextCursor: string | null;
+        };
         /**
-         * WebhookEndpointUrl
-         * Format: uri
-         * @description Where deliveries are `POST`ed: an absolute URL of at most 2048 characters, without credentials (`user:pass@`).
-         *     One rule for both modes: **`https://` to a publicly routable address.**
-         *
-         *     - The host name is resolved when the URL is set (`createWebhookEndpoint`, `updateWebhookEndpoint`) and again
-         *       before every attempt, and **every** address it resolves to must be public. Refused: private networks
-         *       (`10.0.0.0/8`, `172.16.0.0/12`, `192.168.0.0/16`, `fc00::/7`), loopback (`127.0.0.0/8`, `::1`), link-local
-         *       (`169.254.0.0/16`, `fe80::/10`), which includes the cloud metadata addresses `169.254.169.254` and
-         *       `fd00:ec2::254`, CGNAT (`100.64.0.0/10`), multicast (`224.0.0.0/4`, `ff00::/8`), "this network"
-         *       (`0.0.0.0/8`, `::`), and the reserved, benchmarking and documentation ranges, including IPv6 forms that embed
-         *       an IPv4 address (IPv4-mapped, NAT64, 6to4).
-         *     - An attempt connects to the address that was just checked, so a DNS answer that changes between the check and
-         *       the connection (DNS rebinding) cannot reach a private address. A host that later resolves to a refused
-         *       address makes its attempts fail; the endpoint is not changed.
-         *     - **The one exception, for local development:** when the server runs with `PAYGATE_WEBHOOK_ALLOW_LOOPBACK`
-         *       (on by default in development, off otherwise), a **test-mode** endpoint may use `http://` (or `https://`) on a
-         *       loopback host: `127.0.0.0/8`, `localhost` or `[::1]`. Live endpoints never may.
-         *
-         *     A URL that breaks the rule, or whose host does not resolve, is refused with `400 params_validation` and the
-         *     endpoint is not created or changed. Any port is allowed. Redirects are never followed, so register the final URL.
-         * @example https://shop.example.com/webhooks/paygate
+         * Overview
+         * @description Volume, counts and success rate of the merchant's payments of one mode, per currency, for today, the last 7 and
+         *     the last 30 UTC days, and a daily series for the chart. Payments are counted on the day they were **created**.
          */
-        WebhookEndpointUrl: string;
+        Overview: {
+            mode: components["schemas"]["DashboardMode"];
+            /** @description One entry per currency with at least one payment created in the last 30 days, ordered by currency; empty when there is none. */
+            currencies: components["schemas"]["CurrencyOverview"][];
+            /**
+             * @description For each currency of `currencies`, one point per UTC day of the last 30 days (today included), oldest first,
+             *     days without payments included with zeros: `30 × currencies.length` points, grouped by currency.
+             */
+            series: components["schemas"]["OverviewSeriesPoint"][];
+        };
         /**
-         * WebhookEventTypeList
-         * @description The event types the endpoint receives: at least one, each at most once, in any order. Events of other types
-         *     create no delivery for this endpoint (and are not replayed to it).
-         * @example [
-         *       "payment.succeeded",
-         *       "payment.failed",
-         *       "payment.expired",
-         *       "payment.cancelled"
-         *     ]
+         * PaymentTimeline
+         * @description A payment's history, oldest first: its transitions and its webhook events, each event with its deliveries and
+         *     their attempts. At the same second a transition comes before the event it caused.
          */
-        WebhookEventTypeList: components["schemas"]["WebhookEventType"][];
+        PaymentTimeline: {
+            entries: components["schemas"]["PaymentTimelineEntry"][];
+        };
         /**
-         * WebhookMode
-         * @description The mode an endpoint serves, taken from the API key that manages it: `test` (`sk_test_…`) receives the events of
-         *     test payments, `live` (`sk_live_…`) those of live payments.
-         * @example live
-         * @enum {string}
+         * ApiKey
+         * @description A merchant API key as it may be shown: never the secret, only its display prefix (the first 12 characters).
          */
-        WebhookMode: "test" | "live";
+        ApiKey: {
+            id: components["schemas"]["ApiKeyId"];
+            /**
+             * @description The first 12 characters of the key (`sk_test_4fQ9`), to recognise it.
+             * @example sk_live_Xb4q
+             */
+            prefix: string;
+            mode: components["schemas"]["DashboardMode"];
+            /**
+             * @description A name to recognise the key by, or `null`.
+             * @example Shop backend
+             */
+            label: string | null;
+            /**
+             * @description `merchant`: created in the dashboard, acts for this merchant only; it can be rotated and revoked here.
+             *     `partner`: a partner-wide key made by the operator with `paygate admin`, acting for every merchant of the
+             *     partner; shown read-only (rotating or revoking it here answers `403 forbidden`).
+             * @enum {string}
+             */
+            scope: "merchant" | "partner";
+            createdAt: components["schemas"]["UnixSeconds"];
+            /** @description When the key last authenticated a request (recorded at most once a minute), or `null` if never. */
+            lastUsedAt: components["schemas"]["UnixSeconds"] | null;
+            /** @description When the key was revoked (it no longer authenticates), or `null` while it is active. */
+            revokedAt: components["schemas"]["UnixSeconds"] | null;
+        };
         /**
-         * UnixSeconds
-         * Format: int64
-         * @description A moment in Unix seconds (UTC), like every time in this API.
-         * @example 1771408800
+         * MerchantSettings
+         * @description The merchant's settings. They apply to both modes.
          */
-        UnixSeconds: number;
+        MerchantSettings: {
+            /**
+             * @description The merchant's name, shown to buyers on the checkout page.
+             * @example Acme Shop
+             */
+            name: string;
+            /**
+             * @description An `http(s)` URL of the icon shown on the checkout page, or `null`.
+             * @example https://shop.example.com/icon.png
+             */
+            iconUrl: string | null;
+            settlementAddresses: components["schemas"]["SettlementAddresses"];
+            /** @description Every payment requires the buyer's identity data, whatever its amount. */
+            collectData: boolean;
+            /**
+             * @description Every member must use two-factor authentication: a member without it can only enrol (and sign out) until
+             *     they do. API keys are not affected.
+             */
+            requireTwoFactor: boolean;
+        };
         /**
-         * ErrorCode
-         * @description Machine-readable error code. Clients branch on this value, never on `message`.
-         *     Each operation lists the codes it can answer under each of its error statuses. Some codes
-         *     (`missing_api_key`, `customer_not_found`, `wallet_not_found`, `executor_not_found`) are reserved: part of the
-         *     contract, not emitted yet. Treat any code you do not know as a generic failure of its HTTP status.
-         * @example payment_not_found
-         * @enum {string}
+         * UpdateSettingsRequest
+         * @description The settings to change; absent fields are unchanged. `settlementAddresses` **replaces** the whole map (send the
+         *     addresses to keep with the new ones; `{}` removes them all). `iconUrl: null` removes the icon. Nothing is changed
+         *     when any field is refused.
          */
-        ErrorCode: "rate_limited" | "invalid_params" | "params_validation" | "payment_not_found" | "idempotency_conflict" | "internal_error" | "invalid_api_key" | "unauthorized" | "forbidden" | "invalid_state" | "payment_expired" | "quote_expired" | "missing_api_key" | "missing_merchant_api_key" | "missing_merchant_id" | "header_not_ascii" | "not_sandbox_api_key" | "merchant_not_found" | "merchant_exists" | "api_key_not_found" | "partner_not_found" | "customer_not_found" | "wallet_not_found" | "executor_not_found" | "missing_app_id" | "missing_client_id" | "invalid_app_id" | "conflicting_auth_headers" | "missing_auth_headers" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "sanctioned_user" | "payment_not_succeeded" | "already_refunded";
+        UpdateSettingsRequest: {
+            /**
+             * @description The merchant's name, 1–200 characters without control characters; surrounding spaces are trimmed.
+             * @example Acme Shop
+             */
+            name?: string;
+            /**
+             * @description An `http(s)` URL of at most 2048 characters, or `null` to remove the icon.
+             * @example https://shop.example.com/icon.png
+             */
+            iconUrl?: string | null;
+            settlementAddresses?: components["schemas"]["SettlementAddresses"];
+            collectData?: boolean;
+            requireTwoFactor?: boolean;
+        };
+        /**
+         * WebhookSources
+         * @description The addresses webhook deliveries come from, for a receiver's firewall allow-list, as configured by the operator
+         *     (`PAYGATE_WEBHOOK_SOURCE_ADDRESSES`). An empty list means the operator has not published them: do not filter
+         *     by source address then (verify the signature, which you must do anyway).
+         */
+        WebhookSources: {
+            /**
+             * @description IP addresses or CIDR ranges, as configured.
+             * @example [
+             *       "203.0.113.10",
+             *       "2001:db8::/64"
+             *     ]
+             */
+            addresses: string[];
+        };
         /**
          * ErrorResponse
          * @description The body of every error answer, on every surface.
@@ -804,133 +1533,251 @@ export interface components {
             code: components["schemas"]["ErrorCode"];
             /** @description A human-readable explanation. It may change between releases; do not parse it. */
             message: string;
-        };
-        /**
-         * CreateWebhookEndpointRequest
-         * @description The endpoint to register for the key's mode. Unknown fields are refused (`400 params_validation`).
-         */
-        CreateWebhookEndpointRequest: {
-            url: components["schemas"]["WebhookEndpointUrl"];
-            /** @description The event types to receive. Optional; by default all seven. */
-            eventTypes?: components["schemas"]["WebhookEventTypeList"];
-        };
-        /**
-         * WebhookSigningSecret
-         * @description The endpoint's signing secret: `whsec_` followed by the base64 (standard alphabet, with padding) of 32 random
-         *     bytes. To verify a delivery, strip `whsec_`, base64-decode the rest and use the 32 bytes as the HMAC-SHA256 key
-         *     (Standard Webhooks). **Shown only in the answers of `createWebhookEndpoint` and `rotateWebhookSecret`**: Paygate
-         *     stores it encrypted and never returns it again. Keep it in your receiver's secret store.
-         * @example whsec_BTWi2P2LQry71kl/1N6b0LLfJzUYM7SMAdw6uAW7zhw=
-         */
-        WebhookSigningSecret: string;
-        /**
-         * CreateWebhookEndpointResponse
-         * @description The created endpoint and its signing secret, **shown this once**.
-         */
-        CreateWebhookEndpointResponse: {
-            endpoint: components["schemas"]["WebhookEndpoint"];
-            secret: components["schemas"]["WebhookSigningSecret"];
-        };
-        /**
-         * UpdateWebhookEndpointRequest
-         * @description The fields to change; at least one. Fields left out keep their value. Unknown fields are refused
-         *     (`400 params_validation`). The signing secret does not change (use `rotateWebhookSecret`).
-         */
-        UpdateWebhookEndpointRequest: {
-            /** @description A new URL, checked like at creation. Pending deliveries use it from their next attempt on. */
-            url?: components["schemas"]["WebhookEndpointUrl"];
             /**
-             * @description The new list of event types, replacing the old one (send the whole list). It applies to events created from
-             *     now on; deliveries already created are kept.
+             * @description The request field at fault, when the error is about one field, as a dotted path into the body or the name of
+             *     the query or path parameter: `url`, `limit`, `settlementAddresses.eip155:8453`, `name`. Absent when the error
+             *     is not about one field. A form shows `message` beside this field. New in 2026-11; clients ignoring unknown
+             *     properties are unaffected.
+             * @example url
              */
-            eventTypes?: components["schemas"]["WebhookEventTypeList"];
+            param?: string;
+        };
+        /**
+         * Email
+         * Format: email
+         * @description An email address (compared trimmed and lower-cased).
+         * @example ada@shop.example.com
+         */
+        Email: string;
+        /**
+         * TotpCode
+         * @description A 6-digit code of the user's authenticator app (RFC 6238, 30-second steps). Each code is accepted once.
+         * @example 492039
+         */
+        TotpCode: string;
+        /**
+         * RecoveryCode
+         * @description A one-time recovery code, as shown at activation: 10 lowercase letters and digits in two groups of 5
+         *     (`xxxxx-xxxxx`); the dash, spaces and case are ignored when it is entered.
+         * @example 7kq2m-x9p4d
+         */
+        RecoveryCode: string;
+        /**
+         * UserId
+         * @description A dashboard user's id, `usr_` followed by 16 base62 characters.
+         * @example usr_2Hk9sL4pQx7Vb1Nm
+         */
+        UserId: string;
+        /**
+         * UnixSeconds
+         * Format: int64
+         * @description A moment in Unix seconds (UTC), like every time in this API.
+         * @example 1771408800
+         */
+        UnixSeconds: number;
+        /**
+         * SignedIn
+         * @description Signed in; the `Set-Cookie` header carries the session cookie.
+         */
+        SignedIn: {
             /**
-             * @description `false` disables the endpoint by hand (`disabledReason: disabled by the merchant`): its pending deliveries
-             *     become `failed` and no new delivery is created. `true` re-enables it, clears `disabledReason` and
-             *     `failingSince`, and new events are delivered again; events of the disabled period are not sent by
-             *     themselves (use `replayWebhookEvents` and `resendFailedWebhookDeliveries`). Setting the value the endpoint
-             *     already has changes nothing.
-             * @example true
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            enabled?: boolean;
+            status: "signed_in";
+            session: components["schemas"]["DashboardSession"];
         };
         /**
-         * RotateWebhookSecretResponse
-         * @description The endpoint after the rotation and its new signing secret, **shown this once**.
+         * TwoFactorRequired
+         * @description The email and password are right; a second factor (`totpCode` or `recoveryCode`) is needed. No cookie was set.
          */
-        RotateWebhookSecretResponse: {
-            endpoint: components["schemas"]["WebhookEndpoint"];
-            secret: components["schemas"]["WebhookSigningSecret"];
+        TwoFactorRequired: {
             /**
-             * @description When the secret that was replaced stops signing, in Unix seconds: 24 hours from now. Until then every
-             *     attempt carries a `v1` signature per secret. Equal to `endpoint.previousSecretExpiresAt`.
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            previousSecretExpiresAt: components["schemas"]["UnixSeconds"];
+            status: "two_factor_required";
         };
         /**
-         * SendTestEventRequest
-         * @description The type of the test event to send. Unknown fields are refused (`400 params_validation`).
+         * ErrorCode
+         * @description Machine-readable error code. Clients branch on this value, never on `message`.
+         *     Each operation lists the codes it can answer under each of its error statuses. Some codes
+         *     (`missing_api_key`, `customer_not_found`, `wallet_not_found`, `executor_not_found`) are reserved: part of the
+         *     contract, not emitted yet. Treat any code you do not know as a generic failure of its HTTP status.
+         * @example payment_not_found
+         * @enum {string}
          */
-        SendTestEventRequest: {
-            type: components["schemas"]["WebhookEventType"];
+        ErrorCode: "rate_limited" | "invalid_params" | "params_validation" | "payment_not_found" | "idempotency_conflict" | "internal_error" | "invalid_api_key" | "unauthorized" | "forbidden" | "invalid_state" | "payment_expired" | "quote_expired" | "missing_api_key" | "missing_merchant_api_key" | "missing_merchant_id" | "header_not_ascii" | "not_sandbox_api_key" | "merchant_not_found" | "merchant_exists" | "api_key_not_found" | "partner_not_found" | "customer_not_found" | "wallet_not_found" | "executor_not_found" | "missing_app_id" | "missing_client_id" | "invalid_app_id" | "conflicting_auth_headers" | "missing_auth_headers" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "sanctioned_user" | "payment_not_succeeded" | "already_refunded";
+        /**
+         * DashboardSessionId
+         * @description A dashboard session's id, `ses_` followed by 16 base62 characters. Not a credential (the cookie's token is).
+         * @example ses_4Vb7kQ2mXr9LpT3c
+         */
+        DashboardSessionId: string;
+        /**
+         * TwoFactorCodeRequest
+         * @description A current code of the authenticator app.
+         */
+        TwoFactorCodeRequest: {
+            code: components["schemas"]["TotpCode"];
         };
         /**
-         * WebhookDeliveryId
-         * @description A webhook delivery id, `whd_` followed by 24 base62 characters.
-         * @example whd_8sLp2VqX6nRc4TzK9mWb3HdY
+         * DisableTwoFactorRequest
+         * @description The user's password and a current code of the authenticator app (or a recovery code).
          */
-        WebhookDeliveryId: string;
+        DisableTwoFactorRequest: {
+            password: string;
+            /** @description A 6-digit TOTP code, or an unused recovery code. */
+            code: string;
+        };
         /**
-         * WebhookEventId
-         * @description An event id, `evt_` followed by 24 base62 characters: the body's `id` and the `webhook-id` header of every
-         *     attempt. It stays the same across the attempts, resends and replays of one event.
-         * @example evt_ILXbB36p2o15aFBqAqlChWN1
+         * InvitationId
+         * @description An invitation's id, `inv_` followed by 16 base62 characters. Not the invitation's token.
+         * @example inv_8Jd2nR5tWq1ZcK7v
          */
-        WebhookEventId: string;
+        InvitationId: string;
         /**
-         * PaymentId
-         * @description A payment id, `pay_` followed by 24 base62 characters (at least 128 random bits, so ids cannot be guessed).
+         * CreateInvitationRequest
+         * @description The role the invited person will have.
+         */
+        CreateInvitationRequest: {
+            role: components["schemas"]["Role"];
+        };
+        /**
+         * UpdateMemberRequest
+         * @description The member's new role.
+         */
+        UpdateMemberRequest: {
+            role: components["schemas"]["Role"];
+        };
+        /**
+         * InvitationToken
+         * @description The secret token of an invitation link (the part after `#`).
+         * @example inv_tok_Qm3x8Zr1Kp5Lw9Tb2Vc7Nd4Hs6Jf0Ya1
+         */
+        InvitationToken: string;
+        /**
+         * LookupInvitationRequest
+         * @description The invitation link's token.
+         */
+        LookupInvitationRequest: {
+            token: components["schemas"]["InvitationToken"];
+        };
+        /**
+         * AcceptInvitationRequest
+         * @description The token, and the email and password of the account that joins. A new email creates a user with this password
+         *     (12 to 256 characters); an existing user's password is verified instead (and, with two-factor authentication,
+         *     `totpCode` or `recoveryCode` too, as in `signIn`).
+         */
+        AcceptInvitationRequest: {
+            token: components["schemas"]["InvitationToken"];
+            email: components["schemas"]["Email"];
+            password: string;
+            totpCode?: components["schemas"]["TotpCode"];
+            recoveryCode?: components["schemas"]["RecoveryCode"];
+        };
+        /**
+         * AuditEntryId
+         * @description An audit log entry's id, `aud_` followed by 24 base62 characters.
+         * @example aud_6tYb1Qm9Kx3Lw8Zp2Rc5Vn0D
+         */
+        AuditEntryId: string;
+        /**
+         * AuditActor
+         * @description Who made the change.
+         */
+        AuditActor: {
+            /** @enum {string} */
+            kind: "user" | "api_key";
+            /**
+             * @description The user id (`usr_…`) or the API key id (`key_…`).
+             * @example usr_2Hk9sL4pQx7Vb1Nm
+             */
+            id: string;
+            /**
+             * @description The user's email or the key's prefix; `null` when the user or key no longer exists.
+             * @example ada@shop.example.com
+             */
+            label: string | null;
+        };
+        /**
+         * CurrencyUnit
+         * @description The unit payments are priced in, `iso4217/<CODE>` (for example `iso4217/USD`), as in `PaymentSnapshot.amount.unit`.
+         * @example iso4217/USD
+         */
+        CurrencyUnit: string;
+        /**
+         * MinorUnits
+         * @description An amount in the currency's minor units (cents for `iso4217/USD`) as a non-negative decimal integer string,
+         *     summed exactly: it may exceed what a JSON number holds without loss.
+         * @example 125000
+         */
+        MinorUnits: string;
+        /**
+         * OverviewWindow
+         * @description The payments of one currency **created** in a window of UTC calendar days (today: since 00:00 UTC today;
+         *     `last7Days`: today and the 6 days before; `last30Days`: today and the 29 days before).
+         */
+        OverviewWindow: {
+            /** @description The sum of the amounts of the window's succeeded payments (settled or refunded ones included), in minor units. */
+            volume: components["schemas"]["MinorUnits"];
+            /**
+             * @description How many payments were created in the window, whatever their status.
+             * @example 42
+             */
+            count: number;
+            /**
+             * @description How many of them succeeded (status `succeeded`, including settled and refunded payments).
+             * @example 38
+             */
+            succeeded: number;
+            /**
+             * @description `succeeded` divided by the number of the window's payments that reached a final status (`succeeded`,
+             *     `failed`, `expired`, `cancelled`; payments still `requires_action` or `processing` are left out), as a
+             *     decimal string with 4 digits after the point, rounded half up (`"0.9500"`); `null` when none is final yet.
+             * @example 0.9500
+             */
+            successRate: string | null;
+        };
+        /**
+         * CurrencyOverview
+         * @description The figures of one currency. Amounts of different currencies are never added together.
+         */
+        CurrencyOverview: {
+            currency: components["schemas"]["CurrencyUnit"];
+            today: components["schemas"]["OverviewWindow"];
+            last7Days: components["schemas"]["OverviewWindow"];
+            last30Days: components["schemas"]["OverviewWindow"];
+        };
+        /**
+         * OverviewSeriesPoint
+         * @description One UTC day of one currency.
+         */
+        OverviewSeriesPoint: {
+            /**
+             * Format: date
+             * @description The UTC day, `YYYY-MM-DD`.
+             * @example 2026-02-18
+             */
+            date: string;
+            currency: components["schemas"]["CurrencyUnit"];
+            /** @description The sum of the amounts of the succeeded payments created that day, in minor units. */
+            volume: components["schemas"]["MinorUnits"];
+            /**
+             * @description How many payments were created that day, whatever their status.
+             * @example 3
+             */
+            count: number;
+        };
+        /**
+         * PaymentIdParam
+         * @description A payment id as a caller sends it (in a path or a query): opaque to the caller, so it is checked only for length,
+         *     1 to 128 characters, a bound that protects the server (a longer one is refused with `400 params_validation`). An
+         *     id that names no payment the caller can see is answered like any unknown id, whatever its form (`pay_short`,
+         *     `xyz`): the server never tells a malformed id from an unknown one. Ids the server issues are always `PaymentId`s.
          * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
          */
-        PaymentId: string;
-        /**
-         * WebhookDeliveryTrigger
-         * @description What created the delivery:
-         *
-         *     | Trigger | Created by |
-         *     |---|---|
-         *     | `event` | An event of the payment, sent automatically |
-         *     | `resend` | `resendWebhookDelivery` or `resendFailedWebhookDeliveries` (same event id as the delivery resent) |
-         *     | `replay` | `replayWebhookEvents` |
-         *     | `test` | `sendTestEvent` (sample data, `live: false`, a `paymentId` that names no payment) |
-         *
-         *     New values may be added; treat an unknown one like `event`.
-         * @example event
-         * @enum {string}
-         */
-        WebhookDeliveryTrigger: "event" | "resend" | "replay" | "test";
-        /**
-         * WebhookDeliveryStatus
-         * @description Where a delivery stands:
-         *
-         *     | Status | Meaning |
-         *     |---|---|
-         *     | `pending` | Not delivered yet and attempts remain: the next one is due at `nextAttemptAt` |
-         *     | `delivered` | An attempt got a `2xx` answer within 15 seconds (`deliveredAt`); no further attempt is made |
-         *     | `failed` | All 8 attempts failed, or the endpoint was disabled or deleted while the delivery was pending. Not retried automatically: resend it |
-         * @example delivered
-         * @enum {string}
-         */
-        WebhookDeliveryStatus: "pending" | "delivered" | "failed";
-        /**
-         * IsoTimestamp
-         * Format: date-time
-         * @description An ISO 8601 / RFC 3339 timestamp in UTC. Today it always has millisecond precision
-         *     (`2026-02-18T10:00:00.000Z`), but the precision is not contractual: parse it with a full ISO 8601
-         *     parser, never with a fixed-width pattern.
-         * @example 2026-02-18T10:00:00.000Z
-         */
-        IsoTimestamp: string;
+        PaymentIdParam: string;
         /**
          * PaymentStatus
          * @description The payment's status as the gateway and webhooks name it. The merchant status endpoints map it
@@ -939,6 +1786,12 @@ export interface components {
          * @enum {string}
          */
         PaymentStatus: "requires_action" | "processing" | "succeeded" | "failed" | "expired" | "cancelled";
+        /**
+         * PaymentId
+         * @description A payment id, `pay_` followed by 24 base62 characters (at least 128 random bits, so ids cannot be guessed).
+         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+         */
+        PaymentId: string;
         /**
          * MoneyAmount
          * @description An amount as it appears in merchant requests and webhook payloads: a unit and a value in the unit's minor units.
@@ -954,6 +1807,15 @@ export interface components {
             /** @description Amount in the unit's minor units (smallest denomination), as a non-negative decimal integer string. */
             value: string;
         };
+        /**
+         * IsoTimestamp
+         * Format: date-time
+         * @description An ISO 8601 / RFC 3339 timestamp in UTC. Today it always has millisecond precision
+         *     (`2026-02-18T10:00:00.000Z`), but the precision is not contractual: parse it with a full ISO 8601
+         *     parser, never with a fixed-width pattern.
+         * @example 2026-02-18T10:00:00.000Z
+         */
+        IsoTimestamp: string;
         /**
          * Fee
          * @description The fee charged on this payment. Every amount carries its own `unit`; today fee amounts are in the unit
@@ -1204,6 +2066,332 @@ export interface components {
             refunded: components["schemas"]["RefundedInfo"] | null;
         };
         /**
+         * PaymentList
+         * @description One page of payments, newest first (by creation time). To get the next page, repeat the request with the same
+         *     filters and `startingAfter` set to `nextCursor`.
+         */
+        PaymentList: {
+            /** @description The payments of this page, newest first; at most `limit` items, possibly none. */
+            data: components["schemas"]["PaymentSnapshot"][];
+            /**
+             * @description Whether more payments match after this page.
+             * @example true
+             */
+            hasMore: boolean;
+            /**
+             * @description The value to pass as `startingAfter` for the next page (the `payment_id` of the last item of `data`) when
+             *     `hasMore` is `true`; `null` when it is `false`. Treat it as opaque.
+             * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+             */
+            nextCursor: string | null;
+        };
+        /**
+         * PaymentTimelineStatus
+         * @description A step of a payment's life: its creation (`requires_action`), `processing`, one final status (`succeeded`,
+         *     `failed`, `expired`, `cancelled`), then, for a succeeded payment, `settled` and `refunded` (recorded by the
+         *     merchant).
+         * @example succeeded
+         * @enum {string}
+         */
+        PaymentTimelineStatus: "requires_action" | "processing" | "succeeded" | "failed" | "expired" | "cancelled" | "settled" | "refunded";
+        /**
+         * WebhookEventId
+         * @description An event id, `evt_` followed by 24 base62 characters: the body's `id` and the `webhook-id` header of every
+         *     attempt. It stays the same across the attempts, resends and replays of one event.
+         * @example evt_ILXbB36p2o15aFBqAqlChWN1
+         */
+        WebhookEventId: string;
+        /**
+         * WebhookDeliveryId
+         * @description A webhook delivery id, `whd_` followed by 24 base62 characters.
+         * @example whd_8sLp2VqX6nRc4TzK9mWb3HdY
+         */
+        WebhookDeliveryId: string;
+        /**
+         * WebhookEndpointId
+         * @description A webhook endpoint id, `whe_` followed by 16 base62 characters. A re-created endpoint gets a new id.
+         * @example whe_4kQm9TzR2bWx7LpN
+         */
+        WebhookEndpointId: string;
+        /**
+         * WebhookDeliveryTrigger
+         * @description What created the delivery:
+         *
+         *     | Trigger | Created by |
+         *     |---|---|
+         *     | `event` | An event of the payment, sent automatically |
+         *     | `resend` | `resendWebhookDelivery` or `resendFailedWebhookDeliveries` (same event id as the delivery resent) |
+         *     | `replay` | `replayWebhookEvents` |
+         *     | `test` | `sendTestEvent` (sample data, `live: false`, a `paymentId` that names no payment) |
+         *
+         *     New values may be added; treat an unknown one like `event`.
+         * @example event
+         * @enum {string}
+         */
+        WebhookDeliveryTrigger: "event" | "resend" | "replay" | "test";
+        /**
+         * WebhookDeliveryStatus
+         * @description Where a delivery stands:
+         *
+         *     | Status | Meaning |
+         *     |---|---|
+         *     | `pending` | Not delivered yet and attempts remain: the next one is due at `nextAttemptAt` |
+         *     | `delivered` | An attempt got a `2xx` answer within 15 seconds (`deliveredAt`); no further attempt is made |
+         *     | `failed` | All 8 attempts failed, or the endpoint was disabled or deleted while the delivery was pending. Not retried automatically: resend it |
+         * @example delivered
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "delivered" | "failed";
+        /**
+         * PaymentTimelineEntry
+         * @description One entry of a payment's timeline: a `transition` (the payment reached `status`) or an `event` (the webhook event
+         *     `event` was created, with its deliveries to the endpoints and their attempts).
+         */
+        PaymentTimelineEntry: {
+            at: components["schemas"]["UnixSeconds"];
+            /**
+             * @description `transition` carries `status`; `event` carries `event` and `deliveries`.
+             * @enum {string}
+             */
+            kind: "transition" | "event";
+            status?: components["schemas"]["PaymentTimelineStatus"];
+            /** @description The webhook event (`webhook-id` of its deliveries). */
+            event?: {
+                id: components["schemas"]["WebhookEventId"];
+                type: components["schemas"]["WebhookEventType"];
+            };
+            /**
+             * @description The event's deliveries (first sends, resends, replays), oldest first, each with its attempts; empty when no
+             *     endpoint was subscribed.
+             */
+            deliveries?: components["schemas"]["WebhookDelivery"][];
+        };
+        /**
+         * CancelPaymentRequest
+         * @description Optional details of a cancellation. The body itself is optional; send `{}` or no body at all.
+         */
+        CancelPaymentRequest: {
+            /**
+             * @description Why you cancel, for your own records: stored as `cancelled.cancellation_reason` and shown in the dashboard.
+             *     Up to 500 characters.
+             * @example Customer changed their mind
+             */
+            reason?: string;
+        };
+        /**
+         * RefundPaymentRequest
+         * @description Optional details of the refund you made off-platform. The body itself is optional; send `{}` or no body at all.
+         */
+        RefundPaymentRequest: {
+            /**
+             * @description Why the payment was refunded, for your own records (stored as `refunded.reason`). Up to 500 characters.
+             * @example Goods returned
+             */
+            reason?: string;
+        };
+        /**
+         * SimulatePaymentRequest
+         * @description The state to move the test payment to, one step at a time.
+         */
+        SimulatePaymentRequest: {
+            /**
+             * @description The target of the step. Allowed from the payment's current state:
+             *
+             *     | Current state | Allowed `to` |
+             *     |---|---|
+             *     | `requires_action` | `processing`, `failed`, `expired`, `cancelled` |
+             *     | `processing` | `succeeded`, `failed`, `expired` |
+             *     | `succeeded`, not yet settled | `settled` |
+             *
+             *     Anything else (for example `succeeded` straight from `requires_action`, or any step from a terminal state)
+             *     is refused with `409 invalid_state`.
+             * @example processing
+             * @enum {string}
+             */
+            to: "processing" | "succeeded" | "failed" | "expired" | "cancelled" | "settled";
+        };
+        /**
+         * ApiKeyId
+         * @description An API key id, `key_` followed by 16 base62 characters. Not secret.
+         * @example key_4fQ9xT2mLp8RwZ3k
+         */
+        ApiKeyId: string;
+        /**
+         * ApiKeyList
+         * @description The API keys that can act for this merchant in the request's mode, newest first: the keys bound to the merchant
+         *     and the partner-wide keys of its partner, active and revoked.
+         */
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+        };
+        /**
+         * CreateApiKeyRequest
+         * @description A new merchant API key, bound to this merchant.
+         */
+        CreateApiKeyRequest: {
+            /**
+             * @description The key's mode. It must be the request's mode (the mode switch, or the mode of the API key making the
+             *     request): a test key cannot mint a live key. Otherwise `400 params_validation` with `param: mode`.
+             */
+            mode: components["schemas"]["DashboardMode"];
+            /**
+             * @description A name to recognise the key by, up to 200 characters; blank means none.
+             * @example Shop backend
+             */
+            label?: string;
+        };
+        /**
+         * ApiKeySecret
+         * @description The full secret key, `sk_test_` or `sk_live_` followed by 32 base62 characters. **Shown only in this answer**:
+         *     Paygate keeps only its hash. Store it in your server's configuration now.
+         * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+         */
+        ApiKeySecret: string;
+        /**
+         * CreateApiKeyResponse
+         * @description The new key and its secret, shown once.
+         */
+        CreateApiKeyResponse: {
+            apiKey: components["schemas"]["ApiKey"];
+            secret: components["schemas"]["ApiKeySecret"];
+        };
+        /**
+         * RotateApiKeyResponse
+         * @description The replacement key (same mode, label and merchant) with its secret, shown once, and the old key, revoked in the
+         *     same transaction: it stops authenticating at once.
+         */
+        RotateApiKeyResponse: {
+            apiKey: components["schemas"]["ApiKey"];
+            secret: components["schemas"]["ApiKeySecret"];
+            revoked: components["schemas"]["ApiKey"];
+        };
+        /**
+         * SettlementAddresses
+         * @description Where the gateway sends the funds of each chain: CAIP-2 chain id → address in that chain's form (for example
+         *     `eip155:8453` → a `0x…` address, `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp` → a base58 account). Only the chain
+         *     namespaces the gateway pays out on are accepted, each address checked by its chain's adapter.
+         * @example {
+         *       "eip155:8453": "0x912b989d6400706ac06214fa636a16a9801fcd46"
+         *     }
+         */
+        SettlementAddresses: {
+            [key: string]: string;
+        };
+        /**
+         * WebhookEndpointUrl
+         * Format: uri
+         * @description Where deliveries are `POST`ed: an absolute URL of at most 2048 characters, without credentials (`user:pass@`).
+         *     One rule for both modes: **`https://` to a publicly routable address.**
+         *
+         *     - The host name is resolved when the URL is set (`createWebhookEndpoint`, `updateWebhookEndpoint`) and again
+         *       before every attempt, and **every** address it resolves to must be public. Refused: private networks
+         *       (`10.0.0.0/8`, `172.16.0.0/12`, `192.168.0.0/16`, `fc00::/7`), loopback (`127.0.0.0/8`, `::1`), link-local
+         *       (`169.254.0.0/16`, `fe80::/10`), which includes the cloud metadata addresses `169.254.169.254` and
+         *       `fd00:ec2::254`, CGNAT (`100.64.0.0/10`), multicast (`224.0.0.0/4`, `ff00::/8`), "this network"
+         *       (`0.0.0.0/8`, `::`), and the reserved, benchmarking and documentation ranges, including IPv6 forms that embed
+         *       an IPv4 address (IPv4-mapped, NAT64, 6to4).
+         *     - An attempt connects to the address that was just checked, so a DNS answer that changes between the check and
+         *       the connection (DNS rebinding) cannot reach a private address. A host that later resolves to a refused
+         *       address makes its attempts fail; the endpoint is not changed.
+         *     - **The one exception, for local development:** when the server runs with `PAYGATE_WEBHOOK_ALLOW_LOOPBACK`
+         *       (on by default in development, off otherwise), a **test-mode** endpoint may use `http://` (or `https://`) on a
+         *       loopback host: `127.0.0.0/8`, `localhost` or `[::1]`. Live endpoints never may.
+         *
+         *     A URL that breaks the rule, or whose host does not resolve, is refused with `400 params_validation` and the
+         *     endpoint is not created or changed. Any port is allowed. Redirects are never followed, so register the final URL.
+         * @example https://shop.example.com/webhooks/paygate
+         */
+        WebhookEndpointUrl: string;
+        /**
+         * WebhookEventTypeList
+         * @description The event types the endpoint receives: at least one, each at most once, in any order. Events of other types
+         *     create no delivery for this endpoint (and are not replayed to it).
+         * @example [
+         *       "payment.succeeded",
+         *       "payment.failed",
+         *       "payment.expired",
+         *       "payment.cancelled"
+         *     ]
+         */
+        WebhookEventTypeList: components["schemas"]["WebhookEventType"][];
+        /**
+         * WebhookMode
+         * @description The mode an endpoint serves, taken from the API key that manages it: `test` (`sk_test_…`) receives the events of
+         *     test payments, `live` (`sk_live_…`) those of live payments.
+         * @example live
+         * @enum {string}
+         */
+        WebhookMode: "test" | "live";
+        /**
+         * CreateWebhookEndpointRequest
+         * @description The endpoint to register for the key's mode. Unknown fields are refused (`400 params_validation`).
+         */
+        CreateWebhookEndpointRequest: {
+            url: components["schemas"]["WebhookEndpointUrl"];
+            /** @description The event types to receive. Optional; by default all seven. */
+            eventTypes?: components["schemas"]["WebhookEventTypeList"];
+        };
+        /**
+         * WebhookSigningSecret
+         * @description The endpoint's signing secret: `whsec_` followed by the base64 (standard alphabet, with padding) of 32 random
+         *     bytes. To verify a delivery, strip `whsec_`, base64-decode the rest and use the 32 bytes as the HMAC-SHA256 key
+         *     (Standard Webhooks). **Shown only in the answers of `createWebhookEndpoint` and `rotateWebhookSecret`**: Paygate
+         *     stores it encrypted and never returns it again. Keep it in your receiver's secret store.
+         * @example whsec_BTWi2P2LQry71kl/1N6b0LLfJzUYM7SMAdw6uAW7zhw=
+         */
+        WebhookSigningSecret: string;
+        /**
+         * CreateWebhookEndpointResponse
+         * @description The created endpoint and its signing secret, **shown this once**.
+         */
+        CreateWebhookEndpointResponse: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            secret: components["schemas"]["WebhookSigningSecret"];
+        };
+        /**
+         * UpdateWebhookEndpointRequest
+         * @description The fields to change; at least one. Fields left out keep their value. Unknown fields are refused
+         *     (`400 params_validation`). The signing secret does not change (use `rotateWebhookSecret`).
+         */
+        UpdateWebhookEndpointRequest: {
+            /** @description A new URL, checked like at creation. Pending deliveries use it from their next attempt on. */
+            url?: components["schemas"]["WebhookEndpointUrl"];
+            /**
+             * @description The new list of event types, replacing the old one (send the whole list). It applies to events created from
+             *     now on; deliveries already created are kept.
+             */
+            eventTypes?: components["schemas"]["WebhookEventTypeList"];
+            /**
+             * @description `false` disables the endpoint by hand (`disabledReason: disabled by the merchant`): its pending deliveries
+             *     become `failed` and no new delivery is created. `true` re-enables it, clears `disabledReason` and
+             *     `failingSince`, and new events are delivered again; events of the disabled period are not sent by
+             *     themselves (use `replayWebhookEvents` and `resendFailedWebhookDeliveries`). Setting the value the endpoint
+             *     already has changes nothing.
+             * @example true
+             */
+            enabled?: boolean;
+        };
+        /**
+         * RotateWebhookSecretResponse
+         * @description The endpoint after the rotation and its new signing secret, **shown this once**.
+         */
+        RotateWebhookSecretResponse: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            secret: components["schemas"]["WebhookSigningSecret"];
+            /**
+             * @description When the secret that was replaced stops signing, in Unix seconds: 24 hours from now. Until then every
+             *     attempt carries a `v1` signature per secret. Equal to `endpoint.previousSecretExpiresAt`.
+             */
+            previousSecretExpiresAt: components["schemas"]["UnixSeconds"];
+        };
+        /**
+         * SendTestEventRequest
+         * @description The type of the test event to send. Unknown fields are refused (`400 params_validation`).
+         */
+        SendTestEventRequest: {
+            type: components["schemas"]["WebhookEventType"];
+        };
+        /**
          * WebhookEvent
          * @description The envelope of every webhook delivery: an event id, its type, the payload contract version and a **full
          *     snapshot** of the payment at the time of the event (never a delta). Additive-only: ignore unknown fields.
@@ -1236,15 +2424,6 @@ export interface components {
             delivery: components["schemas"]["WebhookDelivery"];
             event: components["schemas"]["WebhookEvent"];
         };
-        /**
-         * PaymentIdParam
-         * @description A payment id as a caller sends it (in a path or a query): opaque to the caller, so it is checked only for length,
-         *     1 to 128 characters, a bound that protects the server (a longer one is refused with `400 params_validation`). An
-         *     id that names no payment the caller can see is answered like any unknown id, whatever its form (`pay_short`,
-         *     `xyz`): the server never tells a malformed id from an unknown one. Ids the server issues are always `PaymentId`s.
-         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
-         */
-        PaymentIdParam: string;
         /**
          * WebhookDeliveryList
          * @description One page of deliveries, newest first (by creation time). To get the next page, repeat the request with the same
@@ -1311,172 +2490,17 @@ export interface components {
              */
             replayed: number;
         };
-        /**
-         * UserId
-         * @description A dashboard user's id, `usr_` followed by base62 characters.
-         * @example usr_4fQm8TzK2pLx9VbN
-         */
-        UserId: string;
-        /**
-         * Email
-         * Format: email
-         * @description An email address. Compared trimmed and case-insensitively (`Ana@Example.com` and `ana@example.com` are one
-         *     account); stored encrypted, never in clear.
-         * @example ana@example.com
-         */
-        Email: string;
-        /**
-         * InvitationId
-         * @description An invitation's id, `inv_` followed by 16 base62 characters. Not secret (the token in the link is).
-         * @example inv_7HcW2mQx9LpR4tZa
-         */
-        InvitationId: string;
-        /**
-         * Team
-         * @description The merchant's members and its open invitations.
-         */
-        Team: {
-            /** @description Every member, oldest first. */
-            members: components["schemas"]["TeamMember"][];
-            /** @description The open invitations (not accepted, revoked or expired), newest first. */
-            invitations: components["schemas"]["TeamInvitation"][];
-        };
-        /**
-         * CreateInvitationRequest
-         * @description The role the invited person will have.
-         */
-        CreateInvitationRequest: {
-            role: components["schemas"]["DashboardRole"];
-        };
-        /**
-         * CreateInvitationResponse
-         * @description The new invitation and the link to hand over. **The link is shown only in this answer**: the server keeps only a
-         *     hash of its token.
-         */
-        CreateInvitationResponse: {
-            invitation: components["schemas"]["TeamInvitation"];
-            /**
-             * Format: uri
-             * @description `<server's public URL>/dashboard/invite#<token>`. The token is in the fragment, which browsers never send to a
-             *     server nor put in a `Referer`. Valid once, for 72 hours.
-             * @example https://pay.example.com/dashboard/invite#3q2-7wXbN0cYp4kLmA9sRt1uVz8eJhF6gD5iKoQyW2E
-             */
-            inviteUrl: string;
-        };
-        /**
-         * UpdateMemberRequest
-         * @description The member's new role.
-         */
-        UpdateMemberRequest: {
-            role: components["schemas"]["DashboardRole"];
-        };
-        /**
-         * InvitationToken
-         * @description The secret token of an invitation link: the part after `#` in `…/dashboard/invite#<token>` (the base64url form of
-         *     32 random bytes, 43 characters). The server keeps only its SHA-256; it is never logged. Any other value, like an
-         *     expired, used or revoked token, names no invitation (`404 invalid_params`).
-         * @example 3q2-7wXbN0cYp4kLmA9sRt1uVz8eJhF6gD5iKoQyW2E
-         */
-        InvitationToken: string;
-        /**
-         * LookupInvitationRequest
-         * @description The token of an invitation link (sent in the body, never in a URL).
-         */
-        LookupInvitationRequest: {
-            token: components["schemas"]["InvitationToken"];
-        };
-        /**
-         * InvitationPreview
-         * @description What an open invitation grants, shown before it is accepted.
-         */
-        InvitationPreview: {
-            /**
-             * @description The name of the merchant the invitation is for.
-             * @example Acme Coffee
-             */
-            merchantName: string;
-            role: components["schemas"]["DashboardRole"];
-            expiresAt: components["schemas"]["UnixSeconds"];
-        };
-        /**
-         * AcceptInvitationRequest
-         * @description The invitation's token and the person's credentials. For a new email, an account is created with this password
-         *     (12 to 256 characters); for an email that already has an account, the password must be that account's.
-         */
-        AcceptInvitationRequest: {
-            token: components["schemas"]["InvitationToken"];
-            email: components["schemas"]["Email"];
-            /**
-             * @description The account's password (new account) or its current password (existing account). Never logged.
-             * @example correct horse battery staple
-             */
-            password: string;
-        };
-        /**
-         * DashboardSession
-         * @description The signed-in user, the merchants they belong to, and the session's CSRF token and deadlines.
-         */
-        DashboardSession: {
-            user: {
-                id: components["schemas"]["UserId"];
-                email: components["schemas"]["Email"];
-                twoFactorEnabled: boolean;
-            };
-            memberships: {
-                /** @example mer_0jwfUvZi8vkMHc4I */
-                merchantId: string;
-                merchantName: string;
-                role: components["schemas"]["DashboardRole"];
-                requireTwoFactor: boolean;
-            }[];
-            /** @description Send it as `X-CSRF-Token` on every state-changing request made with this session. */
-            csrfToken: string;
-            /** @description The session's absolute end. */
-            expiresAt: components["schemas"]["UnixSeconds"];
-            /** @description When the session ends if no request uses it before. */
-            idleExpiresAt: components["schemas"]["UnixSeconds"];
-        };
-        /**
-         * AcceptInvitationResponse
-         * @description `signed_in`: the membership was added and a session started (the cookie is set), as after `signIn`.
-         *     `two_factor_required`: the email's existing account has two-factor authentication; the membership was added
-         *     (the password was right) but no session was started: sign in with `signIn` and a code.
-         */
-        AcceptInvitationResponse: {
-            /** @constant */
-            status: "signed_in";
-            session: components["schemas"]["DashboardSession"];
-        } | {
-            /** @constant */
-            status: "two_factor_required";
-        };
-        /**
-         * AuditEntryId
-         * @description An audit log entry's id, `aud_` followed by 24 base62 characters.
-         * @example aud_Vb7Kq2Lm9Xz4Tn8Rw3Hc6Yp1
-         */
-        AuditEntryId: string;
-        /**
-         * AuditLogPage
-         * @description One page of the audit log, newest first. To get the next page, repeat the request with `startingAfter` set to
-         *     `nextCursor`.
-         */
-        AuditLogPage: {
-            data: components["schemas"]["AuditLogEntry"][];
-            /** @description Whether older entries follow this page. */
-            hasMore: boolean;
-            /** @description The value to pass as `startingAfter` for the next page when `hasMore` is `true`; `null` otherwise. */
-            nextCursor: components["schemas"]["AuditEntryId"] | null;
-        };
     };
     responses: {
         /**
          * @description The request breaks a rule. Codes:
-         *     - `invalid_params`: the request cannot be read (for example an unknown query parameter).
-         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         *     - `params_validation`: the body or a parameter breaks the schema (a missing or unknown field, a value of the
+         *       wrong form or length).
+         *     - `invalid_params`: the request cannot be read (malformed JSON, a body that is not an object, an unknown query
+         *       parameter).
+         *     - `header_not_ascii`: a header holds non-ASCII or control characters.
          */
-        HeadersBadRequest: {
+        SessionBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1485,51 +2509,12 @@ export interface components {
             };
         };
         /**
-         * @description Not authenticated. Codes:
-         *     - `missing_merchant_api_key`: the `Api-Key` header is missing (checked before `Merchant-Id`).
-         *     - `invalid_api_key`: the key is unknown, revoked or malformed.
+         * @description Code `rate_limited`: too many failed sign-ins. After 5 failures for one email within 15 minutes, that account is
+         *     locked for 15 minutes; after 20 failures from one client address within 15 minutes, that address is. The message
+         *     is the same in both cases and whether or not the email belongs to a user. Wait for the number of seconds in
+         *     `Retry-After`. A successful sign-in clears the account's count.
          */
-        Unauthorized: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description Authenticated, but not allowed. Codes:
-         *     - `forbidden`: the API key belongs to another partner than the merchant named by `Merchant-Id`.
-         *     - `not_sandbox_api_key`: a live key (`sk_live_…`) was sent to a sandbox server (`PAYGATE_ENV=staging`), which accepts test keys only.
-         */
-        Forbidden: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description Not found. Codes:
-         *     - `invalid_params`: no webhook endpoint is registered for the key's mode (never created, or deleted). The
-         *       contract has no dedicated "endpoint not found" code, so this is the code every route answers for an address
-         *       that names nothing; branch on the status `404`. Create one with `createWebhookEndpoint`.
-         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
-         */
-        EndpointNotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description Code `rate_limited`: this API key exceeded its rate limit (a token bucket per key: 50 requests per second
-         *     sustained, bursts of 100, by default). Wait for the number of seconds in `Retry-After`, then retry.
-         */
-        RateLimited: {
+        SignInThrottled: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
@@ -1562,8 +2547,212 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description Not signed in. Codes:
+         *     - `missing_merchant_api_key`: no session cookie was sent (these operations take a session, never an API key).
+         *     - `unauthorized`: the session cookie names no active session (expired, signed out, revoked or unknown).
+         */
+        SessionUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Code `forbidden`: a state-changing request without the session's `X-CSRF-Token` (or with a wrong one), or with an
+         *     `Origin` (or `Referer`) naming another origin.
+         */
+        SessionForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Code `rate_limited`: the API key, or the signed-in user, exceeded the rate limit (a token bucket: 50 requests per
+         *     second sustained, bursts of 100, by default). Wait for the number of seconds in `Retry-After`, then retry.
+         */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Code `invalid_params`: the id in the path names nothing the caller can see. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The request breaks a rule; nothing changed. Codes:
+         *     - `params_validation`: the body breaks the schema, or the code (`param: code`) or password (`param: password`)
+         *       is wrong, expired or already used. A field error, not a sign-out: the session stays valid.
+         *     - `invalid_params`: the request cannot be read (malformed JSON, a body that is not an object).
+         *     - `header_not_ascii`: a header holds non-ASCII or control characters.
+         */
+        TwoFactorBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The request breaks a rule. Codes:
+         *     - `invalid_params`: the request cannot be read (for example an unknown query parameter, malformed JSON).
+         *     - `params_validation`: the body or a parameter breaks the schema, or, with an API key, `Paygate-Mode` differs
+         *       from the key's mode.
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: `Api-Key`, `Merchant-Id` or another header holds non-ASCII or control characters.
+         */
+        HeadersBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not authenticated. Codes:
+         *     - `missing_merchant_api_key`: neither a session cookie nor an `Api-Key` header was sent.
+         *     - `invalid_api_key`: the API key is unknown, revoked or malformed.
+         *     - `unauthorized`: the session cookie names no active session (expired by the idle or absolute timeout, signed
+         *       out, revoked, or unknown). Sign in again.
+         */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Authenticated, but not allowed. Codes:
+         *     - `forbidden`: with an API key, the key belongs to another partner than the merchant, or is bound to another
+         *       merchant. With a session: the user is not a member of the merchant; the user's role is below what the
+         *       operation needs (`viewer` < `developer` < `owner`); the merchant's team requires two-factor authentication and
+         *       the user has not activated it; or, on a state-changing request, `X-CSRF-Token` is missing or wrong, or the
+         *       `Origin` (or `Referer`) names another origin.
+         *     - `not_sandbox_api_key`: a live key (`sk_live_…`) was sent to a sandbox server (`PAYGATE_ENV=staging`).
+         */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Code `merchant_not_found`: the `Merchant-Id` names no merchant. */
         MerchantNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not authenticated. Codes:
+         *     - `missing_merchant_api_key`: the `Api-Key` header is missing (checked before `Merchant-Id`).
+         *     - `invalid_api_key`: the key is unknown, revoked or malformed.
+         */
+        "Unauthorized-2": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Authenticated, but not allowed. Codes:
+         *     - `forbidden`: the API key belongs to another partner than the merchant named by `Merchant-Id`, or it was created
+         *       in the dashboard for another merchant (such a key acts for its own merchant only).
+         *     - `not_sandbox_api_key`: a live key (`sk_live_…`) was sent to a sandbox server (`PAYGATE_ENV=staging`), which accepts test keys only.
+         */
+        "Forbidden-2": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Code `rate_limited`: this API key exceeded its rate limit (a token bucket per key: 50 requests per second
+         *     sustained, bursts of 100, by default). Wait for the number of seconds in `Retry-After`, then retry.
+         */
+        "RateLimited-2": {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description One page of payments, newest first. Each item is a full `PaymentSnapshot`, with the gateway status names (`requires_action`, `cancelled`). */
+        PaymentListOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PaymentList"];
+            };
+        };
+        /**
+         * @description The request breaks a rule. Codes:
+         *     - `params_validation`: a query parameter breaks its schema (for example `limit` outside 1–100, an unknown
+         *       `status`, a `startingAfter` over 128 characters, an empty `referenceId`); `param` names it.
+         *     - `invalid_params`: the query cannot be read (for example an unknown query parameter).
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         */
+        PaymentListBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not found. Codes:
+         *     - `payment_not_found`: no payment with this id is visible to the caller: the id is unknown (whatever its form: ids are opaque, so `pay_short` or `xyz` is answered like any unknown id), belongs to another merchant, or belongs to the other mode (a test key never sees live payments and vice versa).
+         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+         */
+        PaymentNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The request breaks a rule. Codes:
+         *     - `params_validation`: `paymentId` is longer than 128 characters (`param: paymentId`), or the body breaks the
+         *       schema (for example a `reason` over 500 characters, or an unknown field; `param` names it).
+         *     - `invalid_params`: the request cannot be read (malformed JSON, a body that is not an object, an unknown query parameter).
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         */
+        PaymentBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1590,6 +2779,64 @@ export interface components {
             };
         };
         /**
+         * @description The request breaks a rule. Codes:
+         *     - `params_validation`: `keyId` is malformed (`param: keyId`).
+         *     - `invalid_params`: the request cannot be read (for example an unknown query parameter, a body sent where none is expected that is not JSON).
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         */
+        KeyBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Authenticated, but not allowed. Codes:
+         *     - `forbidden`: the key is a partner-wide key (`scope: partner`), managed by the operator with `paygate admin`;
+         *       or the credential may not act for this merchant (another partner's merchant, or a key bound to another merchant).
+         *     - `not_sandbox_api_key`: a live key was sent to a sandbox server (`PAYGATE_ENV=staging`).
+         */
+        KeyForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not found. Codes:
+         *     - `invalid_params`: `keyId` names no key that can act for this merchant in the request's mode (unknown, another
+         *       merchant's, or of the other mode). The contract has no "key not found" code; branch on the status `404`.
+         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+         */
+        KeyNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not found. Codes:
+         *     - `invalid_params`: no webhook endpoint is registered for the key's mode (never created, or deleted). The
+         *       contract has no dedicated "endpoint not found" code, so this is the code every route answers for an address
+         *       that names nothing; branch on the status `404`. Create one with `createWebhookEndpoint`.
+         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+         */
+        EndpointNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
          * @description Code `invalid_state`: there is nothing to send to. Either no webhook endpoint is registered for the key's mode
          *     (create one with `createWebhookEndpoint`), or it is disabled (re-enable it with `updateWebhookEndpoint` and
          *     `enabled: true`). Nothing was sent.
@@ -1604,10 +2851,11 @@ export interface components {
         };
         /**
          * @description The request breaks a rule. Codes:
-         *     - `params_validation`: the path `deliveryId` is not a well-formed delivery id (`whd_` + 24 base62 characters).
+         *     - `params_validation`: the path `deliveryId` is not a well-formed delivery id (`whd_` + 24 base62 characters), or,
+         *       with an API key, `Paygate-Mode` differs from the key's mode.
          *     - `invalid_params`: the request cannot be read (for example an unknown query parameter).
          *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
          */
         DeliveryBadRequest: {
             headers: {
@@ -1632,127 +2880,23 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /**
-         * @description The request breaks a rule. Codes:
-         *     - `params_validation`: a parameter or the body breaks its schema (for example an unknown `role`, a malformed
-         *       id in the path, a `Paygate-Mode` other than `test` or `live`, or different from the API key's mode).
-         *     - `invalid_params`: the request cannot be read (malformed JSON, an unknown query parameter).
-         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-         *     - `header_not_ascii`: a header holds non-ASCII or control characters.
-         */
-        SessionBadRequest: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description Not signed in. Codes:
-         *     - `missing_merchant_api_key`: no session cookie (and no `Api-Key`): sign in.
-         *     - `unauthorized`: the session cookie names a session that expired (idle or absolute timeout) or was revoked.
-         *     - `invalid_api_key`: an `Api-Key` was sent and is unknown, revoked or malformed.
-         */
-        SessionUnauthorized: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description Signed in, but not allowed. Code `not_sandbox_api_key`: a live API key sent to a sandbox server
-         *     (`PAYGATE_ENV=staging`). Code `forbidden`: the operation needs the `owner` role of the merchant named by
-         *     `Merchant-Id` (an API key acts as `developer`, so it is always refused here); or the user is not a member of that
-         *     merchant; or the merchant requires two-factor authentication and the user has not enrolled; or, on a
-         *     state-changing request, `X-CSRF-Token` is missing or wrong, or `Origin` (else `Referer`) is not the server's own.
-         */
-        OwnerForbidden: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /** @description Code `merchant_not_found`, the `Merchant-Id` names no merchant. */
-        "MerchantNotFound-2": {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description Code `rate_limited`: too many requests (or, for invitations, too many wrong attempts). Wait for the number of
-         *     seconds in `Retry-After`, then retry.
-         */
-        SessionRateLimited: {
-            headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description Not found. Codes:
-         *     - `invalid_params`: the user is not a member of this merchant (unknown id, or removed). There is no dedicated
-         *       "member not found" code; branch on the status `404`.
-         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
-         */
-        MemberNotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description Code `invalid_state`: the member is the merchant's last owner, and the merchant must keep one. Make another
-         *     member owner first. Nothing changed.
-         */
-        LastOwnerConflict: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description The request breaks a rule. Codes:
-         *     - `params_validation`: the body breaks its schema (a missing field, an email that is not one, a password
-         *       shorter than 12 or longer than 256 characters).
-         *     - `invalid_params`: the request cannot be read (malformed JSON, a body that is not an object).
-         */
-        OpenBadRequest: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description Code `invalid_params`: the token names no open invitation: it is unknown, expired (72 hours), already used or
-         *     revoked. Ask the merchant's owner for a new link.
-         */
-        InvitationLinkNotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
     };
     parameters: {
+        /**
+         * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+         *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+         *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+         *
+         *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+         * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+         */
+        CsrfToken: string;
+        /**
+         * @description The session's id (`ses_…`, from `listSessions`; not the cookie's token). An id that names none of the signed-in
+         *     user's sessions answers `404 invalid_params`.
+         * @example ses_4Vb7kQ2mXr9LpT3c
+         */
+        SessionIdPath: components["schemas"]["DashboardSessionId"];
         /**
          * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
          *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
@@ -1776,17 +2920,96 @@ export interface components {
          */
         MerchantId: string;
         /**
-         * @description The maximum number of deliveries to return, 1 to 100.
+         * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+         *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+         * @example test
+         */
+        PaygateMode: components["schemas"]["DashboardMode"];
+        /**
+         * @description The invitation's id (`inv_…`). An id that names no pending invitation of the merchant answers `404 invalid_params`.
+         * @example inv_8Jd2nR5tWq1ZcK7v
+         */
+        InvitationIdPath: components["schemas"]["InvitationId"];
+        /**
+         * @description The member's user id (`usr_…`). An id that names no member of the merchant answers `404 invalid_params`.
+         * @example usr_2Hk9sL4pQx7Vb1Nm
+         */
+        UserIdPath: components["schemas"]["UserId"];
+        /**
+         * @description The maximum number of entries to return, 1 to 100.
+         * @example 50
+         */
+        AuditLimit: number;
+        /**
+         * @description A cursor: return the entries that come after this entry in the list order (older ones). Pass the `nextCursor` of
+         *     the previous page. An id that names no entry of the merchant is refused with `404 invalid_params`.
+         * @example aud_6tYb1Qm9Kx3Lw8Zp2Rc5Vn0D
+         */
+        AuditStartingAfter: components["schemas"]["AuditEntryId"];
+        /**
+         * @description The maximum number of payments to return, 1 to 100.
          * @example 20
          */
         Limit: number;
+        /**
+         * @description A cursor: return the payments that come after this payment in the list order (older ones). Pass the
+         *     `nextCursor` of the previous page, with the same filters. An id that names no visible payment, whatever its form,
+         *     is refused with `404 payment_not_found`; one over 128 characters with `400 params_validation`.
+         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+         */
+        StartingAfter: components["schemas"]["PaymentIdParam"];
+        /**
+         * @description Only payments with this status, in the gateway/webhook names (`requires_action`, not `pending`; `cancelled` is
+         *     distinct from `failed` here).
+         * @example succeeded
+         */
+        StatusFilter: components["schemas"]["PaymentStatus"];
+        /**
+         * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only succeeded payments still
+         *     awaiting settlement (status `succeeded`, `settled` is `null`).
+         * @example false
+         */
+        Settled: boolean;
+        /**
+         * @description Only payments created at or after this moment, in Unix seconds.
+         * @example 1771372800
+         */
+        CreatedGte: number;
+        /**
+         * @description Only payments created strictly before this moment, in Unix seconds.
+         * @example 1771459200
+         */
+        CreatedLt: number;
+        /**
+         * @description Only payments whose `reference_id` is exactly this (case-sensitive, no partial match).
+         * @example order_10482
+         */
+        ReferenceIdFilter: string;
+        /**
+         * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+         *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+         *     params_validation`.
+         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+         */
+        PaymentIdPath: components["schemas"]["PaymentIdParam"];
+        /**
+         * @description The API key id (`key_…`, see `listApiKeys`). An id that names no key of this merchant and mode answers `404
+         *     invalid_params`; a malformed one `400 params_validation`.
+         * @example key_4fQ9xT2mLp8RwZ3k
+         */
+        KeyIdPath: components["schemas"]["ApiKeyId"];
+        /**
+         * @description The maximum number of deliveries to return, 1 to 100.
+         * @example 20
+         */
+        "Limit-2": number;
         /**
          * @description A cursor: return the deliveries that come after this delivery in the list order (older ones). Pass the
          *     `nextCursor` of the previous page, with the same filters. An id that names no visible delivery is refused with
          *     `404 invalid_params`.
          * @example whd_9KpL4oM68M7ljTWNy1jEtPD7
          */
-        StartingAfter: components["schemas"]["WebhookDeliveryId"];
+        "StartingAfter-2": components["schemas"]["WebhookDeliveryId"];
         /**
          * @description Only deliveries with this status. For example `status=failed` lists what `resendFailedWebhookDeliveries` would resend.
          * @example failed
@@ -1812,59 +3035,18 @@ export interface components {
          * @description Only deliveries created at or after this moment, in Unix seconds.
          * @example 1771372800
          */
-        CreatedGte: number;
+        "CreatedGte-2": number;
         /**
          * @description Only deliveries created strictly before this moment, in Unix seconds.
          * @example 1771459200
          */
-        CreatedLt: number;
+        "CreatedLt-2": number;
         /**
          * @description The delivery's id (`whd_…`). A malformed id is refused with `400 params_validation`; an id that names no
          *     delivery visible to the key (unknown, another merchant's, or of the other mode) with `404 invalid_params`.
          * @example whd_ORQQA2KsnxxuExxf9YjBzJOC
          */
         DeliveryIdPath: components["schemas"]["WebhookDeliveryId"];
-        /**
-         * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
-         *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
-         *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
-         * @example mer_0jwfUvZi8vkMHc4I
-         */
-        SessionMerchantId: string;
-        /**
-         * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
-         *     out; when sent it must equal the key's mode (else `400 params_validation`).
-         * @example test
-         */
-        PaygateMode: "test" | "live";
-        /**
-         * @description **Required with a session** on every state-changing request: the `csrfToken` of the session (from `signIn` or
-         *     `getSession`). Missing or wrong: `403 forbidden`. Not used with an API key.
-         */
-        CsrfToken: string;
-        /**
-         * @description The invitation's id (`inv_…`). A malformed id is refused with `400 params_validation`; an id that names no open
-         *     invitation of this merchant (unknown, another merchant's, accepted, revoked or expired) with `404 invalid_params`.
-         * @example inv_7HcW2mQx9LpR4tZa
-         */
-        InvitationIdPath: components["schemas"]["InvitationId"];
-        /**
-         * @description The member's user id (`usr_…`). A malformed id is refused with `400 params_validation`; an id that names no member
-         *     of this merchant with `404 invalid_params`.
-         * @example usr_9RkT3wXq7NbM2cLd
-         */
-        UserIdPath: components["schemas"]["UserId"];
-        /**
-         * @description The maximum number of entries to return, 1 to 100.
-         * @example 20
-         */
-        AuditLimit: number;
-        /**
-         * @description A cursor: return the entries that come after this one in the list order (older ones). Pass the `nextCursor` of
-         *     the previous page. An id that names no entry of this merchant is refused with `404 invalid_params`.
-         * @example aud_Vb7Kq2Lm9Xz4Tn8Rw3Hc6Yp1
-         */
-        AuditStartingAfter: components["schemas"]["AuditEntryId"];
     };
     requestBodies: never;
     headers: {
@@ -1878,6 +3060,1912 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in (the cookie is set), or a second factor is needed (no cookie). */
+            200: {
+                headers: {
+                    /** @description The session cookie, on `signed_in` only. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInResponse"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            /**
+             * @description Code `unauthorized`: the email or password is wrong (the same answer whether or not the email belongs to a
+             *     user, and for a disabled user), or the TOTP or recovery code is wrong, expired or already used.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["SignInThrottled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out; the answer's `Set-Cookie` clears the cookie. */
+            204: {
+                headers: {
+                    /** @description Clears the session cookie. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["SessionForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardSession"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /**
+                 * @description The session's id (`ses_…`, from `listSessions`; not the cookie's token). An id that names none of the signed-in
+                 *     user's sessions answers `404 invalid_params`.
+                 * @example ses_4Vb7kQ2mXr9LpT3c
+                 */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["SessionForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startTwoFactorEnrolment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorEnrolment"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["SessionForbidden"];
+            /** @description Code `invalid_state`: two-factor authentication is already active. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    activateTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Active; the recovery codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            400: components["responses"]["TwoFactorBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["SessionForbidden"];
+            /**
+             * @description Code `invalid_state`: there is no pending enrolment (start one first), or two-factor authentication is
+             *     already active.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disableTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisableTwoFactorRequest"];
+            };
+        };
+        responses: {
+            /** @description Disabled. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["TwoFactorBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["SessionForbidden"];
+            /** @description Code `invalid_state`: two-factor authentication is not active, or a team of the user requires it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description The new recovery codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            400: components["responses"]["TwoFactorBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["SessionForbidden"];
+            /** @description Code `invalid_state`: two-factor authentication is not active. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation and its link. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateInvitationResponse"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /**
+                 * @description The invitation's id (`inv_…`). An id that names no pending invitation of the merchant answers `404 invalid_params`.
+                 * @example inv_8Jd2nR5tWq1ZcK7v
+                 */
+                invitationId: components["parameters"]["InvitationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Codes: `invalid_params`: no pending invitation of the merchant has this id; `merchant_not_found`: the
+             *     `Merchant-Id` names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /**
+                 * @description The member's user id (`usr_…`). An id that names no member of the merchant answers `404 invalid_params`.
+                 * @example usr_2Hk9sL4pQx7Vb1Nm
+                 */
+                userId: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Codes: `invalid_params`: no member of the merchant has this id; `merchant_not_found`: the `Merchant-Id`
+             *     names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Code `invalid_state`: the member is the merchant's last owner. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /**
+                 * @description The member's user id (`usr_…`). An id that names no member of the merchant answers `404 invalid_params`.
+                 * @example usr_2Hk9sL4pQx7Vb1Nm
+                 */
+                userId: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description The member, with the new role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Codes: `invalid_params`: no member of the merchant has this id; `merchant_not_found`: the `Merchant-Id`
+             *     names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Code `invalid_state`: the member is the merchant's last owner. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    lookupInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LookupInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The pending invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationSummary"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            /** @description Code `invalid_params`: the token names no pending invitation (unknown, used, revoked or expired). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["SignInThrottled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description Joined and signed in (the cookie is set), or a second factor is needed (no cookie). */
+            200: {
+                headers: {
+                    /** @description The session cookie, on `signed_in` only. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInResponse"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            /** @description Code `unauthorized`: the email belongs to a user and the password (or the two-factor code) is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Code `invalid_params`: the token names no pending invitation (unknown, used, revoked or expired). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["SignInThrottled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of entries to return, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["AuditLimit"];
+                /**
+                 * @description A cursor: return the entries that come after this entry in the list order (older ones). Pass the `nextCursor` of
+                 *     the previous page. An id that names no entry of the merchant is refused with `404 invalid_params`.
+                 * @example aud_6tYb1Qm9Kx3Lw8Zp2Rc5Vn0D
+                 */
+                startingAfter?: components["parameters"]["AuditStartingAfter"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogList"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Codes: `invalid_params`: `startingAfter` names no entry of the merchant; `merchant_not_found`: the
+             *     `Merchant-Id` names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOverview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview of the request's mode. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Overview"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDashboardPayments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of payments to return, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A cursor: return the payments that come after this payment in the list order (older ones). Pass the
+                 *     `nextCursor` of the previous page, with the same filters. An id that names no visible payment, whatever its form,
+                 *     is refused with `404 payment_not_found`; one over 128 characters with `400 params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only payments with this status, in the gateway/webhook names (`requires_action`, not `pending`; `cancelled` is
+                 *     distinct from `failed` here).
+                 * @example succeeded
+                 */
+                status?: components["parameters"]["StatusFilter"];
+                /**
+                 * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only succeeded payments still
+                 *     awaiting settlement (status `succeeded`, `settled` is `null`).
+                 * @example false
+                 */
+                settled?: components["parameters"]["Settled"];
+                /**
+                 * @description Only payments created at or after this moment, in Unix seconds.
+                 * @example 1771372800
+                 */
+                createdGte?: components["parameters"]["CreatedGte"];
+                /**
+                 * @description Only payments created strictly before this moment, in Unix seconds.
+                 * @example 1771459200
+                 */
+                createdLt?: components["parameters"]["CreatedLt"];
+                /**
+                 * @description Only payments whose `reference_id` is exactly this (case-sensitive, no partial match).
+                 * @example order_10482
+                 */
+                referenceId?: components["parameters"]["ReferenceIdFilter"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PaymentListOk"];
+            400: components["responses"]["PaymentListBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["PaymentNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportPayments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only payments with this status, in the gateway/webhook names (`requires_action`, not `pending`; `cancelled` is
+                 *     distinct from `failed` here).
+                 * @example succeeded
+                 */
+                status?: components["parameters"]["StatusFilter"];
+                /**
+                 * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only succeeded payments still
+                 *     awaiting settlement (status `succeeded`, `settled` is `null`).
+                 * @example false
+                 */
+                settled?: components["parameters"]["Settled"];
+                /**
+                 * @description Only payments created at or after this moment, in Unix seconds.
+                 * @example 1771372800
+                 */
+                createdGte?: components["parameters"]["CreatedGte"];
+                /**
+                 * @description Only payments created strictly before this moment, in Unix seconds.
+                 * @example 1771459200
+                 */
+                createdLt?: components["parameters"]["CreatedLt"];
+                /**
+                 * @description Only payments whose `reference_id` is exactly this (case-sensitive, no partial match).
+                 * @example order_10482
+                 */
+                referenceId?: components["parameters"]["ReferenceIdFilter"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, streamed. `Content-Disposition: attachment; filename="payments-<mode>-<YYYY-MM-DD>.csv"` (the UTC date of the export). */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="payments-test-2026-02-18.csv"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["PaymentListBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDashboardPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+                 *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                paymentId: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSnapshot"];
+                };
+            };
+            400: components["responses"]["PaymentBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["PaymentNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPaymentTimeline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+                 *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                paymentId: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The timeline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentTimeline"];
+                };
+            };
+            400: components["responses"]["PaymentBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["PaymentNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelDashboardPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+                 *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                paymentId: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment, now (or already) cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSnapshot"];
+                };
+            };
+            400: components["responses"]["PaymentBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["PaymentNotFound"];
+            /**
+             * @description Code `invalid_state`: the payment is no longer `requires_action` (it is `processing`, `succeeded`,
+             *     `failed` or `expired`), so it cannot be cancelled.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    refundDashboardPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+                 *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                paymentId: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefundPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment, with `refunded` set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSnapshot"];
+                };
+            };
+            400: components["responses"]["PaymentBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["PaymentNotFound"];
+            /**
+             * @description The payment cannot be refunded. Codes:
+             *     - `payment_not_succeeded`: the payment is not `succeeded`.
+             *     - `already_refunded`: a refund was already recorded for this payment.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulateDashboardPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+                 *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                paymentId: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulatePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The test payment just after the step. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSnapshot"];
+                };
+            };
+            400: components["responses"]["PaymentBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            /**
+             * @description Not allowed. Codes:
+             *     - `forbidden`: the request is in live mode (simulation is test mode only), or the credential may not act for this merchant.
+             *     - `not_sandbox_api_key`: a live key was sent to a sandbox server (`PAYGATE_ENV=staging`).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["PaymentNotFound"];
+            /** @description Code `invalid_state`: the step is not allowed from the payment's current state. Nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret shown once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateApiKeyResponse"];
+                };
+            };
+            /**
+             * @description The request breaks a rule; nothing was created. Codes:
+             *     - `params_validation`: the body breaks the schema (a missing or unknown `mode`, a `label` over 200
+             *       characters or with control characters, an unknown field), or `mode` is not the request's mode; `param` names the field.
+             *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
+             *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The API key id (`key_…`, see `listApiKeys`). An id that names no key of this merchant and mode answers `404
+                 *     invalid_params`; a malformed one `400 params_validation`.
+                 * @example key_4fQ9xT2mLp8RwZ3k
+                 */
+                keyId: components["parameters"]["KeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["KeyBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["KeyForbidden"];
+            404: components["responses"]["KeyNotFound"];
+            /** @description Code `invalid_state`: the key is already revoked. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The API key id (`key_…`, see `listApiKeys`). An id that names no key of this merchant and mode answers `404
+                 *     invalid_params`; a malformed one `400 params_validation`.
+                 * @example key_4fQ9xT2mLp8RwZ3k
+                 */
+                keyId: components["parameters"]["KeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key with its secret, and the revoked one. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotateApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["KeyBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["KeyForbidden"];
+            404: components["responses"]["KeyNotFound"];
+            /** @description Code `invalid_state`: the key is already revoked. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSettings"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSettings"];
+                };
+            };
+            /**
+             * @description The request breaks a rule; nothing changed. Codes:
+             *     - `params_validation`: the body breaks the schema (an empty body, an unknown field, a wrong type), or a
+             *       field breaks its rule: a blank `name` or one with control characters, an `iconUrl` that is not an
+             *       `http(s)` URL, a settlement chain that is not supported or an address not in the chain's form.
+             *       `param` names the field.
+             *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
+             *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookSources: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source addresses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSources"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getWebhookEndpoint: {
         parameters: {
             query?: never;
@@ -1904,6 +4992,12 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
             };
             path?: never;
             cookie?: never;
@@ -1954,6 +5048,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -1986,7 +5095,8 @@ export interface operations {
              *       `PAYGATE_WEBHOOK_ALLOW_LOOPBACK`.
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             *     - `params_validation` also when, with an API key, `Paygate-Mode` differs from the key's mode.
+             *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
              */
             400: {
                 headers: {
@@ -2045,6 +5155,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -2093,6 +5218,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -2119,7 +5259,8 @@ export interface operations {
              *       `createWebhookEndpoint`).
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             *     - `params_validation` also when, with an API key, `Paygate-Mode` differs from the key's mode.
+             *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
              */
             400: {
                 headers: {
@@ -2165,6 +5306,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -2215,6 +5371,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -2242,7 +5413,8 @@ export interface operations {
              *     - `params_validation`: the body breaks the schema (a missing or unknown `type`, an unknown field).
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             *     - `params_validation` also when, with an API key, `Paygate-Mode` differs from the key's mode.
+             *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
              */
             400: {
                 headers: {
@@ -2281,14 +5453,14 @@ export interface operations {
                  * @description The maximum number of deliveries to return, 1 to 100.
                  * @example 20
                  */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit-2"];
                 /**
                  * @description A cursor: return the deliveries that come after this delivery in the list order (older ones). Pass the
                  *     `nextCursor` of the previous page, with the same filters. An id that names no visible delivery is refused with
                  *     `404 invalid_params`.
                  * @example whd_9KpL4oM68M7ljTWNy1jEtPD7
                  */
-                startingAfter?: components["parameters"]["StartingAfter"];
+                startingAfter?: components["parameters"]["StartingAfter-2"];
                 /**
                  * @description Only deliveries with this status. For example `status=failed` lists what `resendFailedWebhookDeliveries` would resend.
                  * @example failed
@@ -2314,12 +5486,12 @@ export interface operations {
                  * @description Only deliveries created at or after this moment, in Unix seconds.
                  * @example 1771372800
                  */
-                createdGte?: components["parameters"]["CreatedGte"];
+                createdGte?: components["parameters"]["CreatedGte-2"];
                 /**
                  * @description Only deliveries created strictly before this moment, in Unix seconds.
                  * @example 1771459200
                  */
-                createdLt?: components["parameters"]["CreatedLt"];
+                createdLt?: components["parameters"]["CreatedLt-2"];
             };
             header?: {
                 /**
@@ -2344,6 +5516,12 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
             };
             path?: never;
             cookie?: never;
@@ -2365,7 +5543,8 @@ export interface operations {
              *       `status` or `eventType`, a malformed `startingAfter` or `eventId`, a `paymentId` over 128 characters).
              *     - `invalid_params`: the query cannot be read (for example an unknown query parameter).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             *     - `params_validation` also when, with an API key, `Paygate-Mode` differs from the key's mode.
+             *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
              */
             400: {
                 headers: {
@@ -2422,6 +5601,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -2447,7 +5641,8 @@ export interface operations {
              *       `since` is in the future.
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             *     - `params_validation` also when, with an API key, `Paygate-Mode` differs from the key's mode.
+             *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
              */
             400: {
                 headers: {
@@ -2494,6 +5689,12 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
             };
             path: {
                 /**
@@ -2551,6 +5752,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /**
@@ -2621,6 +5837,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -2646,7 +5877,8 @@ export interface operations {
              *       `since` is more than 14 days ago or in the future.
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             *     - `params_validation` also when, with an API key, `Paygate-Mode` differs from the key's mode.
+             *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
              */
             400: {
                 headers: {
@@ -2667,443 +5899,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getTeam: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
-                 *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
-                 *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
-                 * @example mer_0jwfUvZi8vkMHc4I
-                 */
-                "Merchant-Id"?: components["parameters"]["SessionMerchantId"];
-                /**
-                 * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
-                 *     out; when sent it must equal the key's mode (else `400 params_validation`).
-                 * @example test
-                 */
-                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The members, oldest first, and the open invitations, newest first. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Team"];
-                };
-            };
-            400: components["responses"]["SessionBadRequest"];
-            401: components["responses"]["SessionUnauthorized"];
-            403: components["responses"]["OwnerForbidden"];
-            404: components["responses"]["MerchantNotFound-2"];
-            429: components["responses"]["SessionRateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    createInvitation: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
-                 *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
-                 *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
-                 * @example mer_0jwfUvZi8vkMHc4I
-                 */
-                "Merchant-Id"?: components["parameters"]["SessionMerchantId"];
-                /**
-                 * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
-                 *     out; when sent it must equal the key's mode (else `400 params_validation`).
-                 * @example test
-                 */
-                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
-                /**
-                 * @description **Required with a session** on every state-changing request: the `csrfToken` of the session (from `signIn` or
-                 *     `getSession`). Missing or wrong: `403 forbidden`. Not used with an API key.
-                 */
-                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateInvitationRequest"];
-            };
-        };
-        responses: {
-            /** @description The invitation and its link, shown once. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateInvitationResponse"];
-                };
-            };
-            400: components["responses"]["SessionBadRequest"];
-            401: components["responses"]["SessionUnauthorized"];
-            403: components["responses"]["OwnerForbidden"];
-            404: components["responses"]["MerchantNotFound-2"];
-            429: components["responses"]["SessionRateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    revokeInvitation: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
-                 *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
-                 *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
-                 * @example mer_0jwfUvZi8vkMHc4I
-                 */
-                "Merchant-Id"?: components["parameters"]["SessionMerchantId"];
-                /**
-                 * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
-                 *     out; when sent it must equal the key's mode (else `400 params_validation`).
-                 * @example test
-                 */
-                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
-                /**
-                 * @description **Required with a session** on every state-changing request: the `csrfToken` of the session (from `signIn` or
-                 *     `getSession`). Missing or wrong: `403 forbidden`. Not used with an API key.
-                 */
-                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
-            };
-            path: {
-                /**
-                 * @description The invitation's id (`inv_…`). A malformed id is refused with `400 params_validation`; an id that names no open
-                 *     invitation of this merchant (unknown, another merchant's, accepted, revoked or expired) with `404 invalid_params`.
-                 * @example inv_7HcW2mQx9LpR4tZa
-                 */
-                invitationId: components["parameters"]["InvitationIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Revoked. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["SessionBadRequest"];
-            401: components["responses"]["SessionUnauthorized"];
-            403: components["responses"]["OwnerForbidden"];
-            /**
-             * @description Not found. Codes:
-             *     - `invalid_params`: no open invitation with this id in this merchant (unknown, another merchant's,
-             *       accepted, revoked or expired).
-             *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            429: components["responses"]["SessionRateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    removeMember: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
-                 *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
-                 *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
-                 * @example mer_0jwfUvZi8vkMHc4I
-                 */
-                "Merchant-Id"?: components["parameters"]["SessionMerchantId"];
-                /**
-                 * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
-                 *     out; when sent it must equal the key's mode (else `400 params_validation`).
-                 * @example test
-                 */
-                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
-                /**
-                 * @description **Required with a session** on every state-changing request: the `csrfToken` of the session (from `signIn` or
-                 *     `getSession`). Missing or wrong: `403 forbidden`. Not used with an API key.
-                 */
-                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
-            };
-            path: {
-                /**
-                 * @description The member's user id (`usr_…`). A malformed id is refused with `400 params_validation`; an id that names no member
-                 *     of this merchant with `404 invalid_params`.
-                 * @example usr_9RkT3wXq7NbM2cLd
-                 */
-                userId: components["parameters"]["UserIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Removed. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["SessionBadRequest"];
-            401: components["responses"]["SessionUnauthorized"];
-            403: components["responses"]["OwnerForbidden"];
-            404: components["responses"]["MemberNotFound"];
-            409: components["responses"]["LastOwnerConflict"];
-            429: components["responses"]["SessionRateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    updateMember: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
-                 *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
-                 *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
-                 * @example mer_0jwfUvZi8vkMHc4I
-                 */
-                "Merchant-Id"?: components["parameters"]["SessionMerchantId"];
-                /**
-                 * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
-                 *     out; when sent it must equal the key's mode (else `400 params_validation`).
-                 * @example test
-                 */
-                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
-                /**
-                 * @description **Required with a session** on every state-changing request: the `csrfToken` of the session (from `signIn` or
-                 *     `getSession`). Missing or wrong: `403 forbidden`. Not used with an API key.
-                 */
-                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
-            };
-            path: {
-                /**
-                 * @description The member's user id (`usr_…`). A malformed id is refused with `400 params_validation`; an id that names no member
-                 *     of this merchant with `404 invalid_params`.
-                 * @example usr_9RkT3wXq7NbM2cLd
-                 */
-                userId: components["parameters"]["UserIdPath"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateMemberRequest"];
-            };
-        };
-        responses: {
-            /** @description The member with their new role. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TeamMember"];
-                };
-            };
-            400: components["responses"]["SessionBadRequest"];
-            401: components["responses"]["SessionUnauthorized"];
-            403: components["responses"]["OwnerForbidden"];
-            404: components["responses"]["MemberNotFound"];
-            409: components["responses"]["LastOwnerConflict"];
-            429: components["responses"]["SessionRateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    lookupInvitation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LookupInvitationRequest"];
-            };
-        };
-        responses: {
-            /** @description The invitation is open. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvitationPreview"];
-                };
-            };
-            400: components["responses"]["OpenBadRequest"];
-            404: components["responses"]["InvitationLinkNotFound"];
-            429: components["responses"]["SessionRateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    acceptInvitation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AcceptInvitationRequest"];
-            };
-        };
-        responses: {
-            /** @description The membership was added; signed in, or two-factor sign-in needed. */
-            200: {
-                headers: {
-                    /**
-                     * @description On `signed_in`: the session cookie (`__Host-paygate_session`, or `paygate_session` on loopback
-                     *     development), `HttpOnly; SameSite=Strict; Path=/`.
-                     */
-                    "Set-Cookie"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AcceptInvitationResponse"];
-                };
-            };
-            400: components["responses"]["OpenBadRequest"];
-            /**
-             * @description Code `unauthorized`: an account with this email exists and the password is not its password. Nothing
-             *     changed; the invitation stays open (until 5 wrong passwords, which revoke it).
-             */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Code `forbidden`, the request's `Origin` (else `Referer`) is not the server's own. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            404: components["responses"]["InvitationLinkNotFound"];
-            /** @description Code `invalid_state`, the account is already a member of this merchant. The invitation stays open. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            429: components["responses"]["SessionRateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listAuditLog: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The maximum number of entries to return, 1 to 100.
-                 * @example 20
-                 */
-                limit?: components["parameters"]["AuditLimit"];
-                /**
-                 * @description A cursor: return the entries that come after this one in the list order (older ones). Pass the `nextCursor` of
-                 *     the previous page. An id that names no entry of this merchant is refused with `404 invalid_params`.
-                 * @example aud_Vb7Kq2Lm9Xz4Tn8Rw3Hc6Yp1
-                 */
-                startingAfter?: components["parameters"]["AuditStartingAfter"];
-            };
-            header?: {
-                /**
-                 * @description **Required.** The merchant the request acts for (`mer_…`), one of the signed-in user's merchants. Declared
-                 *     optional only so that the server answers its absence: `400 missing_merchant_id`. A merchant the user is not a
-                 *     member of: `403 forbidden`; no such merchant: `404 merchant_not_found`.
-                 * @example mer_0jwfUvZi8vkMHc4I
-                 */
-                "Merchant-Id"?: components["parameters"]["SessionMerchantId"];
-                /**
-                 * @description With a session: the mode the request addresses, `test` (the default) or `live`. With an API key it may be left
-                 *     out; when sent it must equal the key's mode (else `400 params_validation`).
-                 * @example test
-                 */
-                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of entries, newest first. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AuditLogPage"];
-                };
-            };
-            /**
-             * @description The request breaks a rule. Codes:
-             *     - `params_validation`: `limit` outside 1–100, a malformed `startingAfter`, a bad `Paygate-Mode`.
-             *     - `invalid_params`: an unknown query parameter.
-             *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: a header holds non-ASCII or control characters.
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            401: components["responses"]["SessionUnauthorized"];
-            403: components["responses"]["OwnerForbidden"];
-            /**
-             * @description Not found. Codes:
-             *     - `invalid_params`: `startingAfter` names no entry of this merchant.
-             *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
-             */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            429: components["responses"]["SessionRateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -3115,11 +5910,17 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const webhookAttemptOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookAttempt"]["outcome"]> = ["delivered", "failed"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["payment.created", "payment.processing", "payment.succeeded", "payment.failed", "payment.expired", "payment.cancelled", "payment.settled"];
-export const dashboardRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DashboardRole"]> = ["owner", "developer", "viewer"];
-export const auditLogEntryActorKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditLogEntry"]["actor"]["kind"]> = ["user", "api_key"];
-export const webhookModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMode"]> = ["test", "live"];
+export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["owner", "developer", "viewer"];
+export const dashboardModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DashboardMode"]> = ["test", "live"];
+export const apiKeyScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["scope"]> = ["merchant", "partner"];
+export const signedInStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignedIn"]["status"]> = ["signed_in"];
+export const twoFactorRequiredStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TwoFactorRequired"]["status"]> = ["two_factor_required"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
+export const auditActorKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditActor"]["kind"]> = ["user", "api_key"];
+export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
+export const paymentTimelineStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled", "settled", "refunded"];
 export const webhookDeliveryTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryTrigger"]> = ["event", "resend", "replay", "test"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]> = ["pending", "delivered", "failed"];
-export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
-export const componentsParametersPaygateModeValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["PaygateMode"]> = ["test", "live"];
+export const paymentTimelineEntryKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineEntry"]["kind"]> = ["transition", "event"];
+export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
+export const webhookModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMode"]> = ["test", "live"];
