@@ -83,4 +83,22 @@ describe('dashboard.lookupInvitation', () => {
       'params_validation',
     );
   });
+
+  it('acceptInvitation: an account that is already a member is 409 invalid_state', async () => {
+    const email = uniqueEmail('member');
+    const { id } = await createUserWithPassword(h.runtime, { email, password: PASSWORD }, { cost: CHEAP_COST });
+    await insertMembership(h.runtime.db.knex, {
+      user_id: id,
+      merchant_id: h.account.merchantId,
+      role: 'viewer',
+      created_at: h.clock.now(),
+    });
+    await expectError(
+      await h.call('POST', '/v1/dashboard/invitations/accept', {
+        body: { token: await invite(), email, password: PASSWORD },
+      }),
+      409,
+      'invalid_state',
+    );
+  });
 });

@@ -80,6 +80,7 @@ export function checkPassword(password: string): void {
     throw new ApiError(
       'params_validation',
       `The password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long.`,
+      { param: 'password' },
     );
   }
 }
