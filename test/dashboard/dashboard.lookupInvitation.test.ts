@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { createInvitation } from '../../server/src/team/invitations.js';
-import { createUserWithPassword } from '../../server/src/team/newUser.js';
+import { createUser } from '../../server/src/users/userAccounts.js';
 import { insertMembership } from '../../server/src/db/queries/teamRows.js';
 import { expectError, expectJson, startHarness, type Harness } from '../merchant/harness.js';
-import { CHEAP_COST, PASSWORD, uniqueEmail } from '../team/teamFixtures.js';
+import { PASSWORD, uniqueEmail } from '../team/teamFixtures.js';
 
 const noCredential = { 'Api-Key': null, 'Merchant-Id': null };
 
@@ -17,11 +17,7 @@ describe('dashboard.lookupInvitation', () => {
 
   before(async () => {
     h = (await startHarness()).withHeaders(noCredential);
-    ({ id: ownerId } = await createUserWithPassword(
-      h.runtime,
-      { email: uniqueEmail('owner'), password: PASSWORD },
-      { cost: CHEAP_COST },
-    ));
+    ({ id: ownerId } = await createUser(h.runtime, { email: uniqueEmail('owner'), password: PASSWORD }));
     await insertMembership(h.runtime.db.knex, {
       user_id: ownerId,
       merchant_id: h.account.merchantId,
@@ -57,7 +53,7 @@ describe('dashboard.lookupInvitation', () => {
 
   it('acceptInvitation: an account with two-factor joins and is answered two_factor_required, without a cookie', async () => {
     const email = uniqueEmail('totp');
-    const { id } = await createUserWithPassword(h.runtime, { email, password: PASSWORD }, { cost: CHEAP_COST });
+    const { id } = await createUser(h.runtime, { email, password: PASSWORD });
     await h.runtime.db.knex('users').where({ id }).update({ totp_enabled_at: h.clock.now() });
     const res = await h.call('POST', '/v1/dashboard/invitations/accept', {
       body: { token: await invite(), email, password: PASSWORD },
@@ -68,7 +64,7 @@ describe('dashboard.lookupInvitation', () => {
 
   it('acceptInvitation: a wrong password is 401 unauthorized, a short new password 400 params_validation', async () => {
     const email = uniqueEmail('wrong');
-    await createUserWithPassword(h.runtime, { email, password: PASSWORD }, { cost: CHEAP_COST });
+    await createUser(h.runtime, { email, password: PASSWORD });
     const token = await invite();
     await expectError(
       await h.call('POST', '/v1/dashboard/invitations/accept', { body: { token, email, password: 'wrong password!' } }),
@@ -86,7 +82,7 @@ describe('dashboard.lookupInvitation', () => {
 
   it('acceptInvitation: an account that is already a member is 409 invalid_state', async () => {
     const email = uniqueEmail('member');
-    const { id } = await createUserWithPassword(h.runtime, { email, password: PASSWORD }, { cost: CHEAP_COST });
+    const { id } = await createUser(h.runtime, { email, password: PASSWORD });
     await insertMembership(h.runtime.db.knex, {
       user_id: id,
       merchant_id: h.account.merchantId,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../server/src/errors.js';
-import { findMember, findUserByEmailHash } from '../../server/src/db/queries/teamRows.js';
+import { findMember } from '../../server/src/db/queries/teamRows.js';
+import { findUserByEmailHash } from '../../server/src/db/queries/users.js';
 import {
   acceptInvitation,
   createInvitation,
@@ -8,7 +9,8 @@ import {
   lookupInvitation,
   MAX_WRONG_PASSWORDS,
 } from '../../server/src/team/invitations.js';
-import { emailHash, verifyPassword } from '../../server/src/team/newUser.js';
+import { verifyPassword } from '../../server/src/users/passwords.js';
+import { emailHashOf } from '../../server/src/users/userAccounts.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { rejectsWith } from './rejects.js';
 import { allCells, CHEAP_COST, PASSWORD, teamWorld, uniqueEmail, type TeamWorld } from './teamFixtures.js';
@@ -49,7 +51,7 @@ describeEachDatabase('team.acceptInvitation', (get) => {
     assert.equal(accepted.role, 'developer');
     assert.equal(accepted.merchantId, merchantId);
 
-    const user = await findUserByEmailHash(w.runtime.db.knex, emailHash(w.runtime, email));
+    const user = await findUserByEmailHash(w.runtime.db.knex, emailHashOf(w.runtime, email));
     assert.equal(user?.id, accepted.userId, 'found case-insensitively, trimmed');
     assert.match(user!.password_hash, /^scrypt\$10\$8\$1\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
     assert.equal(await verifyPassword(PASSWORD, user!.password_hash), true);

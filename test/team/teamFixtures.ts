@@ -5,7 +5,7 @@
 import type { Runtime } from '@paygate/server';
 import { createMerchant, createPartner } from '../../server/src/accounts/index.js';
 import { insertMembership, type MemberRole } from '../../server/src/db/queries/teamRows.js';
-import { createUserWithPassword } from '../../server/src/team/newUser.js';
+import { createUser } from '../../server/src/users/userAccounts.js';
 import type { TestDatabase } from '../helpers/db.js';
 import { testClock, testRuntime, type TestClock } from '../helpers/runtime.js';
 
@@ -41,7 +41,7 @@ export async function teamWorld(database: TestDatabase): Promise<TeamWorld> {
       return (await createMerchant(deps, { partnerId: partner.id, name })).id;
     },
     async user(email, member, password = PASSWORD) {
-      const { id } = await createUserWithPassword(runtime, { email, password }, { cost: CHEAP_COST });
+      const { id } = await createUser(runtime, { email, password });
       if (member) {
         await insertMembership(database.db.knex, {
           user_id: id,

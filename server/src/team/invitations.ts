@@ -13,21 +13,21 @@ import {
   findMember,
   findMerchantName,
   findOpenInvitationByTokenHash,
-  findUserByEmailHash,
   insertInvitation,
   insertMembership,
-  insertUser,
   revokeOpenInvitation,
   type InvitationRow,
   type MemberRole,
 } from '../db/queries/teamRows.js';
+import { findUserByEmailHash, insertUser, type UserRow } from '../db/queries/users.js';
 import { ApiError } from '../errors.js';
 import type { operations } from '../generated/dashboard.js';
-import { randomBase62 } from '../ids.js';
+import { newId, randomBase62 } from '../ids.js';
 import type { Runtime } from '../runtime.js';
-import { DEFAULT_PASSWORD_COST, emailHash, newUserRow, verifyPassword, type NewUserRow } from './newUser.js';
+import { checkNewPassword, hashPassword, verifyPassword } from '../users/passwords.js';
+import { emailHashOf, normaliseEmail } from '../users/userAccounts.js';
 
-export type InvitationDeps = Pick<Runtime, 'db' | 'now' | 'secretBox' | 'config'>;
+export type InvitationDeps = Runtime;
 // Typed through the operations, whose ids every version of the contract shares, not through schema names.
 export type TeamInvitation =
   operations['createInvitation']['responses'][201]['content']['application/json']['invitation'];
@@ -135,9 +135,10 @@ export async function acceptInvitation(
 ): Promise<Accepted> {
   const invitation = await requireOpen(deps, input.token);
   const merchantName = (await findMerchantName(deps.db.knex, invitation.merchant_id)) ?? invitation.merchant_id;
-  const existing = await findUserByEmailHash(deps.db.knex, emailHash(deps, input.email));
+  const emailHash = emailHashOf(deps, input.email);
+  const existing = await findUserByEmailHash(deps.db.knex, emailHash);
 
-  let created: NewUserRow | null = null;
+  let created: UserRow | null = null;
   if (existing) {
     await options.throttle?.check();
     const ok = existing.disabled_at === null && (await verifyPassword(input.password, existing.password_hash));
@@ -156,7 +157,21 @@ export async function acceptInvitation(
     }
     await options.throttle?.succeeded();
   } else {
-    created = await newUserRow(deps, input, options.passwordCost ?? DEFAULT_PASSWORD_COST);
+    checkNewPassword(input.password);
+    // The row of users/userAccounts.ts createUser, built here so that it is inserted in the transaction below.
+    const id = newId.user();
+    created = {
+      id,
+      email_hash: emailHash,
+      email_sealed: deps.secretBox.seal(normaliseEmail(input.email), `users.email_sealed:${id}`),
+      password_hash: await hashPassword(input.password, options.passwordCost ?? deps.config.dashboard.passwordCostLog2),
+      totp_secret_sealed: null,
+      totp_pending_sealed: null,
+      totp_enabled_at: null,
+      totp_last_step: null,
+      created_at: deps.now(),
+      disabled_at: null,
+    };
   }
   const userId = existing?.id ?? created!.id;
 

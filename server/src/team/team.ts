@@ -18,9 +18,9 @@ import { ApiError } from '../errors.js';
 import type { operations } from '../generated/dashboard.js';
 import type { Runtime } from '../runtime.js';
 import { invitationJson } from './invitations.js';
-import { emailContext } from './newUser.js';
+import { emailOf } from '../users/userAccounts.js';
 
-export type TeamDeps = Pick<Runtime, 'db' | 'now' | 'secretBox' | 'config'>;
+export type TeamDeps = Runtime;
 // Typed through the operations, whose ids every version of the contract shares, not through schema names.
 export type Team = operations['getTeam']['responses'][200]['content']['application/json'];
 export type TeamMember = operations['updateMember']['responses'][200]['content']['application/json'];
@@ -30,7 +30,7 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 function memberJson(deps: TeamDeps, row: MemberRow): TeamMember {
   return {
     userId: row.user_id,
-    email: deps.secretBox.open(row.email_sealed, emailContext(row.user_id)),
+    email: emailOf(deps, { id: row.user_id, email_sealed: row.email_sealed }),
     role: row.role,
     twoFactorEnabled: row.totp_enabled_at !== null,
     joinedAt: seconds(row.created_at),

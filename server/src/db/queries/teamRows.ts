@@ -10,47 +10,6 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export type MemberRole = 'owner' | 'developer' | 'viewer';
 
-export interface UserRow {
-  id: string;
-  email_hash: string;
-  email_sealed: string;
-  password_hash: string;
-  totp_enabled_at: number | null;
-  created_at: number;
-  disabled_at: number | null;
-}
-
-const USER_COLUMNS = [
-  'id',
-  'email_hash',
-  'email_sealed',
-  'password_hash',
-  'totp_enabled_at',
-  'created_at',
-  'disabled_at',
-];
-
-function userFromRaw(raw: Record<string, unknown>): UserRow {
-  return {
-    ...(raw as unknown as UserRow),
-    totp_enabled_at: num(raw.totp_enabled_at),
-    created_at: Number(raw.created_at),
-    disabled_at: num(raw.disabled_at),
-  };
-}
-
-export async function insertUser(
-  db: Db,
-  row: Pick<UserRow, 'id' | 'email_hash' | 'email_sealed' | 'password_hash' | 'created_at'>,
-): Promise<void> {
-  await db('users').insert(row);
-}
-
-export async function findUserByEmailHash(db: Db, emailHash: string): Promise<UserRow | null> {
-  const raw = await db('users').select(USER_COLUMNS).where({ email_hash: emailHash }).first();
-  return raw ? userFromRaw(raw) : null;
-}
-
 export interface MemberRow {
   user_id: string;
   merchant_id: string;
