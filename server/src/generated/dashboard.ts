@@ -324,9 +324,11 @@ export interface paths {
          * Accept an invitation
          * @description Joins the merchant with the invitation's role and signs in, like `signIn`. A new email creates a user with
          *     this password (12 to 256 characters, else `400 params_validation` with `param: password`); for an existing
-         *     user the password is verified instead (and, with two-factor authentication, a code is needed: the answer is
-         *     `two_factor_required` without one, and the invitation stays pending). The invitation is then used. No
-         *     credential.
+         *     user the password is verified instead (`401 unauthorized` when wrong; it counts in the sign-in throttle, and 5
+         *     wrong passwords on one invitation revoke it). An existing user with two-factor authentication joins (the
+         *     password was right) but is not signed in: the answer is `two_factor_required`, and signing in takes `signIn`
+         *     with a code (`totpCode` and `recoveryCode` are not used here). An account that is already a member answers
+         *     `409 invalid_state` and the invitation stays pending. Otherwise the invitation is used. No credential.
          */
         post: operations["acceptInvitation"];
         delete?: never;
@@ -1666,8 +1668,8 @@ export interface components {
         /**
          * AcceptInvitationRequest
          * @description The token, and the email and password of the account that joins. A new email creates a user with this password
-         *     (12 to 256 characters); an existing user's password is verified instead (and, with two-factor authentication,
-         *     `totpCode` or `recoveryCode` too, as in `signIn`).
+         *     (12 to 256 characters); an existing user's password is verified instead. `totpCode` and `recoveryCode` are
+         *     accepted but not used: a user with two-factor authentication joins, then signs in with `signIn` and a code.
          */
         AcceptInvitationRequest: {
             token: components["schemas"]["InvitationToken"];
@@ -3886,6 +3888,18 @@ export interface operations {
             };
             /** @description Code `invalid_params`: the token names no pending invitation (unknown, used, revoked or expired). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description Code `invalid_state`: the account is already a member of this merchant (the invitation stays pending), or
+             *     another request created an account with this email meanwhile (accept again with its password).
+             */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

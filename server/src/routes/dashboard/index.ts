@@ -1,40 +1,48 @@
 import { Router } from 'express';
 import { merchantKeyRateLimit } from '../../http/rateLimit.js';
 import type { Runtime } from '../../runtime.js';
+import { acceptInvitationHandler } from './acceptInvitation.js';
 import { activateTwoFactorHandler } from './activateTwoFactor.js';
 import { cancelDashboardPaymentHandler } from './cancelDashboardPayment.js';
 import { createApiKeyHandler } from './createApiKey.js';
+import { createInvitationHandler } from './createInvitation.js';
+import { createWebhookEndpointHandler } from './createWebhookEndpoint.js';
+import { deleteWebhookEndpointHandler } from './deleteWebhookEndpoint.js';
+import { disableTwoFactorHandler } from './disableTwoFactor.js';
 import { exportPaymentsHandler } from './exportPayments.js';
 import { getDashboardPaymentHandler } from './getDashboardPayment.js';
 import { getOverviewHandler } from './getOverview.js';
 import { getPaymentTimelineHandler } from './getPaymentTimeline.js';
-import { getSettingsHandler } from './getSettings.js';
-import { getWebhookSourcesHandler } from './getWebhookSources.js';
-import { listApiKeysHandler } from './listApiKeys.js';
-import { listDashboardPaymentsHandler } from './listDashboardPayments.js';
-import { refundDashboardPaymentHandler } from './refundDashboardPayment.js';
-import { revokeApiKeyHandler } from './revokeApiKey.js';
-import { rotateApiKeyHandler } from './rotateApiKey.js';
-import { simulateDashboardPaymentHandler } from './simulateDashboardPayment.js';
-import { updateSettingsHandler } from './updateSettings.js';
-import { createWebhookEndpointHandler } from './createWebhookEndpoint.js';
-import { deleteWebhookEndpointHandler } from './deleteWebhookEndpoint.js';
-import { disableTwoFactorHandler } from './disableTwoFactor.js';
 import { getSessionHandler } from './getSession.js';
+import { getSettingsHandler } from './getSettings.js';
+import { getTeamHandler } from './getTeam.js';
 import { getWebhookDeliveryHandler } from './getWebhookDelivery.js';
 import { getWebhookEndpointHandler } from './getWebhookEndpoint.js';
+import { getWebhookSourcesHandler } from './getWebhookSources.js';
+import { listApiKeysHandler } from './listApiKeys.js';
+import { listAuditLogHandler } from './listAuditLog.js';
+import { listDashboardPaymentsHandler } from './listDashboardPayments.js';
 import { listSessionsHandler } from './listSessions.js';
 import { listWebhookDeliveriesHandler } from './listWebhookDeliveries.js';
+import { lookupInvitationHandler } from './lookupInvitation.js';
+import { refundDashboardPaymentHandler } from './refundDashboardPayment.js';
 import { regenerateRecoveryCodesHandler } from './regenerateRecoveryCodes.js';
+import { removeMemberHandler } from './removeMember.js';
 import { replayWebhookEventsHandler } from './replayWebhookEvents.js';
 import { resendFailedWebhookDeliveriesHandler } from './resendFailedWebhookDeliveries.js';
 import { resendWebhookDeliveryHandler } from './resendWebhookDelivery.js';
+import { revokeApiKeyHandler } from './revokeApiKey.js';
+import { revokeInvitationHandler } from './revokeInvitation.js';
 import { revokeSessionHandler } from './revokeSession.js';
+import { rotateApiKeyHandler } from './rotateApiKey.js';
 import { rotateWebhookSecretHandler } from './rotateWebhookSecret.js';
 import { sendTestEventHandler } from './sendTestEvent.js';
 import { signInHandler } from './signIn.js';
 import { signOutHandler } from './signOut.js';
+import { simulateDashboardPaymentHandler } from './simulateDashboardPayment.js';
 import { startTwoFactorEnrolmentHandler } from './startTwoFactorEnrolment.js';
+import { updateMemberHandler } from './updateMember.js';
+import { updateSettingsHandler } from './updateSettings.js';
 import { updateWebhookEndpointHandler } from './updateWebhookEndpoint.js';
 
 /**
@@ -94,5 +102,16 @@ export function dashboardRouter(runtime: Runtime): Router {
 
   router.get('/v1/dashboard/settings', getSettingsHandler(runtime));
   router.patch('/v1/dashboard/settings', updateSettingsHandler(runtime));
+
+  // Team, invitations and the audit log (owner only, but the invitation link's two open operations).
+  const team = '/v1/dashboard/team';
+  router.get(team, getTeamHandler(runtime));
+  router.post(`${team}/invitations`, createInvitationHandler(runtime));
+  router.delete(`${team}/invitations/:invitationId`, revokeInvitationHandler(runtime));
+  router.patch(`${team}/members/:userId`, updateMemberHandler(runtime));
+  router.delete(`${team}/members/:userId`, removeMemberHandler(runtime));
+  router.post('/v1/dashboard/invitations/lookup', lookupInvitationHandler(runtime));
+  router.post('/v1/dashboard/invitations/accept', acceptInvitationHandler(runtime));
+  router.get('/v1/dashboard/audit-log', listAuditLogHandler(runtime));
   return router;
 }
