@@ -1,0 +1,108 @@
+/**
+ * The dashboard API client: openapi-fetch over the generated contract types (a type-only import: nothing of the
+ * server reaches the bundle). The session cookie goes with every request (same origin); a middleware adds the
+ * headers a session request needs: `Merchant-Id` and `Paygate-Mode` (the merchant switcher and the mode switch) and,
+ * on every state-changing request, `X-CSRF-Token`. A 401 on anything but the sign-in and invitation operations means
+ * the session ended: the app goes to the sign-in page.
+ */
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from '../../../server/src/generated/dashboard';
+import type { PendingPaths } from './pendingContract';
+
+export type Mode = 'test' | 'live';
+export type DashboardPaths = paths & PendingPaths;
+export type DashboardClient = Client<DashboardPaths>;
+
+export interface ClientState {
+  csrfToken(): string | null;
+  merchantId(): string | null;
+  mode(): Mode;
+  /** A 401 from an operation that needs a session: the session expired, was revoked, or never existed. */
+  onUnauthorized(): void;
+}
+
+/** Operations that take no session (they answer 401 for a wrong password or code, which the form shows). */
+const OPEN_PATHS = /\/v1\/dashboard\/(auth\/login|invitations\/(lookup|accept))$/;
+
+export function createDashboardClient(state: ClientState, baseUrl = location.origin): DashboardClient {
+  const client = createClient<DashboardPaths>({ baseUrl, credentials: 'same-origin' });
+  const headers: Middleware = {
+    onRequest({ request }) {
+      const merchantId = state.merchantId();
+      if (merchantId) request.headers.set('Merchant-Id', merchantId);
+      request.headers.set('Paygate-Mode', state.mode());
+      const csrf = state.csrfToken();
+      if (csrf && request.method !== 'GET' && request.method !== 'HEAD') request.headers.set('X-CSRF-Token', csrf);
+      return request;
+    },
+    onResponse({ request, response }) {
+      if (response.status === 401 && !OPEN_PATHS.test(new URL(request.url).pathname)) state.onUnauthorized();
+      return response;
+    },
+  };
+  client.use(headers);
+  return client;
+}
+
+/** What a refused request tells the user: the contract's ErrorResponse, its field, and a throttle's wait. */
+export interface Failure {
+  status: number;
+  code: string;
+  message: string;
+  /** The request field at fault, as a dotted path (`email`, `settlementAddresses.eip155:8453`). */
+  param: string | null;
+  /** Seconds from `Retry-After`, when the answer had one. */
+  retryAfter: number | null;
+}
+
+export class FailureError extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
+}
+
+/** The failure of an openapi-fetch answer (`error` set), in the shape the forms show. */
+export function failureOf(error: unknown, response: Response): Failure {
+  const body = (error ?? {}) as { code?: unknown; message?: unknown; param?: unknown };
+  const retry = Number(response.headers.get('Retry-After'));
+  return {
+    status: response.status,
+    code: typeof body.code === 'string' ? body.code : 'internal_error',
+    message:
+      typeof body.message === 'string' && body.message !== ''
+        ? body.message
+        : `The server answered ${response.status}. Try again.`,
+    param: typeof body.param === 'string' ? body.param : null,
+    retryAfter: Number.isFinite(retry) && retry > 0 ? retry : null,
+  };
+}
+
+/** The data of an answer, or a thrown FailureError with the server's message (a network failure becomes one too). */
+export async function expect<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await call;
+  } catch {
+    throw new FailureError({
+      status: 0,
+      code: 'network',
+      message: 'The server could not be reached. Check your connection and try again.',
+      param: null,
+      retryAfter: null,
+    });
+  }
+  if (!result.response.ok) throw new FailureError(failureOf(result.error, result.response));
+  return result.data as T;
+}
+
+/** Any thrown value as a Failure (an unexpected one says so without details). */
+export function asFailure(err: unknown): Failure {
+  if (err instanceof FailureError) return err.failure;
+  return {
+    status: 0,
+    code: 'internal_error',
+    message: 'Something went wrong. Try again.',
+    param: null,
+    retryAfter: null,
+  };
+}

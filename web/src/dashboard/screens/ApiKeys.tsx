@@ -1,0 +1,3 @@
+export function ApiKeys(_props: Record<string, unknown>) {
+  return <h1>ApiKeys</h1>;
+}

@@ -1,0 +1,3 @@
+export function Invite(_props: Record<string, unknown>) {
+  return <h1>Invite</h1>;
+}

@@ -1,0 +1,3 @@
+export function Team(_props: Record<string, unknown>) {
+  return <h1>Team</h1>;
+}
