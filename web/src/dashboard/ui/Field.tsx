@@ -1,4 +1,4 @@
-import type { ComponentChildren, JSX } from 'preact';
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useId } from 'preact/hooks';
 import type { Failure } from '../api';
 
@@ -12,7 +12,7 @@ export function Field(
     name: string;
     failure: Failure | null;
     hint?: ComponentChildren;
-  } & Omit<JSX.HTMLAttributes<HTMLInputElement>, 'label' | 'name'>,
+  } & Omit<InputHTMLAttributes<HTMLInputElement>, 'label' | 'name'>,
 ) {
   const { label, name, failure, hint, ...input } = props;
   const id = useId();
