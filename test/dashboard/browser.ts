@@ -1,0 +1,55 @@
+/**
+ * The dashboard web app in a real Chromium, against a real server in-process (the merchant harness: real database,
+ * contract-checked answers, the fixtures' clock, which a test moves to expire a session). Screens are checked with axe
+ * and photographed at 1280 and 375 px into test-results/screenshots/dashboard-<screen>-<width>.png.
+ */
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../collect/browser.js';
+import { captureWidths } from '../helpers/browser.js';
+import { eventually } from '../helpers/wait.js';
+import { startHarness, type Harness } from '../merchant/harness.js';
+
+export const SHOTS_DIR = join(process.cwd(), 'test-results', 'screenshots');
+
+export interface DashboardBrowser {
+  harness: Harness;
+  browser: Browser;
+  url(path: string): string;
+  /** A fresh browser context (no cookie, no storage) on `path`. */
+  open(path: string, options?: { width?: number }): Promise<Page>;
+  /** axe at both widths and the screenshots `dashboard-<screen>-<width>.png`. */
+  capture(page: Page, screen: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startDashboardBrowser(
+  options: { config?: Record<string, string> } = {},
+): Promise<DashboardBrowser> {
+  const harness = await startHarness({ config: options.config });
+  const browser = await launchChromium();
+  const contexts: BrowserContext[] = [];
+  return {
+    harness,
+    browser,
+    url: (path) => `${harness.server.url}${path}`,
+    async open(path, o = {}) {
+      const context = await browser.newContext({ viewport: { width: o.width ?? 1280, height: 900 } });
+      contexts.push(context);
+      const page = await context.newPage();
+      await page.goto(`${harness.server.url}${path}`);
+      return page;
+    },
+    capture: (page, screen) => captureWidths(page, SHOTS_DIR, `dashboard-${screen}`),
+    async close() {
+      for (const context of contexts) await context.close().catch(() => undefined);
+      await browser.close();
+      await harness.close();
+    },
+  };
+}
+
+/** Waits until the page's path (without the query) is `path`. */
+export async function landsOn(page: Page, path: string): Promise<void> {
+  await eventually(`the page to reach ${path}`, () => new URL(page.url()).pathname === path);
+}
