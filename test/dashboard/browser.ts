@@ -3,6 +3,7 @@
  * contract-checked answers, the fixtures' clock, which a test moves to expire a session). Screens are checked with axe
  * and photographed at 1280 and 375 px into test-results/screenshots/dashboard-<screen>-<width>.png.
  */
+import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../collect/browser.js';
@@ -52,4 +53,22 @@ export async function startDashboardBrowser(
 /** Waits until the page's path (without the query) is `path`. */
 export async function landsOn(page: Page, path: string): Promise<void> {
   await eventually(`the page to reach ${path}`, () => new URL(page.url()).pathname === path);
+}
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** The RFC 6238 code (SHA-1, 6 digits, 30 s) of a base32 secret at `ms`: what an authenticator app would show. */
+export function totpCode(secret: string, ms: number): string {
+  let bits = '';
+  for (const char of secret.replace(/[\s=]/g, '').toUpperCase()) {
+    const value = BASE32.indexOf(char);
+    if (value < 0) throw new Error('not base32');
+    bits += value.toString(2).padStart(5, '0');
+  }
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(ms / 1000 / 30)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1]! & 0xf;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }

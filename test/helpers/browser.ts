@@ -39,7 +39,23 @@ export async function captureWidths(
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
-    assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow} px at ${width} px`);
+    if (overflow > 0) {
+      const wide = await page.evaluate((w) => {
+        const found: string[] = [];
+        for (const el of Array.from(document.querySelectorAll('body *'))) {
+          const r = el.getBoundingClientRect();
+          let clipped = false;
+          for (let a = el.parentElement; a; a = a.parentElement) {
+            if (/(auto|hidden|scroll|clip)/.test(getComputedStyle(a).overflowX)) clipped = true;
+          }
+          if (!clipped && r.right > w + 1 && found.length < 8) {
+            found.push(`${el.tagName.toLowerCase()}.${String(el.className)} ${r.right}`);
+          }
+        }
+        return found;
+      }, width);
+      assert.fail(`${name} scrolls sideways by ${overflow} px at ${width} px: ${wide.join(', ')}`);
+    }
     await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize(original);

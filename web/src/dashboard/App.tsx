@@ -80,6 +80,7 @@ export function App(props: { config: DashboardPageConfig }) {
             navigate(`${BASE}/login?next=${encodeURIComponent(currentPath())}`, { replace: true });
           }
         },
+        onRefused: () => void refresh.current(),
       }),
     [navigate],
   );
@@ -112,6 +113,7 @@ export function App(props: { config: DashboardPageConfig }) {
     setSession(next);
   }, []);
 
+  const refresh = useRef<() => Promise<void>>(async () => undefined);
   const refreshSession = useCallback(async () => {
     try {
       acceptSession(await expect(api.GET('/v1/dashboard/session')));
@@ -119,6 +121,7 @@ export function App(props: { config: DashboardPageConfig }) {
       // A 401 went through onUnauthorized; anything else leaves the session as it was.
     }
   }, [api, acceptSession]);
+  refresh.current = refreshSession;
 
   // Every navigation to a signed-in route reads the session again: an expired or revoked session lands on the
   // sign-in page at the next click, whatever the screen loads, and the memberships stay current.

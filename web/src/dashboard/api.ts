@@ -2,8 +2,9 @@
  * The dashboard API client: openapi-fetch over the generated contract types (a type-only import: nothing of the
  * server reaches the bundle). The session cookie goes with every request (same origin); a middleware adds the
  * headers a session request needs: `Merchant-Id` and `Paygate-Mode` (the merchant switcher and the mode switch) and,
- * on every state-changing request, `X-CSRF-Token`. A 401 on anything but the sign-in and invitation operations means
- * the session ended: the app goes to the sign-in page.
+ * on every state-changing request, `X-CSRF-Token`. A 401 of the session read means the session ended: the app goes
+ * to the sign-in page; a 401 of another operation makes the app read the session to find out (a wrong 2FA code is a
+ * 401 too, and must not sign the user out).
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../../../server/src/generated/dashboard';
@@ -17,12 +18,18 @@ export interface ClientState {
   csrfToken(): string | null;
   merchantId(): string | null;
   mode(): Mode;
-  /** A 401 from an operation that needs a session: the session expired, was revoked, or never existed. */
+  /** A 401 from the session read: the session expired, was revoked, or never existed. */
   onUnauthorized(): void;
+  /**
+   * A 401 from another operation that needs a session: either the session ended, or the operation refused a wrong
+   * password or code (2FA changes answer 401 for those too). The app reads the session to tell which.
+   */
+  onRefused(): void;
 }
 
 /** Operations that take no session (they answer 401 for a wrong password or code, which the form shows). */
 const OPEN_PATHS = /\/v1\/dashboard\/(auth\/login|invitations\/(lookup|accept))$/;
+const SESSION_PATH = '/v1/dashboard/session';
 
 export function createDashboardClient(state: ClientState, baseUrl = location.origin): DashboardClient {
   const client = createClient<DashboardPaths>({ baseUrl, credentials: 'same-origin' });
@@ -36,7 +43,9 @@ export function createDashboardClient(state: ClientState, baseUrl = location.ori
       return request;
     },
     onResponse({ request, response }) {
-      if (response.status === 401 && !OPEN_PATHS.test(new URL(request.url).pathname)) state.onUnauthorized();
+      const path = new URL(request.url).pathname;
+      if (response.status === 401 && path === SESSION_PATH) state.onUnauthorized();
+      else if (response.status === 401 && !OPEN_PATHS.test(path)) state.onRefused();
       return response;
     },
   };
