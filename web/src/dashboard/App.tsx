@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { createDashboardClient, expect, type Mode } from './api';
+import { asFailure, createDashboardClient, expect, type Mode } from './api';
 import type { DashboardPageConfig } from './config';
 import { DashboardContext, ShellContext, type DashboardContextValue, type ShellContextValue } from './context';
 import { Layout } from './Layout';
@@ -52,6 +52,7 @@ export function App(props: { config: DashboardPageConfig }) {
   const [mode, setModeState] = useState<Mode>(storedMode);
   const [chosenMerchant, setChosenMerchant] = useState<string | null>(storedMerchant);
   const [navigation, setNavigation] = useState(0);
+  const [unreachable, setUnreachable] = useState<string | null>(null);
 
   // What the client's middleware reads on every request; refs, so the client is made once.
   const state = useRef({ csrf: null as string | null, merchantId: null as string | null, mode });
@@ -117,8 +118,12 @@ export function App(props: { config: DashboardPageConfig }) {
   const refreshSession = useCallback(async () => {
     try {
       acceptSession(await expect(api.GET('/v1/dashboard/session')));
-    } catch {
-      // A 401 went through onUnauthorized; anything else leaves the session as it was.
+      setUnreachable(null);
+    } catch (err) {
+      // A 401 went through onUnauthorized; anything else leaves the session as it was, and says so when there is
+      // no session to show yet.
+      const failure = asFailure(err);
+      if (failure.status !== 401) setUnreachable(failure.message);
     }
   }, [api, acceptSession]);
   refresh.current = refreshSession;
@@ -191,6 +196,16 @@ export function App(props: { config: DashboardPageConfig }) {
     );
   }
   if (!signedInSession) {
+    if (unreachable !== null && session === 'loading') {
+      return (
+        <div class="boot" role="alert">
+          <p>The dashboard could not load your session: {unreachable}</p>
+          <button type="button" class="button" onClick={() => void refreshSession()}>
+            Try again
+          </button>
+        </div>
+      );
+    }
     return (
       <p role="status" class="boot">
         Loading the dashboard…

@@ -32,7 +32,7 @@ export function Team() {
 
 function TeamPanels() {
   const { api } = useDashboard();
-  const { session } = useShell();
+  const { session, refreshSession } = useShell();
   const [load, reload] = useLoad(() => expect(api.GET('/v1/dashboard/team')), []);
   const [roleFailure, setRoleFailure] = useState<Failure | null>(null);
   const [removing, setRemoving] = useState<{ userId: string; email: string } | null>(null);
@@ -50,6 +50,8 @@ function TeamPanels() {
       setRoleFailure(asFailure(err));
     }
     reload();
+    // The user's own role changed: the nav and every screen follow it.
+    if (userId === session?.user.id) await refreshSession();
   };
 
   return (
@@ -172,7 +174,8 @@ function TeamPanels() {
                   api.DELETE('/v1/dashboard/team/members/{userId}', { params: { path: { userId: removing.userId } } }),
                 );
                 setRemoving(null);
-                reload();
+                if (removing.userId === session?.user.id) await refreshSession();
+                else reload();
               }}
             >
               <p>
