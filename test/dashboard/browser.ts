@@ -28,6 +28,8 @@ export async function startDashboardBrowser(
   options: { config?: Record<string, string> } = {},
 ): Promise<DashboardBrowser> {
   const harness = await startHarness({ config: options.config });
+  // Invitation links and the CSRF origin check name this server, which has only now got its port.
+  (harness.runtime.config as { publicBaseUrl: string }).publicBaseUrl = harness.server.url;
   const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   return {
