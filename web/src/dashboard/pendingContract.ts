@@ -1,7 +1,8 @@
 /**
- * TEMPORARY (delete at merge): the people and merchant-data operations of the dashboard contract as design.md
- * describes them, in openapi-typescript's shape, until their "Contract: …" commits land in this branch. The real
- * generated `paths` replaces this file; any difference then shows up as a type error in the screens.
+ * TEMPORARY (delete at merge): the merchant-data operations the shell's screens use (API keys, settings) as
+ * design.md describes them, in openapi-typescript's shape, until data's "Contract: …" commit lands in this branch.
+ * The real generated `paths` replaces them; any difference then shows up as a type error in the screens. The people
+ * types are the generated contract's already.
  */
 import type { components } from '../../../server/src/generated/dashboard';
 
@@ -20,39 +21,15 @@ type Ok<T> = { 200: Json<T> };
 type Done = { 204: NoContent };
 type PathItem<Ops> = { parameters: NoParams } & Ops;
 
-export type Role = 'owner' | 'developer' | 'viewer';
-export type Mode = 'test' | 'live';
+type Schemas = components['schemas'];
+export type Role = Schemas['Role'];
+export type Mode = Schemas['DashboardMode'];
+export type DashboardSession = Schemas['DashboardSession'];
+export type SignInResult = Schemas['SignInResponse'];
+export type SessionInfo = Schemas['SessionInfo'];
+export type TeamMember = Schemas['TeamMember'];
+export type Invitation = Schemas['Invitation'];
 
-export interface DashboardSession {
-  user: { id: string; email: string; twoFactorEnabled: boolean };
-  memberships: { merchantId: string; merchantName: string; role: Role; requireTwoFactor: boolean }[];
-  csrfToken: string;
-  expiresAt: number;
-  idleExpiresAt: number;
-}
-export type SignInResult = { status: 'signed_in'; session: DashboardSession } | { status: 'two_factor_required' };
-export interface SessionInfo {
-  id: string;
-  createdAt: number;
-  lastSeenAt: number;
-  expiresAt: number;
-  ip: string | null;
-  userAgent: string | null;
-  current: boolean;
-}
-export interface TeamMember {
-  userId: string;
-  email: string;
-  role: Role;
-  twoFactorEnabled: boolean;
-  joinedAt: number;
-}
-export interface Invitation {
-  id: string;
-  role: Role;
-  createdAt: number;
-  expiresAt: number;
-}
 export interface ApiKey {
   id: string;
   prefix: string;
@@ -72,36 +49,6 @@ export interface Settings {
 }
 
 export interface PendingPaths {
-  '/v1/dashboard/auth/login': PathItem<{
-    post: Op<{ email: string; password: string; totpCode?: string; recoveryCode?: string }, Ok<SignInResult>>;
-  }>;
-  '/v1/dashboard/auth/logout': PathItem<{ post: Op<never, Done> }>;
-  '/v1/dashboard/session': PathItem<{ get: Op<never, Ok<DashboardSession>> }>;
-  '/v1/dashboard/sessions': PathItem<{ get: Op<never, Ok<{ sessions: SessionInfo[] }>> }>;
-  '/v1/dashboard/sessions/{sessionId}': PathItem<{ delete: Op<never, Done, { sessionId: string }> }>;
-  '/v1/dashboard/two-factor/enrol': PathItem<{ post: Op<never, Ok<{ secret: string; otpauthUri: string }>> }>;
-  '/v1/dashboard/two-factor/activate': PathItem<{ post: Op<{ code: string }, Ok<{ recoveryCodes: string[] }>> }>;
-  '/v1/dashboard/two-factor/disable': PathItem<{ post: Op<{ password: string; code: string }, Done> }>;
-  '/v1/dashboard/two-factor/recovery-codes': PathItem<{
-    post: Op<{ code: string }, Ok<{ recoveryCodes: string[] }>>;
-  }>;
-  '/v1/dashboard/team': PathItem<{ get: Op<never, Ok<{ members: TeamMember[]; invitations: Invitation[] }>> }>;
-  '/v1/dashboard/team/invitations': PathItem<{
-    post: Op<{ role: Role }, { 201: Json<{ invitation: Invitation; inviteUrl: string }> }>;
-  }>;
-  '/v1/dashboard/team/invitations/{invitationId}': PathItem<{
-    delete: Op<never, Done, { invitationId: string }>;
-  }>;
-  '/v1/dashboard/team/members/{userId}': PathItem<{
-    patch: Op<{ role: Role }, Ok<TeamMember>, { userId: string }>;
-    delete: Op<never, Done, { userId: string }>;
-  }>;
-  '/v1/dashboard/invitations/lookup': PathItem<{
-    post: Op<{ token: string }, Ok<{ merchantName: string; role: Role; expiresAt: number }>>;
-  }>;
-  '/v1/dashboard/invitations/accept': PathItem<{
-    post: Op<{ token: string; email: string; password: string }, Ok<SignInResult>>;
-  }>;
   '/v1/dashboard/api-keys': PathItem<{
     get: Op<never, Ok<{ data: ApiKey[] }>>;
     post: Op<{ mode: Mode; label?: string }, { 201: Json<{ apiKey: ApiKey; secret: string }> }>;
