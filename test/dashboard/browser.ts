@@ -74,3 +74,24 @@ export function totpCode(secret: string, ms: number): string {
   const offset = mac[mac.length - 1]! & 0xf;
   return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
+
+/**
+ * Signs in through the login page (and its 2FA step when `totp` is given), and waits until the app has read the
+ * session at the screen it lands on (`next`, the overview by default).
+ */
+export async function signInThroughPage(
+  page: Page,
+  who: { email: string; password: string },
+  options: { totp?: string; next?: string } = {},
+): Promise<void> {
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  const read = page.waitForResponse((r) => r.url().endsWith('/v1/dashboard/session') && r.status() === 200);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (options.totp) {
+    await page.getByLabel('Authentication code').fill(options.totp);
+    await page.getByRole('button', { name: 'Verify' }).click();
+  }
+  await landsOn(page, options.next ?? '/dashboard');
+  await read;
+}
