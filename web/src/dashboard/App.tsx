@@ -3,7 +3,7 @@ import { asFailure, createDashboardClient, expect, type Mode } from './api';
 import type { DashboardPageConfig } from './config';
 import { DashboardContext, ShellContext, type DashboardContextValue, type ShellContextValue } from './context';
 import { Layout } from './Layout';
-import type { DashboardSession } from './pendingContract';
+import type { DashboardSession } from './schemas';
 import { BASE, isPublic, needsMerchant, parseRoute, safeNext, type Route } from './routes';
 import { ApiKeys } from './screens/ApiKeys';
 import { Invite } from './screens/Invite';

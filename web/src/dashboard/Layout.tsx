@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Mode } from './api';
-import type { DashboardSession } from './pendingContract';
+import type { DashboardSession } from './schemas';
 import { BASE, type Route } from './routes';
 
 interface NavItem {

@@ -8,11 +8,9 @@
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from '../../../server/src/generated/dashboard';
-import type { PendingPaths } from './pendingContract';
 
 export type Mode = 'test' | 'live';
-export type DashboardPaths = paths & PendingPaths;
-export type DashboardClient = Client<DashboardPaths>;
+export type DashboardClient = Client<paths>;
 
 export interface ClientState {
   csrfToken(): string | null;
@@ -32,7 +30,7 @@ const OPEN_PATHS = /\/v1\/dashboard\/(auth\/login|invitations\/(lookup|accept))$
 const SESSION_PATH = '/v1/dashboard/session';
 
 export function createDashboardClient(state: ClientState, baseUrl = location.origin): DashboardClient {
-  const client = createClient<DashboardPaths>({ baseUrl, credentials: 'same-origin' });
+  const client = createClient<paths>({ baseUrl, credentials: 'same-origin' });
   const headers: Middleware = {
     onRequest({ request }) {
       const merchantId = state.merchantId();

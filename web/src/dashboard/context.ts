@@ -6,7 +6,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { DashboardClient } from './api';
-import type { DashboardSession } from './pendingContract';
+import type { DashboardSession } from './schemas';
 
 export type Role = 'owner' | 'developer' | 'viewer';
 export type Mode = 'test' | 'live';

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { asFailure, expect, type Failure, type Mode } from '../api';
 import { useDashboard } from '../context';
-import type { ApiKey } from '../pendingContract';
+import type { ApiKey } from '../schemas';
 import { Badge } from '../ui/Badge';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Dialog } from '../ui/Dialog';

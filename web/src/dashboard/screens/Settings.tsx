@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { asFailure, expect, type Failure } from '../api';
 import type { DashboardChain } from '../config';
 import { useDashboard } from '../context';
-import type { Settings as MerchantSettings } from '../pendingContract';
+import type { Settings as MerchantSettings } from '../schemas';
 import { Field, FormError } from '../ui/Field';
 import { Loaded } from '../ui/Loading';
 import { RoleNotice } from '../ui/RoleNotice';
