@@ -5,6 +5,7 @@
  * merchants switches between them, and each request names the chosen one. axe at both widths.
  */
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import { addMembership } from '../../server/src/users/userAccounts.js';
 import { createMerchantAccount } from '../helpers/fixtures.js';
 import { callAs, createPerson, signInAs } from './people.js';
@@ -17,7 +18,7 @@ describe('dashboard.appRoles browser', () => {
   });
   after(() => d.close());
 
-  const navLinks = async (page: import('playwright-core').Page) =>
+  const navLinks = async (page: Page) =>
     (await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link').allTextContents()).map((t) =>
       t.trim(),
     );
