@@ -6,7 +6,7 @@
  * pass axe at both widths.
  */
 import assert from 'node:assert/strict';
-import { callAs, codeAt, createPerson, signInAs, type Person } from './people.js';
+import { callAs, codeAt, createPerson, postLogin, signInAs, type Person } from './people.js';
 import { landsOn, signInThroughPage, startDashboardBrowser, type DashboardBrowser } from './browser.js';
 
 describe('dashboard.signIn browser', () => {
@@ -70,6 +70,24 @@ describe('dashboard.signIn browser', () => {
     const alert = page.locator('.form-error');
     await alert.waitFor();
     assert.ok(((await alert.textContent()) ?? '').length > 10, 'a message is shown');
+    assert.equal(new URL(page.url()).pathname, '/dashboard/login');
+    assert.deepEqual(await page.context().cookies(), []);
+  });
+
+  it('locked after repeated failures: the throttle message with the wait from Retry-After, and no sign-in', async () => {
+    const locked = await createPerson(d.harness.runtime, { merchantId: d.harness.account.merchantId });
+    for (let i = 0; i < 5; i++) {
+      const res = await postLogin(d.harness, { email: locked.email, password: 'wrong password number x' });
+      assert.equal(res.status, 401);
+    }
+    const page = await d.open('/dashboard/login');
+    await page.getByLabel('Email').fill(locked.email);
+    await page.getByLabel('Password').fill(locked.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page
+      .locator('.form-error')
+      .getByText(/Try again in 15 minutes\./)
+      .waitFor();
     assert.equal(new URL(page.url()).pathname, '/dashboard/login');
     assert.deepEqual(await page.context().cookies(), []);
   });
