@@ -22,7 +22,8 @@ function takeToken(): string {
 /**
  * Accepting an invitation (`/dashboard/invite#<token>`): the token lives only in the fragment, which no request
  * carries; the page reads it, looks the invitation up, shows the merchant and the role, and asks for the email and
- * a password (new account) or the account's current password (existing account).
+ * a password (new account) or the account's current password (existing account), plus a 2FA code when that
+ * account has 2FA (the server answers `two_factor_required` and the invitation stays pending until it gets one).
  */
 export function Invite() {
   const { api, signedIn, navigate } = useShell();
@@ -37,6 +38,9 @@ export function Invite() {
   const [confirmation, setConfirmation] = useState('');
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
+  // An existing account with 2FA: the invitation stays pending until the same request carries a code.
+  const [second, setSecond] = useState<'none' | 'code' | 'recovery'>('none');
+  const [code, setCode] = useState('');
 
   useEffect(() => {
     document.title = 'Invitation · Paygate dashboard';
@@ -63,15 +67,20 @@ export function Invite() {
     setBusy(true);
     setFailure(null);
     try {
-      const result = await expect(
-        api.POST('/v1/dashboard/invitations/accept', { body: { token, email: email.trim(), password } }),
-      );
+      const body = {
+        token,
+        email: email.trim(),
+        password,
+        ...(second === 'code' ? { totpCode: code.replace(/\s/g, '') } : {}),
+        ...(second === 'recovery' ? { recoveryCode: code.trim() } : {}),
+      };
+      const result = await expect(api.POST('/v1/dashboard/invitations/accept', { body }));
       if (result.status === 'signed_in') {
         signedIn(result.session);
         navigate(BASE);
       } else {
-        // The account has 2FA: accepting added the membership; signing in takes the code.
-        navigate(`${BASE}/login`);
+        setSecond('code');
+        setCode('');
       }
     } catch (err) {
       setFailure(asFailure(err));
@@ -118,7 +127,7 @@ export function Invite() {
         New to Paygate? Choose a password of at least 12 characters. Already have an account? Use its email and current
         password.
       </p>
-      <FormError failure={failure} fields={['email', 'password', 'passwordConfirmation']} />
+      <FormError failure={failure} fields={['email', 'password', 'passwordConfirmation', 'totpCode', 'recoveryCode']} />
       <Field
         label="Email"
         name="email"
@@ -150,6 +159,37 @@ export function Invite() {
         failure={failure}
         onInput={(e) => setConfirmation(e.currentTarget.value)}
       />
+      {second !== 'none' && (
+        <>
+          <p class="muted">
+            Your account has two-factor authentication:{' '}
+            {second === 'code' ? 'enter the 6-digit code from your authenticator app.' : 'enter a recovery code.'}
+          </p>
+          <Field
+            key={second}
+            label={second === 'code' ? 'Authentication code' : 'Recovery code'}
+            name={second === 'code' ? 'totpCode' : 'recoveryCode'}
+            inputMode={second === 'code' ? 'numeric' : undefined}
+            autoComplete={second === 'code' ? 'one-time-code' : 'off'}
+            required
+            value={code}
+            failure={failure}
+            onInput={(e) => setCode(e.currentTarget.value)}
+          />
+          <p>
+            <button
+              type="button"
+              class="link-button"
+              onClick={() => {
+                setSecond(second === 'code' ? 'recovery' : 'code');
+                setCode('');
+              }}
+            >
+              {second === 'code' ? 'Use a recovery code instead' : 'Use the authenticator app instead'}
+            </button>
+          </p>
+        </>
+      )}
       <button type="submit" class="button wide" disabled={busy}>
         {busy ? 'Joining…' : `Join ${invitation.merchantName}`}
       </button>
