@@ -83,6 +83,25 @@ describe('dashboard.appRoles browser', () => {
     await page.getByRole('link', { name: 'Team' }).waitFor();
   });
 
+  it('a merchant requiring 2FA: a member without it is told to enrol, with a link to Security', async () => {
+    const h = d.harness;
+    const merchant = await createMerchantAccount(h.runtime);
+    const person = await createPerson(h.runtime, { merchantId: merchant.merchantId, role: 'owner' });
+    const session = await signInAs(h, person);
+    const required = await callAs(h, session, 'PATCH', '/v1/dashboard/settings', {
+      body: { requireTwoFactor: true },
+      merchantId: merchant.merchantId,
+    });
+    assert.equal(required.status, 200);
+    const page = await d.open('/dashboard/login');
+    await signInThroughPage(page, person);
+    const banner = page.getByRole('alert').filter({ hasText: 'Your team requires two-factor authentication' });
+    await banner.waitFor();
+    await banner.getByRole('link', { name: 'Enrol in Security' }).click();
+    await page.getByRole('button', { name: 'Set up two-factor authentication' }).waitFor();
+    assert.equal(await page.getByText('Your team requires two-factor authentication').count(), 0);
+  });
+
   it('phone width: the nav is a menu behind a button that says whether it is open', async () => {
     const h = d.harness;
     const owner = await createPerson(h.runtime, { merchantId: h.account.merchantId, role: 'owner' });
