@@ -16,6 +16,7 @@ import { requestTimeout } from './http/timeout.js';
 import { checkoutRouter } from './routes/checkout/index.js';
 import { collectRouter } from './routes/collect/index.js';
 import { dashboardRouter } from './routes/dashboard/index.js';
+import { dashboardAppRouter } from './routes/dashboardApp/index.js';
 import { devRouter } from './routes/dev/index.js';
 import { gatewayRouter } from './routes/gateway/index.js';
 import { merchantRouter } from './routes/merchant/index.js';
@@ -80,6 +81,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(collectRouter(runtime, deps.webDir));
   // The hosted checkout page at the payments' gatewayUrl, and its assets (web/).
   app.use(checkoutRouter(runtime, deps.webDir));
+  // The merchant dashboard web app at /dashboard (History API routes) and its assets (web/).
+  app.use(dashboardAppRouter(runtime, deps.webDir));
 
   app.use(notFoundHandler);
   app.use(errorHandler(runtime.logger));

@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { KeyPairSigner } from '@solana/kit';
 import type { Chains } from '../../server/src/chains/index.js';
@@ -16,12 +15,12 @@ import { launchChromium } from '../collect/browser.js';
 import { startShop, type Shop } from '../e2e/harness.js';
 import { startCheckoutHarness, type Buyer, type CheckoutHarness, type StatusAnswer } from '../gateway/checkout.js';
 import { expectJson } from '../gateway/harness.js';
+import { assertAccessible, captureWidths } from '../helpers/browser.js';
 import { deadRpcUrl } from '../helpers/chain.js';
 import { driveJobsUntil, eventually } from '../helpers/wait.js';
 import { installEvmWallet, installSolanaWallet, type EvmWallet, type SolanaWallet } from './wallets.js';
 
 export const SHOTS_DIR = join(process.cwd(), 'test-results', 'checkout');
-export const WIDTHS = [1280, 375] as const;
 
 export interface OpenedPage {
   page: Page;
@@ -160,28 +159,9 @@ export async function startCheckoutPage(options: { chains?: Chains; config?: Rec
     async view(page, name) {
       await page.locator(`[data-view="${name}"]`).waitFor({ state: 'visible' });
     },
-    async accessible(page, what) {
-      const result = await new AxeBuilder({ page }).analyze();
-      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      assert.deepEqual(
-        bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-        [],
-        `axe found serious or critical violations in ${what}`,
-      );
-    },
-    async capture(page, name) {
-      const original = page.viewportSize() ?? { width: 1280, height: 900 };
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 900 });
-        // No horizontal scroll at any width: the page must fit a 375 px phone.
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-        );
-        assert.ok(overflow <= 0, `${name} scrolls sideways by ${overflow} px at ${width} px`);
-        await page.screenshot({ path: join(SHOTS_DIR, `${name}-${width}.png`), fullPage: true });
-      }
-      await page.setViewportSize(original);
-    },
+    accessible: (page, what) => assertAccessible(page, what),
+    // No horizontal scroll at any width: the page must fit a 375 px phone.
+    capture: (page, name) => captureWidths(page, SHOTS_DIR, name, { accessible: false }),
     settleTo(paymentId, status) {
       return h.settle(paymentId, status);
     },

@@ -174,8 +174,37 @@ const checkoutHeaders = helmet({
   referrerPolicy: { policy: 'no-referrer' },
 });
 
+/**
+ * The merchant dashboard (a single-page app at /dashboard) loads only its own built files: no inline script or style,
+ * no third-party origin, images only from itself or data: URIs (the 2FA QR code). It talks only to this server's
+ * dashboard API. Nobody may frame it (clickjacking a team or key change), and it sends no Referer anywhere.
+ */
+const dashboardHeaders = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'none'"],
+    },
+  },
+  xFrameOptions: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
+});
+
+/** The dashboard page's paths: `/dashboard` and everything under it (never the API's `/v1/dashboard`). */
+export function isDashboardPagePath(path: string): boolean {
+  return path === '/dashboard' || path.startsWith('/dashboard/');
+}
+
 export function securityHeaders(config: Pick<Config, 'corsOrigins'>): RequestHandler {
   const api = fixedHeaders(apiHeaders);
+  const dashboard = fixedHeaders(dashboardHeaders);
   const checkout = fixedHeaders(checkoutHeaders);
   const docs = fixedHeaders(docsHeaders);
   const collect = fixedHeaders(collectHeaders(config));
@@ -183,6 +212,7 @@ export function securityHeaders(config: Pick<Config, 'corsOrigins'>): RequestHan
     if (req.path === '/docs' || req.path.startsWith('/docs/')) return docs(req, res, next);
     if (req.path.startsWith('/collect/')) return collect(req, res, next);
     if (req.path.startsWith('/pay/') || req.path.startsWith('/checkout/')) return checkout(req, res, next);
+    if (isDashboardPagePath(req.path)) return dashboard(req, res, next);
     return api(req, res, next);
   };
 }

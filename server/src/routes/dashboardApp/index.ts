@@ -1,0 +1,42 @@
+import { Router } from 'express';
+import { join } from 'node:path';
+import type { DashboardPageConfig } from '@paygate/web/dashboardConfig';
+import { allChains } from '../../chains/index.js';
+import { webAssets } from '../../http/webAssets.js';
+import { DEFAULT_WEB_DIST, notBuilt, webPageTemplate } from '../../http/webPages.js';
+import type { Runtime } from '../../runtime.js';
+
+/**
+ * The merchant dashboard web app (web/dashboard.html): one page for `/dashboard` and every path under it (the app
+ * routes with the History API, so a reload or a shared link of `/dashboard/payments` gets the same page), and its
+ * built assets under /dashboard/assets/. Outside the contracts like the checkout: app.ts mounts it after the
+ * contract validators. The page holds no data: it signs in and reads everything through /v1/dashboard.
+ */
+export function dashboardAppRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Router {
+  const router = Router({ caseSensitive: true, strict: true });
+  const template = webPageTemplate(join(distDir, 'dashboard.html'));
+  // Built once: the chains do not change while the process runs.
+  const config: DashboardPageConfig = {
+    chains: runtime.chains
+      ? allChains(runtime.chains).map(({ config: chain }) => ({
+          caip2: chain.caip2,
+          name: chain.name,
+          mode: chain.mode,
+        }))
+      : [],
+  };
+
+  // A missing asset is a 404, never the page: a stale script URL must not be answered with HTML.
+  router.use('/dashboard/assets', webAssets(join(distDir, 'assets')), (_req, res) => {
+    res.status(404).set('Cache-Control', 'no-store').type('text').send('Not found.\n');
+  });
+  router.get(/^\/dashboard(\/.*)?$/, (_req, res) => {
+    const page = template();
+    if (!page) {
+      res.status(503).set('Cache-Control', 'no-store').type('text').send(notBuilt('dashboard'));
+      return;
+    }
+    res.status(200).set('Cache-Control', 'no-store').type('html').send(page.render(config));
+  });
+  return router;
+}

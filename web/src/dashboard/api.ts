@@ -1,0 +1,115 @@
+/**
+ * The dashboard API client: openapi-fetch over the generated contract types (a type-only import: nothing of the
+ * server reaches the bundle). The session cookie goes with every request (same origin); a middleware adds the
+ * headers a session request needs: `Merchant-Id` and `Paygate-Mode` (the merchant switcher and the mode switch) and,
+ * on every state-changing request, `X-CSRF-Token`. A 401 of the session read means the session ended: the app goes
+ * to the sign-in page; a 401 of another operation makes the app read the session to find out (a wrong 2FA code is a
+ * 401 too, and must not sign the user out).
+ */
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from '../../../server/src/generated/dashboard';
+
+export type Mode = 'test' | 'live';
+export type DashboardClient = Client<paths>;
+
+export interface ClientState {
+  csrfToken(): string | null;
+  merchantId(): string | null;
+  mode(): Mode;
+  /** A 401 from the session read: the session expired, was revoked, or never existed. */
+  onUnauthorized(): void;
+  /**
+   * A 401 from another operation that needs a session: either the session ended, or the operation refused a wrong
+   * password or code (2FA changes answer 401 for those too). The app reads the session to tell which.
+   */
+  onRefused(): void;
+}
+
+/** Operations that take no session (they answer 401 for a wrong password or code, which the form shows). */
+const OPEN_PATHS = /\/v1\/dashboard\/(auth\/login|invitations\/(lookup|accept))$/;
+const SESSION_PATH = '/v1/dashboard/session';
+
+export function createDashboardClient(state: ClientState, baseUrl = location.origin): DashboardClient {
+  const client = createClient<paths>({ baseUrl, credentials: 'same-origin' });
+  const headers: Middleware = {
+    onRequest({ request }) {
+      const merchantId = state.merchantId();
+      if (merchantId) request.headers.set('Merchant-Id', merchantId);
+      request.headers.set('Paygate-Mode', state.mode());
+      const csrf = state.csrfToken();
+      if (csrf && request.method !== 'GET' && request.method !== 'HEAD') request.headers.set('X-CSRF-Token', csrf);
+      return request;
+    },
+    onResponse({ request, response }) {
+      const path = new URL(request.url).pathname;
+      if (response.status === 401 && path === SESSION_PATH) state.onUnauthorized();
+      else if (response.status === 401 && !OPEN_PATHS.test(path)) state.onRefused();
+      return response;
+    },
+  };
+  client.use(headers);
+  return client;
+}
+
+/** What a refused request tells the user: the contract's ErrorResponse, its field, and a throttle's wait. */
+export interface Failure {
+  status: number;
+  code: string;
+  message: string;
+  /** The request field at fault, as a dotted path (`email`, `settlementAddresses.eip155:8453`). */
+  param: string | null;
+  /** Seconds from `Retry-After`, when the answer had one. */
+  retryAfter: number | null;
+}
+
+export class FailureError extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
+}
+
+/** The failure of an openapi-fetch answer (`error` set), in the shape the forms show. */
+export function failureOf(error: unknown, response: Response): Failure {
+  const body = (error ?? {}) as { code?: unknown; message?: unknown; param?: unknown };
+  const retry = Number(response.headers.get('Retry-After'));
+  return {
+    status: response.status,
+    code: typeof body.code === 'string' ? body.code : 'internal_error',
+    message:
+      typeof body.message === 'string' && body.message !== ''
+        ? body.message
+        : `The server answered ${response.status}. Try again.`,
+    param: typeof body.param === 'string' ? body.param : null,
+    retryAfter: Number.isFinite(retry) && retry > 0 ? retry : null,
+  };
+}
+
+/** The data of an answer, or a thrown FailureError with the server's message (a network failure becomes one too). */
+export async function expect<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await call;
+  } catch {
+    throw new FailureError({
+      status: 0,
+      code: 'network',
+      message: 'The server could not be reached. Check your connection and try again.',
+      param: null,
+      retryAfter: null,
+    });
+  }
+  if (!result.response.ok) throw new FailureError(failureOf(result.error, result.response));
+  return result.data as T;
+}
+
+/** Any thrown value as a Failure (an unexpected one says so without details). */
+export function asFailure(err: unknown): Failure {
+  if (err instanceof FailureError) return err.failure;
+  return {
+    status: 0,
+    code: 'internal_error',
+    message: 'Something went wrong. Try again.',
+    param: null,
+    retryAfter: null,
+  };
+}

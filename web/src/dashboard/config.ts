@@ -1,0 +1,17 @@
+/**
+ * What the server tells the dashboard page about itself, in the page's JSON block (`#paygate-config`), which is data
+ * and never executed: the page's CSP allows no inline script. Only what no dashboard operation answers goes here.
+ */
+export interface DashboardChain {
+  /** CAIP-2, e.g. `eip155:8453`. */
+  caip2: string;
+  name: string;
+  mode: 'test' | 'live';
+}
+
+export interface DashboardPageConfig {
+  /** The chains this server is configured for: the settlement-address rows of the Settings screen. */
+  chains: DashboardChain[];
+}
+
+export const DASHBOARD_CONFIG_ELEMENT_ID = 'paygate-config';

@@ -1,0 +1,260 @@
+import { useState } from 'preact/hooks';
+import { asFailure, expect, type Failure, type Mode } from '../api';
+import { useDashboard } from '../context';
+import type { ApiKey } from '../schemas';
+import { Badge } from '../ui/Badge';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { Dialog } from '../ui/Dialog';
+import { Field, FormError } from '../ui/Field';
+import { Loaded } from '../ui/Loading';
+import { RoleNotice } from '../ui/RoleNotice';
+import { SecretDialog } from '../ui/SecretDialog';
+import { Time } from '../ui/Time';
+import { useLoad } from '../ui/useLoad';
+
+/**
+ * The merchant's API keys (owners and developers): the keys bound to this merchant, which can be created (the secret
+ * shown once), rotated (a new secret shown once; the old key stops at once) and revoked (typed confirmation), and the
+ * partner's keys, which act for every merchant of the partner and are managed by the operator: read-only here.
+ */
+export function ApiKeys() {
+  const { role } = useDashboard();
+  return (
+    <section aria-labelledby="keys-title">
+      <h1 id="keys-title" tabIndex={-1}>
+        API keys
+      </h1>
+      {role === 'viewer' ? (
+        <RoleNotice role={role} needs="Only owners and developers can see and manage API keys." />
+      ) : (
+        <KeyList />
+      )}
+    </section>
+  );
+}
+
+function KeyList() {
+  const { api, mode } = useDashboard();
+  const [load, reload] = useLoad(() => expect(api.GET('/v1/dashboard/api-keys')), []);
+  const [creating, setCreating] = useState(false);
+  const [rotating, setRotating] = useState<ApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [secret, setSecret] = useState<{ title: string; secret: string; prefix: string } | null>(null);
+
+  return (
+    <>
+      <p class="muted">
+        A key lets your backend call the Paygate API for this merchant. Send it only from your server, never from a
+        browser or an app.
+      </p>
+      <div class="actions toolbar">
+        <button type="button" class="button" onClick={() => setCreating(true)}>
+          Create a key
+        </button>
+      </div>
+      <Loaded load={load}>
+        {({ data }) => (
+          <>
+            <div class="table-wrap">
+              <table>
+                <caption class="visually-hidden">API keys</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Key</th>
+                    <th scope="col">Label</th>
+                    <th scope="col">Mode</th>
+                    <th scope="col">Scope</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">State</th>
+                    <th scope="col" class="actions">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.length === 0 && (
+                    <tr>
+                      <td colSpan={8} class="muted">
+                        No keys yet.
+                      </td>
+                    </tr>
+                  )}
+                  {data.map((key) => (
+                    <tr key={key.id} data-key={key.prefix}>
+                      <td class="mono">{key.prefix}…</td>
+                      <td>{key.label ?? <span class="muted">—</span>}</td>
+                      <td>{key.mode === 'live' ? <Badge tone="good">live</Badge> : <Badge tone="warn">test</Badge>}</td>
+                      <td>{key.scope === 'partner' ? 'Partner' : 'This merchant'}</td>
+                      <td>
+                        <Time seconds={key.createdAt} />
+                      </td>
+                      <td>
+                        <Time seconds={key.lastUsedAt} />
+                      </td>
+                      <td>
+                        {key.revokedAt !== null ? (
+                          <span>
+                            <Badge tone="bad">revoked</Badge> <Time seconds={key.revokedAt} />
+                          </span>
+                        ) : (
+                          <Badge tone="good">active</Badge>
+                        )}
+                      </td>
+                      <td class="actions">
+                        {key.scope === 'merchant' && key.revokedAt === null && (
+                          <span class="row-buttons">
+                            <button type="button" class="button secondary small" onClick={() => setRotating(key)}>
+                              Rotate<span class="visually-hidden"> {key.prefix}</span>
+                            </button>
+                            <button type="button" class="button secondary small" onClick={() => setRevoking(key)}>
+                              Revoke<span class="visually-hidden"> {key.prefix}</span>
+                            </button>
+                          </span>
+                        )}
+                        {key.scope === 'partner' && <span class="muted small">Managed by the operator</span>}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {data.some((k) => k.scope === 'partner') && (
+              <p class="muted" role="note">
+                Partner keys act for every merchant of your partner account. They are created, rotated and revoked by
+                the operator with <code>paygate admin</code>, not here.
+              </p>
+            )}
+          </>
+        )}
+      </Loaded>
+      {creating && (
+        <CreateDialog
+          defaultMode={mode}
+          onClose={() => setCreating(false)}
+          onCreated={(created) => {
+            setCreating(false);
+            setSecret({ title: 'Your new API key', secret: created.secret, prefix: created.apiKey.prefix });
+            reload();
+          }}
+        />
+      )}
+      {rotating && (
+        <ConfirmDialog
+          title="Rotate the key"
+          confirmLabel="Rotate"
+          danger
+          onClose={() => setRotating(null)}
+          onConfirm={async () => {
+            const rotated = await expect(
+              api.POST('/v1/dashboard/api-keys/{keyId}/rotate', { params: { path: { keyId: rotating.id } } }),
+            );
+            setRotating(null);
+            setSecret({ title: 'Your rotated API key', secret: rotated.secret, prefix: rotated.apiKey.prefix });
+            reload();
+          }}
+        >
+          <p>
+            A new key replaces <strong class="mono">{rotating.prefix}…</strong>.{' '}
+            <strong>The old key stops working immediately</strong>: every request still sending it is refused until your
+            backend uses the new one.
+          </p>
+        </ConfirmDialog>
+      )}
+      {revoking && (
+        <ConfirmDialog
+          title="Revoke the key"
+          confirmLabel="Revoke"
+          typed={revoking.prefix}
+          danger
+          onClose={() => setRevoking(null)}
+          onConfirm={async () => {
+            await expect(api.DELETE('/v1/dashboard/api-keys/{keyId}', { params: { path: { keyId: revoking.id } } }));
+            setRevoking(null);
+            reload();
+          }}
+        >
+          <p>
+            The key stops working immediately and cannot be turned back on. Requests still sending it are refused with
+            401.
+          </p>
+        </ConfirmDialog>
+      )}
+      {secret && (
+        <SecretDialog
+          title={secret.title}
+          intro={
+            <p>
+              Store this key in your backend's configuration (an environment variable or a secret manager). The
+              dashboard shows only its prefix, <span class="mono">{secret.prefix}…</span>, from now on.
+            </p>
+          }
+          secret={secret.secret}
+          onClose={() => setSecret(null)}
+        />
+      )}
+    </>
+  );
+}
+
+function CreateDialog(props: {
+  defaultMode: Mode;
+  onClose(): void;
+  onCreated(created: { apiKey: ApiKey; secret: string }): void;
+}) {
+  const { api } = useDashboard();
+  const [mode, setMode] = useState<Mode>(props.defaultMode);
+  const [label, setLabel] = useState('');
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      const trimmed = label.trim();
+      props.onCreated(
+        await expect(api.POST('/v1/dashboard/api-keys', { body: { mode, ...(trimmed ? { label: trimmed } : {}) } })),
+      );
+    } catch (err) {
+      setFailure(asFailure(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title="Create an API key" onClose={props.onClose}>
+      <form class="dialog-body" onSubmit={(e) => void submit(e)} noValidate>
+        <FormError failure={failure} fields={['mode', 'label']} />
+        <fieldset>
+          <legend>Mode</legend>
+          <label class="check">
+            <input type="radio" name="mode" value="test" checked={mode === 'test'} onChange={() => setMode('test')} />
+            <span>Test: test payments only, no real money</span>
+          </label>
+          <label class="check">
+            <input type="radio" name="mode" value="live" checked={mode === 'live'} onChange={() => setMode('live')} />
+            <span>Live: real payments</span>
+          </label>
+        </fieldset>
+        <Field
+          label="Label (optional)"
+          name="label"
+          hint="Where the key is used, e.g. the shop's backend."
+          maxLength={100}
+          value={label}
+          failure={failure}
+          onInput={(e) => setLabel(e.currentTarget.value)}
+        />
+        <div class="dialog-actions">
+          <button type="button" class="button secondary" onClick={() => props.onClose()}>
+            Cancel
+          </button>
+          <button type="submit" class="button" disabled={busy}>
+            Create
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,198 @@
+import { useEffect, useState } from 'preact/hooks';
+import { asFailure, expect, type Failure } from '../api';
+import { useShell } from '../context';
+import type { Role } from '../context';
+import { BASE } from '../routes';
+import { Field, FormError } from '../ui/Field';
+import { Time } from '../ui/Time';
+
+const ROLE_TEXT: Record<Role, string> = {
+  owner: 'Owner: everything, including the team and settings',
+  developer: 'Developer: API keys, webhooks and payment actions; reads settings',
+  viewer: 'Viewer: reads payments and webhooks; changes nothing',
+};
+
+/** Read once, then removed from the address bar: the token is the invitation's only credential. */
+function takeToken(): string {
+  const token = location.hash.replace(/^#/, '');
+  if (token) history.replaceState(null, '', `${location.pathname}${location.search}`);
+  return token;
+}
+
+/**
+ * Accepting an invitation (`/dashboard/invite#<token>`): the token lives only in the fragment, which no request
+ * carries; the page reads it, looks the invitation up, shows the merchant and the role, and asks for the email and
+ * a password (new account) or the account's current password (existing account), plus a 2FA code when that
+ * account has 2FA (the server answers `two_factor_required` and the invitation stays pending until it gets one).
+ */
+export function Invite() {
+  const { api, signedIn, navigate } = useShell();
+  const [token] = useState(takeToken);
+  const [invitation, setInvitation] = useState<
+    | { state: 'loading' }
+    | { state: 'invalid'; message: string }
+    | { state: 'ready'; merchantName: string; role: Role; expiresAt: number }
+  >(token ? { state: 'loading' } : { state: 'invalid', message: 'This link holds no invitation.' });
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  // An existing account with 2FA: the invitation stays pending until the same request carries a code.
+  const [second, setSecond] = useState<'none' | 'code' | 'recovery'>('none');
+  const [code, setCode] = useState('');
+
+  useEffect(() => {
+    document.title = 'Invitation · Paygate dashboard';
+    if (!token) return;
+    expect(api.POST('/v1/dashboard/invitations/lookup', { body: { token } })).then(
+      (found) => setInvitation({ state: 'ready', ...found }),
+      (err: unknown) => setInvitation({ state: 'invalid', message: asFailure(err).message }),
+    );
+  }, []);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    if (password !== confirmation) {
+      setFailure({
+        status: 0,
+        code: 'params_validation',
+        message: 'The two passwords differ.',
+        param: 'passwordConfirmation',
+        retryAfter: null,
+      });
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    try {
+      const body = {
+        token,
+        email: email.trim(),
+        password,
+        ...(second === 'code' ? { totpCode: code.replace(/\s/g, '') } : {}),
+        ...(second === 'recovery' ? { recoveryCode: code.trim() } : {}),
+      };
+      const result = await expect(api.POST('/v1/dashboard/invitations/accept', { body }));
+      if (result.status === 'signed_in') {
+        signedIn(result.session);
+        navigate(BASE);
+      } else {
+        setSecond('code');
+        setCode('');
+      }
+    } catch (err) {
+      setFailure(asFailure(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (invitation.state === 'loading') {
+    return (
+      <>
+        <h1>Invitation</h1>
+        <p role="status">Looking up the invitation…</p>
+      </>
+    );
+  }
+  if (invitation.state === 'invalid') {
+    return (
+      <>
+        <h1>Invitation</h1>
+        <p role="alert" class="form-error">
+          {invitation.message}
+        </p>
+        <p>Ask the owner who invited you for a new link. Each link works once and expires after 72 hours.</p>
+        <p>
+          <a href={`${BASE}/login`}>Go to sign in</a>
+        </p>
+      </>
+    );
+  }
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="invite-title">
+      <p class="brand-line">Paygate</p>
+      <h1 id="invite-title">Join {invitation.merchantName}</h1>
+      <dl class="facts">
+        <dt>Role</dt>
+        <dd>{ROLE_TEXT[invitation.role]}</dd>
+        <dt>Invitation expires</dt>
+        <dd>
+          <Time seconds={invitation.expiresAt} />
+        </dd>
+      </dl>
+      <p class="muted">
+        New to Paygate? Choose a password of at least 12 characters. Already have an account? Use its email and current
+        password.
+      </p>
+      <FormError failure={failure} fields={['email', 'password', 'passwordConfirmation', 'totpCode', 'recoveryCode']} />
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        value={email}
+        failure={failure}
+        onInput={(e) => setEmail(e.currentTarget.value)}
+      />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        minLength={12}
+        required
+        value={password}
+        failure={failure}
+        onInput={(e) => setPassword(e.currentTarget.value)}
+      />
+      <Field
+        label="Confirm the password"
+        name="passwordConfirmation"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={confirmation}
+        failure={failure}
+        onInput={(e) => setConfirmation(e.currentTarget.value)}
+      />
+      {second !== 'none' && (
+        <>
+          <p class="muted">
+            Your account has two-factor authentication:{' '}
+            {second === 'code' ? 'enter the 6-digit code from your authenticator app.' : 'enter a recovery code.'}
+          </p>
+          <Field
+            key={second}
+            label={second === 'code' ? 'Authentication code' : 'Recovery code'}
+            name={second === 'code' ? 'totpCode' : 'recoveryCode'}
+            inputMode={second === 'code' ? 'numeric' : undefined}
+            autoComplete={second === 'code' ? 'one-time-code' : 'off'}
+            required
+            value={code}
+            failure={failure}
+            onInput={(e) => setCode(e.currentTarget.value)}
+          />
+          <p>
+            <button
+              type="button"
+              class="link-button"
+              onClick={() => {
+                setSecond(second === 'code' ? 'recovery' : 'code');
+                setCode('');
+              }}
+            >
+              {second === 'code' ? 'Use a recovery code instead' : 'Use the authenticator app instead'}
+            </button>
+          </p>
+        </>
+      )}
+      <button type="submit" class="button wide" disabled={busy}>
+        {busy ? 'Joining…' : `Join ${invitation.merchantName}`}
+      </button>
+    </form>
+  );
+}

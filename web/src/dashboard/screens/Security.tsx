@@ -1,0 +1,335 @@
+import { useState } from 'preact/hooks';
+import { asFailure, expect, type Failure } from '../api';
+import { useShell } from '../context';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { Dialog } from '../ui/Dialog';
+import { Field, FormError } from '../ui/Field';
+import { Loaded } from '../ui/Loading';
+import { QrCode } from '../ui/Qr';
+import { SecretDialog } from '../ui/SecretDialog';
+import { Time } from '../ui/Time';
+import { useLoad } from '../ui/useLoad';
+import { Badge } from '../ui/Badge';
+import { BASE } from '../routes';
+
+/** The base32 secret in groups of four, easier to type into an app by hand. */
+function grouped(secret: string): string {
+  return secret.replace(/(.{4})/g, '$1 ').trim();
+}
+
+/**
+ * The signed-in user's own security: two-factor authentication (enrol with a QR code or the manual secret, confirm
+ * with a code, recovery codes shown once; regenerate them; disable) and the sessions signed in to this account, with
+ * "this device" marked and every other one revocable.
+ */
+export function Security() {
+  const { session } = useShell();
+  return (
+    <section aria-labelledby="security-title">
+      <h1 id="security-title" tabIndex={-1}>
+        Security
+      </h1>
+      <TwoFactor enabled={session?.user.twoFactorEnabled === true} />
+      <Sessions />
+    </section>
+  );
+}
+
+function TwoFactor(props: { enabled: boolean }) {
+  const { api, refreshSession } = useShell();
+  const [enrolment, setEnrolment] = useState<{ secret: string; otpauthUri: string } | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [dialog, setDialog] = useState<'disable' | 'regenerate' | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [code, setCode] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const start = async () => {
+    setFailure(null);
+    try {
+      setEnrolment(await expect(api.POST('/v1/dashboard/two-factor/enrol')));
+      setCode('');
+    } catch (err) {
+      setFailure(asFailure(err));
+    }
+  };
+  const activate = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      const result = await expect(
+        api.POST('/v1/dashboard/two-factor/activate', { body: { code: code.replace(/\s/g, '') } }),
+      );
+      setEnrolment(null);
+      setCode('');
+      setCodes(result.recoveryCodes);
+      await refreshSession();
+    } catch (err) {
+      setFailure(asFailure(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div class="panel">
+      <h2>Two-factor authentication</h2>
+      <p>Status: {props.enabled ? <Badge tone="good">On</Badge> : <Badge tone="warn">Off</Badge>}</p>
+      {!props.enabled && !enrolment && (
+        <>
+          <p class="muted">
+            With two-factor authentication, signing in takes a code from an authenticator app on your phone as well as
+            your password.
+          </p>
+          <FormError failure={failure} />
+          <button type="button" class="button" onClick={() => void start()}>
+            Set up two-factor authentication
+          </button>
+        </>
+      )}
+      {!props.enabled && enrolment && (
+        <form onSubmit={(e) => void activate(e)} noValidate aria-label="Confirm two-factor authentication">
+          <ol class="steps">
+            <li>
+              <p>Scan this QR code with your authenticator app.</p>
+              <QrCode value={enrolment.otpauthUri} label="QR code of your two-factor secret for an authenticator app" />
+            </li>
+            <li>
+              <p>Or type this secret into the app:</p>
+              <code class="secret" data-totp-secret>
+                {grouped(enrolment.secret)}
+              </code>
+            </li>
+            <li>
+              <p>Enter the 6-digit code the app shows, to confirm.</p>
+              <FormError failure={failure} fields={['code']} />
+              <Field
+                label="Authentication code"
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={7}
+                required
+                value={code}
+                failure={failure}
+                onInput={(e) => setCode(e.currentTarget.value)}
+              />
+            </li>
+          </ol>
+          <div class="actions">
+            <button type="submit" class="button" disabled={busy}>
+              Turn on
+            </button>
+            <button type="button" class="button secondary" onClick={() => setEnrolment(null)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      {props.enabled && (
+        <div class="actions">
+          <button type="button" class="button secondary" onClick={() => setDialog('regenerate')}>
+            Regenerate recovery codes
+          </button>
+          <button type="button" class="button danger" onClick={() => setDialog('disable')}>
+            Turn off two-factor authentication
+          </button>
+        </div>
+      )}
+      {dialog === 'regenerate' && (
+        <CodeDialog
+          title="Regenerate recovery codes"
+          intro="Your current recovery codes stop working. Enter a code from your authenticator app to continue."
+          confirm="Regenerate"
+          onClose={() => setDialog(null)}
+          onSubmit={async ({ code: totp }) => {
+            const result = await expect(api.POST('/v1/dashboard/two-factor/recovery-codes', { body: { code: totp } }));
+            setDialog(null);
+            setCodes(result.recoveryCodes);
+          }}
+        />
+      )}
+      {dialog === 'disable' && (
+        <CodeDialog
+          title="Turn off two-factor authentication"
+          intro="Signing in will take your password only. Enter your password and a code from your authenticator app."
+          confirm="Turn off"
+          danger
+          withPassword
+          onClose={() => setDialog(null)}
+          onSubmit={async ({ code: totp, password }) => {
+            await expect(api.POST('/v1/dashboard/two-factor/disable', { body: { code: totp, password } }));
+            setDialog(null);
+            await refreshSession();
+          }}
+        />
+      )}
+      {codes && (
+        <SecretDialog
+          title="Your recovery codes"
+          intro={
+            <p>
+              If you lose your phone, each of these codes signs you in once instead of an authenticator code. Keep them
+              somewhere safe, such as a password manager.
+            </p>
+          }
+          secret={codes.join('\n')}
+          multiline
+          downloadName="paygate-recovery-codes.txt"
+          onClose={() => setCodes(null)}
+        />
+      )}
+    </div>
+  );
+}
+
+function CodeDialog(props: {
+  title: string;
+  intro: string;
+  confirm: string;
+  danger?: boolean;
+  withPassword?: boolean;
+  onClose(): void;
+  onSubmit(values: { code: string; password: string }): Promise<void>;
+}) {
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await props.onSubmit({ code: code.replace(/\s/g, ''), password });
+    } catch (err) {
+      setFailure(asFailure(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title={props.title} onClose={props.onClose}>
+      <form class="dialog-body" onSubmit={(e) => void submit(e)} noValidate>
+        <p>{props.intro}</p>
+        <FormError failure={failure} fields={props.withPassword ? ['code', 'password'] : ['code']} />
+        {props.withPassword && (
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            failure={failure}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+        )}
+        <Field
+          label="Authentication code"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={7}
+          required
+          value={code}
+          failure={failure}
+          onInput={(e) => setCode(e.currentTarget.value)}
+        />
+        <div class="dialog-actions">
+          <button type="button" class="button secondary" onClick={() => props.onClose()}>
+            Cancel
+          </button>
+          <button type="submit" class={props.danger ? 'button danger' : 'button'} disabled={busy}>
+            {props.confirm}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function Sessions() {
+  const { api, navigate } = useShell();
+  const [load, reload] = useLoad(() => expect(api.GET('/v1/dashboard/sessions')), []);
+  const [revoking, setRevoking] = useState<{ id: string; current: boolean } | null>(null);
+  return (
+    <div class="panel">
+      <h2>Signed-in sessions</h2>
+      <Loaded load={load}>
+        {({ sessions }) => (
+          <div class="table-wrap flat">
+            <table>
+              <caption class="visually-hidden">Sessions signed in to your account</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Device</th>
+                  <th scope="col">Address</th>
+                  <th scope="col">Signed in</th>
+                  <th scope="col">Last active</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col" class="actions">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {sessions.map((s) => (
+                  <tr key={s.id} data-session={s.current ? 'current' : 'other'}>
+                    <td>
+                      <span class="ua">{s.userAgent ?? 'Unknown browser'}</span>{' '}
+                      {s.current && <Badge tone="info">This device</Badge>}
+                    </td>
+                    <td class="mono">{s.ip ?? '—'}</td>
+                    <td>
+                      <Time seconds={s.createdAt} />
+                    </td>
+                    <td>
+                      <Time seconds={s.lastSeenAt} />
+                    </td>
+                    <td>
+                      <Time seconds={s.expiresAt} />
+                    </td>
+                    <td class="actions">
+                      <button
+                        type="button"
+                        class="button secondary small"
+                        onClick={() => setRevoking({ id: s.id, current: s.current })}
+                      >
+                        {s.current ? 'Sign out' : 'Revoke'}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Loaded>
+      {revoking && (
+        <ConfirmDialog
+          title={revoking.current ? 'Sign out this device' : 'Revoke this session'}
+          confirmLabel={revoking.current ? 'Sign out' : 'Revoke'}
+          danger
+          onClose={() => setRevoking(null)}
+          onConfirm={async () => {
+            await expect(
+              api.DELETE('/v1/dashboard/sessions/{sessionId}', { params: { path: { sessionId: revoking.id } } }),
+            );
+            setRevoking(null);
+            if (revoking.current) navigate(`${BASE}/login`);
+            else reload();
+          }}
+        >
+          <p>
+            {revoking.current
+              ? 'This browser will be signed out.'
+              : 'That browser is signed out at its next request, and must sign in again.'}
+          </p>
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,273 @@
+import { useState } from 'preact/hooks';
+import { asFailure, expect, type Failure } from '../api';
+import type { DashboardChain } from '../config';
+import { useDashboard } from '../context';
+import type { Settings as MerchantSettings } from '../schemas';
+import { Field, FormError } from '../ui/Field';
+import { Loaded } from '../ui/Loading';
+import { RoleNotice } from '../ui/RoleNotice';
+import { useLoad } from '../ui/useLoad';
+
+/**
+ * The merchant's settings: owners edit, everyone else reads. Settlement addresses get one row per chain this server
+ * is configured for (the page's config block), plus any address the merchant already has on another chain; a server
+ * with no chains configured offers an "add a chain" row taking a CAIP-2 id. Each refusal is shown beside the field the
+ * server's `param` names (`settlementAddresses.eip155:8453`).
+ */
+export function Settings(props: { chains: DashboardChain[] }) {
+  const { api, role } = useDashboard();
+  const [load, reload] = useLoad(() => expect(api.GET('/v1/dashboard/settings')), []);
+  return (
+    <section aria-labelledby="settings-title">
+      <h1 id="settings-title" tabIndex={-1}>
+        Settings
+      </h1>
+      {role !== 'owner' && <RoleNotice role={role} needs="Only owners can change the settings; you can read them." />}
+      <Loaded load={load}>
+        {(settings) => (
+          <SettingsForm settings={settings} chains={props.chains} editable={role === 'owner'} onSaved={reload} />
+        )}
+      </Loaded>
+    </section>
+  );
+}
+
+function isLocalImage(url: string): boolean {
+  if (url.startsWith('data:image/')) return true;
+  try {
+    return new URL(url, location.href).origin === location.origin;
+  } catch {
+    return false;
+  }
+}
+
+function SettingsForm(props: {
+  settings: MerchantSettings;
+  chains: DashboardChain[];
+  editable: boolean;
+  onSaved(): void;
+}) {
+  const { api } = useDashboard();
+  const { settings } = props;
+  const [name, setName] = useState(settings.name);
+  const [iconUrl, setIconUrl] = useState(settings.iconUrl ?? '');
+  const [addresses, setAddresses] = useState<Record<string, string>>({ ...settings.settlementAddresses });
+  const [collectData, setCollectData] = useState(settings.collectData);
+  const [requireTwoFactor, setRequireTwoFactor] = useState(settings.requireTwoFactor);
+  const [newChain, setNewChain] = useState('');
+  const [extraChains, setExtraChains] = useState<string[]>([]);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const configured = new Set(props.chains.map((c) => c.caip2));
+  const rows: { caip2: string; label: string }[] = [
+    ...props.chains.map((c) => ({ caip2: c.caip2, label: `${c.name} (${c.mode})` })),
+    ...Object.keys(settings.settlementAddresses)
+      .concat(extraChains)
+      .filter((caip2, i, all) => !configured.has(caip2) && all.indexOf(caip2) === i)
+      .map((caip2) => ({ caip2, label: caip2 })),
+  ];
+  const fields = [
+    'name',
+    'iconUrl',
+    'collectData',
+    'requireTwoFactor',
+    ...rows.map((r) => `settlementAddresses.${r.caip2}`),
+  ];
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy || !props.editable) return;
+    setBusy(true);
+    setFailure(null);
+    setSaved(false);
+    const settlementAddresses = Object.fromEntries(
+      Object.entries(addresses)
+        .map(([caip2, address]) => [caip2, address.trim()] as const)
+        .filter(([, address]) => address !== ''),
+    );
+    try {
+      await expect(
+        api.PATCH('/v1/dashboard/settings', {
+          body: {
+            name: name.trim(),
+            iconUrl: iconUrl.trim() === '' ? null : iconUrl.trim(),
+            settlementAddresses,
+            collectData,
+            requireTwoFactor,
+          },
+        }),
+      );
+      setSaved(true);
+      props.onSaved();
+    } catch (err) {
+      setFailure(asFailure(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const icon = iconUrl.trim();
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Merchant settings">
+      <fieldset disabled={!props.editable}>
+        <FormError failure={failure} fields={fields} />
+        <div class="panel">
+          <h2>Business</h2>
+          <Field
+            label="Name"
+            name="name"
+            hint="Shown to buyers on the checkout."
+            required
+            value={name}
+            failure={failure}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+          <div class="icon-row">
+            <Field
+              label="Icon URL"
+              name="iconUrl"
+              type="url"
+              hint="An https:// image, square. Leave empty for none."
+              value={iconUrl}
+              failure={failure}
+              onInput={(e) => setIconUrl(e.currentTarget.value)}
+            />
+            <div class="icon-preview-box">
+              <span class="label">Preview</span>
+              {icon !== '' && isLocalImage(icon) ? (
+                <img class="icon-preview" src={icon} alt="The icon" />
+              ) : (
+                <span class="monogram" aria-hidden="true">
+                  {(name.trim()[0] ?? '?').toUpperCase()}
+                </span>
+              )}
+              {icon !== '' && !isLocalImage(icon) && (
+                <p class="hint">
+                  The dashboard loads nothing from other sites, so an icon elsewhere is not previewed here. The checkout
+                  shows the initial in its place.
+                </p>
+              )}
+            </div>
+          </div>
+        </div>
+        <div class="panel">
+          <h2>Settlement addresses</h2>
+          <p class="muted">Where each chain's payments are paid out. A chain without an address is not offered.</p>
+          {rows.length === 0 && <p class="muted">This server has no chains configured.</p>}
+          {rows.map((row) => (
+            <div class="address-row" key={row.caip2}>
+              <span class="chain-name">{row.label}</span>
+              <Field
+                label={`Address on ${row.label}`}
+                name={`settlementAddresses.${row.caip2}`}
+                class="mono"
+                spellcheck={false}
+                autoComplete="off"
+                value={addresses[row.caip2] ?? ''}
+                failure={failure}
+                onInput={(e) => {
+                  const value = e.currentTarget.value;
+                  setAddresses((current) => ({ ...current, [row.caip2]: value }));
+                }}
+              />
+            </div>
+          ))}
+          {props.chains.length === 0 && props.editable && (
+            <div class="actions">
+              <div class="field">
+                <label for="add-chain">Add a chain (CAIP-2 id)</label>
+                <input
+                  id="add-chain"
+                  class="mono"
+                  placeholder="eip155:8453"
+                  value={newChain}
+                  onInput={(e) => setNewChain(e.currentTarget.value)}
+                />
+              </div>
+              <button
+                type="button"
+                class="button secondary"
+                disabled={!/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(newChain.trim())}
+                onClick={() => {
+                  setExtraChains((c) => [...c, newChain.trim()]);
+                  setNewChain('');
+                }}
+              >
+                Add the chain
+              </button>
+            </div>
+          )}
+        </div>
+        <div class="panel">
+          <h2>Checkout and team</h2>
+          <CheckField
+            label="Collect buyer data"
+            hint="Ask buyers for the travel-rule details before they pay."
+            name="collectData"
+            checked={collectData}
+            failure={failure}
+            onChange={setCollectData}
+          />
+          <CheckField
+            label="Require two-factor authentication"
+            hint="Team members without it can sign in but see nothing of this merchant until they enrol."
+            name="requireTwoFactor"
+            checked={requireTwoFactor}
+            failure={failure}
+            onChange={setRequireTwoFactor}
+          />
+        </div>
+        {props.editable && (
+          <div class="actions">
+            <button type="submit" class="button" disabled={busy}>
+              {busy ? 'Saving…' : 'Save settings'}
+            </button>
+            <span role="status" class="copy-status">
+              {saved ? 'Saved' : ''}
+            </span>
+          </div>
+        )}
+      </fieldset>
+    </form>
+  );
+}
+
+function CheckField(props: {
+  label: string;
+  hint: string;
+  name: string;
+  checked: boolean;
+  failure: Failure | null;
+  onChange(value: boolean): void;
+}) {
+  const error = props.failure?.param === props.name ? props.failure.message : null;
+  const id = `check-${props.name}`;
+  return (
+    <div class="check">
+      <input
+        id={id}
+        type="checkbox"
+        name={props.name}
+        checked={props.checked}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+        aria-invalid={error ? true : undefined}
+        onChange={(e) => props.onChange(e.currentTarget.checked)}
+      />
+      <div>
+        <label for={id} class="label">
+          {props.label}
+        </label>
+        <p class="hint" id={`${id}-hint`}>
+          {props.hint}
+        </p>
+        {error && (
+          <p class="field-error" id={`${id}-error`}>
+            {error}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

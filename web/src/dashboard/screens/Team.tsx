@@ -1,0 +1,287 @@
+import { useState } from 'preact/hooks';
+import { asFailure, expect, type Failure } from '../api';
+import { useDashboard, useShell, type Role } from '../context';
+import { Badge } from '../ui/Badge';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
+import { Dialog } from '../ui/Dialog';
+import { FormError } from '../ui/Field';
+import { Loaded } from '../ui/Loading';
+import { RoleNotice } from '../ui/RoleNotice';
+import { SecretDialog } from '../ui/SecretDialog';
+import { Time } from '../ui/Time';
+import { useLoad } from '../ui/useLoad';
+
+const ROLES: Role[] = ['owner', 'developer', 'viewer'];
+
+/**
+ * The team (owners only): members with their role (change it, remove them behind a typed confirmation) and pending
+ * invitations (create one: its link is shown once; revoke). The last owner can be neither demoted nor removed: the
+ * server answers 409 and the message is shown.
+ */
+export function Team() {
+  const { role } = useDashboard();
+  return (
+    <section aria-labelledby="team-title">
+      <h1 id="team-title" tabIndex={-1}>
+        Team
+      </h1>
+      {role === 'owner' ? <TeamPanels /> : <RoleNotice role={role} needs="Only owners can see and manage the team." />}
+    </section>
+  );
+}
+
+function TeamPanels() {
+  const { api } = useDashboard();
+  const { session, refreshSession } = useShell();
+  const [load, reload] = useLoad(() => expect(api.GET('/v1/dashboard/team')), []);
+  const [roleFailure, setRoleFailure] = useState<Failure | null>(null);
+  const [removing, setRemoving] = useState<{ userId: string; email: string } | null>(null);
+  const [inviting, setInviting] = useState(false);
+  const [inviteUrl, setInviteUrl] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<string | null>(null);
+
+  const changeRole = async (userId: string, next: Role) => {
+    setRoleFailure(null);
+    try {
+      await expect(
+        api.PATCH('/v1/dashboard/team/members/{userId}', { params: { path: { userId } }, body: { role: next } }),
+      );
+    } catch (err) {
+      setRoleFailure(asFailure(err));
+    }
+    reload();
+    // The user's own role changed: the nav and every screen follow it.
+    if (userId === session?.user.id) await refreshSession();
+  };
+
+  return (
+    <Loaded load={load}>
+      {({ members, invitations }) => (
+        <>
+          <div class="panel">
+            <h2>Members</h2>
+            <FormError failure={roleFailure} />
+            <div class="table-wrap flat">
+              <table>
+                <caption class="visually-hidden">Members of this merchant</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Email</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Two-factor</th>
+                    <th scope="col">Joined</th>
+                    <th scope="col" class="actions">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {members.map((m) => (
+                    <tr key={m.userId} data-member={m.email}>
+                      <td>
+                        {m.email} {m.userId === session?.user.id && <Badge tone="info">You</Badge>}
+                      </td>
+                      <td>
+                        <label class="visually-hidden" for={`role-${m.userId}`}>
+                          Role of {m.email}
+                        </label>
+                        <select
+                          id={`role-${m.userId}`}
+                          value={m.role}
+                          onChange={(e) => void changeRole(m.userId, e.currentTarget.value as Role)}
+                        >
+                          {ROLES.map((r) => (
+                            <option key={r} value={r}>
+                              {r}
+                            </option>
+                          ))}
+                        </select>
+                      </td>
+                      <td>{m.twoFactorEnabled ? <Badge tone="good">On</Badge> : <Badge>Off</Badge>}</td>
+                      <td>
+                        <Time seconds={m.joinedAt} />
+                      </td>
+                      <td class="actions">
+                        <button
+                          type="button"
+                          class="button secondary small"
+                          onClick={() => setRemoving({ userId: m.userId, email: m.email })}
+                        >
+                          Remove<span class="visually-hidden"> {m.email}</span>
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </div>
+          <div class="panel">
+            <h2>Invitations</h2>
+            <p class="muted">
+              An invitation is a link that works once and expires after 72 hours. Send it to the person yourself.
+            </p>
+            <button type="button" class="button" onClick={() => setInviting(true)}>
+              Invite a member
+            </button>
+            {invitations.length === 0 ? (
+              <p class="muted">No pending invitations.</p>
+            ) : (
+              <div class="table-wrap flat">
+                <table>
+                  <caption class="visually-hidden">Pending invitations</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Role</th>
+                      <th scope="col">Created</th>
+                      <th scope="col">Expires</th>
+                      <th scope="col" class="actions">
+                        <span class="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {invitations.map((i) => (
+                      <tr key={i.id} data-invitation={i.id}>
+                        <td>{i.role}</td>
+                        <td>
+                          <Time seconds={i.createdAt} />
+                        </td>
+                        <td>
+                          <Time seconds={i.expiresAt} />
+                        </td>
+                        <td class="actions">
+                          <button type="button" class="button secondary small" onClick={() => setRevoking(i.id)}>
+                            Revoke<span class="visually-hidden"> the {i.role} invitation</span>
+                          </button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </div>
+          {removing && (
+            <ConfirmDialog
+              title="Remove a member"
+              confirmLabel="Remove"
+              typed={removing.email}
+              danger
+              onClose={() => setRemoving(null)}
+              onConfirm={async () => {
+                await expect(
+                  api.DELETE('/v1/dashboard/team/members/{userId}', { params: { path: { userId: removing.userId } } }),
+                );
+                setRemoving(null);
+                if (removing.userId === session?.user.id) await refreshSession();
+                else reload();
+              }}
+            >
+              <p>
+                <strong>{removing.email}</strong> loses access to this merchant at once. Their account and other
+                memberships stay.
+              </p>
+            </ConfirmDialog>
+          )}
+          {revoking && (
+            <ConfirmDialog
+              title="Revoke the invitation"
+              confirmLabel="Revoke"
+              danger
+              onClose={() => setRevoking(null)}
+              onConfirm={async () => {
+                await expect(
+                  api.DELETE('/v1/dashboard/team/invitations/{invitationId}', {
+                    params: { path: { invitationId: revoking } },
+                  }),
+                );
+                setRevoking(null);
+                reload();
+              }}
+            >
+              <p>Its link stops working.</p>
+            </ConfirmDialog>
+          )}
+          {inviting && (
+            <InviteDialog
+              onClose={() => setInviting(false)}
+              onCreated={(url) => {
+                setInviting(false);
+                setInviteUrl(url);
+                reload();
+              }}
+            />
+          )}
+          {inviteUrl && (
+            <SecretDialog
+              title="Invitation link"
+              intro={
+                <p>
+                  Send this link to the person you invite. Whoever opens it can join with this role, so send it only to
+                  them.
+                </p>
+              }
+              secret={inviteUrl}
+              onClose={() => setInviteUrl(null)}
+            />
+          )}
+        </>
+      )}
+    </Loaded>
+  );
+}
+
+function InviteDialog(props: { onClose(): void; onCreated(url: string): void }) {
+  const { api } = useDashboard();
+  const [role, setRole] = useState<Role>('developer');
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      const created = await expect(api.POST('/v1/dashboard/team/invitations', { body: { role } }));
+      props.onCreated(created.inviteUrl);
+    } catch (err) {
+      setFailure(asFailure(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title="Invite a member" onClose={props.onClose}>
+      <form class="dialog-body" onSubmit={(e) => void submit(e)} noValidate>
+        <FormError failure={failure} />
+        <fieldset>
+          <legend>Role</legend>
+          {ROLES.map((r) => (
+            <label class="check" key={r}>
+              <input type="radio" name="role" value={r} checked={role === r} onChange={() => setRole(r)} />
+              <span>
+                <strong>{r}</strong>
+                <br />
+                <span class="muted">
+                  {r === 'owner'
+                    ? 'Everything, including the team and settings.'
+                    : r === 'developer'
+                      ? 'API keys, webhooks and payment actions; reads settings.'
+                      : 'Reads payments and webhooks; changes nothing.'}
+                </span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <div class="dialog-actions">
+          <button type="button" class="button secondary" onClick={() => props.onClose()}>
+            Cancel
+          </button>
+          <button type="submit" class="button" disabled={busy}>
+            Create the link
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
