@@ -122,7 +122,13 @@ export function Webhooks() {
           ) : null}
         </>
       ) : null}
-      <DeliveryLog api={api} canWrite={canWrite && !!endpoint?.enabled} version={deliveriesVersion} mode={mode} />
+      <DeliveryLog
+        api={api}
+        canWrite={canWrite && !!endpoint?.enabled}
+        version={deliveriesVersion}
+        mode={mode}
+        onRefresh={() => void load()}
+      />
       <Sources api={api} />
       {shown ? (
         <SecretDialog title={shown.title} secret={shown.secret} onClose={() => setShown(null)}>
@@ -658,11 +664,14 @@ function DeliveryLog({
   canWrite,
   version,
   mode,
+  onRefresh,
 }: {
   api: DashboardClient;
   canWrite: boolean;
   version: number;
   mode: string;
+  /** "Refresh" also re-reads the endpoint (its failing and disabled state). */
+  onRefresh: () => void;
 }) {
   const [status, setStatus] = useState<WebhookDeliveryStatus | ''>('');
   const [eventType, setEventType] = useState<WebhookEventType | ''>('');
@@ -674,6 +683,8 @@ function DeliveryLog({
   const [busy, setBusy] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  /** Bumped by "Refresh", and every few seconds while a shown delivery is pending. */
+  const [tick, setTick] = useState(0);
   const statusId = useId();
   const typeId = useId();
   const cursor = cursors[cursors.length - 1];
@@ -703,7 +714,14 @@ function DeliveryLog({
     return () => {
       live = false;
     };
-  }, [api, status, eventType, cursor, version, mode]);
+  }, [api, status, eventType, cursor, version, mode, tick]);
+
+  const pending = !!page?.data.some((d) => d.status === 'pending');
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setTimeout(() => setTick((t) => t + 1), 5000);
+    return () => clearTimeout(timer);
+  }, [pending, page]);
 
   const resetPaging = () => setCursors([undefined]);
 
@@ -711,6 +729,17 @@ function DeliveryLog({
     <section class="card" aria-labelledby="deliveries-title">
       <div class="card-head">
         <h2 id="deliveries-title">Deliveries</h2>
+        <button
+          type="button"
+          class="button small"
+          disabled={busy}
+          onClick={() => {
+            setTick((t) => t + 1);
+            onRefresh();
+          }}
+        >
+          Refresh
+        </button>
       </div>
       <div class="filters">
         <div class="field">
