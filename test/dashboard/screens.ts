@@ -81,7 +81,7 @@ export interface ScreensHarness {
   open(m: Merchant, path: string, options?: OpenOptions): Promise<OpenedScreen>;
   /** axe: no serious or critical violation in what the page shows now. */
   accessible(page: Page, what: string): Promise<void>;
-  /** At every width: axe, then a screenshot into test-results/screenshots/dashboard-<name>-<width>.png. */
+  /** At every width: axe, no horizontal overflow, then a screenshot into test-results/screenshots/dashboard-<name>-<width>.png. */
   review(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -164,6 +164,8 @@ export async function startScreens(): Promise<ScreensHarness> {
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 900 });
         await harness.accessible(page, `${name} at ${width} px`);
+        const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(scrollWidth <= width, `${name} at ${width} px is ${scrollWidth} px wide: something overflows`);
         await page.screenshot({ path: join(SHOTS_DIR, `dashboard-${name}-${width}.png`), fullPage: true });
       }
       await page.setViewportSize(before);
