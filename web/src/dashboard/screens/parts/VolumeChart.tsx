@@ -85,27 +85,29 @@ export function VolumeChart({ currency, points }: { currency: string; points: re
   return (
     <figure class="chart-figure">
       <div class="chart" ref={box} aria-hidden="true" data-testid={`chart-${currency}`} />
-      <table class="visually-hidden">
-        <caption>
-          Daily volume in {code ?? currency}, last {points.length} days (UTC dates)
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Date</th>
-            <th scope="col">Volume</th>
-            <th scope="col">Payments</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p) => (
-            <tr key={p.date}>
-              <th scope="row">{p.date}</th>
-              <td>{formatMoney({ unit: currency, value: p.volume })}</td>
-              <td>{formatCount(p.count)}</td>
+      <div class="visually-hidden">
+        <table>
+          <caption>
+            Daily volume in {code ?? currency}, last {points.length} days (UTC dates)
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Volume</th>
+              <th scope="col">Payments</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.date}>
+                <th scope="row">{p.date}</th>
+                <td>{formatMoney({ unit: currency, value: p.volume })}</td>
+                <td>{formatCount(p.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

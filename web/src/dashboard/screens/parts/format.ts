@@ -53,13 +53,11 @@ export function formatMoney(amount: Money, locale?: string): string {
   }
 }
 
-/** "0.9500" → "95.0 %" (string arithmetic: four decimals in, one decimal of a percent out); null → "—". */
+/** "0.9500" → "95.0%" in the user's locale; null → "—". Intl rounds the decimal string exactly (no float). */
 export function formatRate(rate: string | null, locale?: string): string {
   if (rate === null) return '—';
-  const [whole = '0', fraction = ''] = rate.split('.');
-  const tenths = `${whole}${fraction.padEnd(3, '0').slice(0, 3)}`.replace(/^0+(?=\d)/, '');
   return new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(
-    toDecimal(tenths, 3) as `${number}`,
+    rate as `${number}`,
   );
 }
 
