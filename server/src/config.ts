@@ -54,6 +54,13 @@ export interface Config {
   ratesFile: string | null;
   /** ISO 4217 code → amount in minor units from which a payment requires data collection; empty: none does. */
   collectDataThresholds: Map<string, bigint>;
+  /** Dashboard sessions (server/src/users/sessions.ts): idle and absolute timeouts, and the password hash's cost. */
+  dashboard: {
+    idleTimeoutMs: number;
+    sessionTtlMs: number;
+    /** log2 of scrypt's N for new password hashes (17 by default); below 15 only outside production, for tests. */
+    passwordCostLog2: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -278,6 +285,7 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
     readVar(env, 'PAYGATE_ENV'),
   );
   const dev = paygateEnv === 'development';
+  const production = paygateEnv === 'production';
   const port = parseWith('PORT', portSchema.default(3000), readVar(env, 'PORT'));
   const host = readVar(env, 'HOST') ?? (dev ? '127.0.0.1' : '0.0.0.0');
   const dataDir = resolve(readVar(env, 'PAYGATE_DATA_DIR') ?? './data');
@@ -399,6 +407,25 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
       ) * 1000,
     ratesFile: readVar(env, 'PAYGATE_RATES_FILE') ?? null,
     collectDataThresholds: parseCollectDataThresholds(readVar(env, 'PAYGATE_COLLECT_DATA_THRESHOLDS')),
+    dashboard: {
+      idleTimeoutMs:
+        parseWith(
+          'PAYGATE_DASHBOARD_IDLE_TIMEOUT',
+          intSchema(60, 86_400, 'must be an integer number of seconds between 60 and 86400').default(1800),
+          readVar(env, 'PAYGATE_DASHBOARD_IDLE_TIMEOUT'),
+        ) * 1000,
+      sessionTtlMs:
+        parseWith(
+          'PAYGATE_DASHBOARD_SESSION_TTL',
+          intSchema(300, 30 * 86_400, 'must be an integer number of seconds between 300 and 2592000').default(43_200),
+          readVar(env, 'PAYGATE_DASHBOARD_SESSION_TTL'),
+        ) * 1000,
+      passwordCostLog2: parseWith(
+        'PAYGATE_PASSWORD_COST',
+        intSchema(production ? 15 : 10, 20, `must be an integer between ${production ? 15 : 10} and 20`).default(17),
+        readVar(env, 'PAYGATE_PASSWORD_COST'),
+      ),
+    },
   };
 }
 

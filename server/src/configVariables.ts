@@ -144,6 +144,29 @@ export const variables: VariableSpec[] = [
       'How long a merchant API key that authenticated is trusted without a database read. A key revoked by this process is refused at once; one revoked by another process (the CLI, another instance) within this time. `0`: read every time.',
   },
   {
+    name: 'PAYGATE_DASHBOARD_IDLE_TIMEOUT',
+    type: 'integer 60–86400 (seconds)',
+    default: '`1800`',
+    modes: 'all',
+    description:
+      'A dashboard session ends after this long without a request (its use is recorded at most once a minute).',
+  },
+  {
+    name: 'PAYGATE_DASHBOARD_SESSION_TTL',
+    type: 'integer 300–2592000 (seconds)',
+    default: '`43200`',
+    modes: 'all',
+    description: 'A dashboard session ends this long after sign-in, however it is used.',
+  },
+  {
+    name: 'PAYGATE_PASSWORD_COST',
+    type: 'integer 15–20 (10–20 outside production)',
+    default: '`17`',
+    modes: 'all',
+    description:
+      'log2 of the scrypt cost N of new dashboard password hashes (r=8, p=1; 17 uses 128 MiB for about 0.3 s per sign-in). Existing hashes keep the cost they were made with. Lower it only for tests.',
+  },
+  {
     name: 'PAYGATE_REQUEST_TIMEOUT_MS',
     type: 'integer ≥ 1 (milliseconds)',
     default: '`30000`',

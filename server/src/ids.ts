@@ -35,6 +35,10 @@ export const newId = {
   partner: () => `ptn_${randomBase62(16)}`,
   merchant: () => `mer_${randomBase62(16)}`,
   key: () => `key_${randomBase62(16)}`,
+  user: () => `usr_${randomBase62(16)}`,
+  session: () => `ses_${randomBase62(16)}`,
+  invitation: () => `inv_${randomBase62(16)}`,
+  audit: () => `aud_${randomBase62(24)}`,
 };
 
 /** The form of every payment id the server issues: the contract's `PaymentId`. */

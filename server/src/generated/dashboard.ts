@@ -2,6 +2,360 @@
 // Change the contract in openapi/ and run `npm run codegen`.
 /* eslint-disable */
 export interface paths {
+    "/v1/dashboard/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in
+         * @description Signs a user in with email and password and, for a user with two-factor authentication, a TOTP code or a
+         *     recovery code. On success the answer sets the session cookie (`HttpOnly; SameSite=Strict; Path=/`; named
+         *     `__Host-paygate_session` with `Secure`, or `paygate_session` on a loopback development server) and returns the
+         *     session with its CSRF token. Sent without a code for a user who needs one, the answer is
+         *     `{"status": "two_factor_required"}` and no cookie: send the request again with `totpCode` or `recoveryCode`.
+         *
+         *     Wrong email or password, and a wrong or already used code, answer `401 unauthorized` with the same message
+         *     whether or not the email belongs to a user. Failures are counted per account and per client address (see
+         *     `429`). A user whose email is unknown and a user who is known take the same time to refuse.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the current session (it can no longer be used, anywhere) and clears the session cookie.
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the current session
+         * @description The signed-in user, the merchants they belong to with their roles, the CSRF token to send on state-changing
+         *     requests, and when the session expires. The web app calls it on load; a `401` means "sign in".
+         */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your sessions
+         * @description The signed-in user's active sessions (not expired, not revoked), newest first, the current one marked.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of your sessions
+         * @description Ends one of the signed-in user's sessions (another browser, a lost device). Revoking the current session is
+         *     signing out, without clearing the cookie.
+         */
+        delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/two-factor/enrol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start two-factor enrolment
+         * @description Creates a new TOTP secret for the signed-in user, pending until `activateTwoFactor` confirms it with a code
+         *     (a pending secret is replaced by starting again). Show the `otpauthUri` as a QR code. No request body. Refused
+         *     with `409 invalid_state` when two-factor authentication is already active (disable it first).
+         */
+        post: operations["startTwoFactorEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/two-factor/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate two-factor authentication
+         * @description Confirms the pending secret of `startTwoFactorEnrolment` with a current code of the authenticator app, which
+         *     activates two-factor authentication, and returns 10 one-time recovery codes, **shown only in this answer**.
+         *     From now on, `signIn` needs a code.
+         */
+        post: operations["activateTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable two-factor authentication
+         * @description Turns two-factor authentication off for the signed-in user, given the password and a current code (or an
+         *     unused recovery code); the secret and the recovery codes are deleted. Refused with `409 invalid_state` while a
+         *     merchant the user belongs to requires two-factor authentication for its team, or when it is not active.
+         */
+        post: operations["disableTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/two-factor/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the recovery codes
+         * @description Given a current code of the authenticator app, replaces the user's recovery codes with 10 new ones, **shown only
+         *     in this answer**; the old ones stop working. Refused with `409 invalid_state` when two-factor authentication is
+         *     not active.
+         */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the team
+         * @description The merchant's members with their roles and whether they use two-factor authentication, and the pending
+         *     invitations. Owner only (an API key acts as `developer`, so it is refused with `403 forbidden`).
+         */
+        get: operations["getTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite someone
+         * @description Creates a one-time invitation to join the merchant with a role, valid 72 hours, and returns its link, **shown
+         *     only in this answer** (no mail is sent: hand it over yourself). The token is in the link's fragment
+         *     (`/dashboard/invite#…`), so it never reaches a server log. Owner only (an API key acts as `developer`, so it is refused with `403 forbidden`).
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/team/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description The pending invitation can no longer be accepted. Owner only (an API key acts as `developer`, so it is refused with `403 forbidden`).
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/team/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description Removes the user from the merchant's team (the user account stays, with its other memberships); their requests
+         *     for this merchant are refused from now on. Removing the merchant's last owner is refused with
+         *     `409 invalid_state`. Owner only (an API key acts as `developer`, so it is refused with `403 forbidden`).
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Gives a member another role. Demoting the merchant's last owner is refused with `409 invalid_state`. Owner only (an API key acts as `developer`, so it is refused with `403 forbidden`).
+         */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/v1/dashboard/invitations/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up an invitation
+         * @description What an invitation link offers (the merchant's name, the role, the expiry), for the invitation page. No
+         *     credential. The token travels in the body, never in a URL. An unknown, used, revoked or expired token answers
+         *     `404 invalid_params`.
+         */
+        post: operations["lookupInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Joins the merchant with the invitation's role and signs in, like `signIn`. A new email creates a user with
+         *     this password (12 to 256 characters, else `400 params_validation` with `param: password`); for an existing
+         *     user the password is verified instead (and, with two-factor authentication, a code is needed: the answer is
+         *     `two_factor_required` without one, and the invitation stays pending). The invitation is then used. No
+         *     credential.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the audit log
+         * @description Every change made for the merchant through the dashboard API, with a session or an API key (who, what, when,
+         *     from where), newest first, paged with a cursor. Reads are not recorded. Owner only (an API key acts as `developer`, so it is refused with `403 forbidden`).
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/webhook-endpoint": {
         parameters: {
             query?: never;
@@ -472,6 +826,417 @@ export interface components {
          */
         WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled";
         /**
+         * Role
+         * @description A user's role for one merchant. `owner`: everything, including the team, invitations, the audit log and the
+         *     settings. `developer`: API keys, webhooks and payment actions; reads the settings. `viewer`: reads only (no team,
+         *     no audit log).
+         * @example developer
+         * @enum {string}
+         */
+        Role: "owner" | "developer" | "viewer";
+        /**
+         * DashboardMode
+         * @description The mode a dashboard request addresses, `test` or `live`.
+         * @example test
+         * @enum {string}
+         */
+        DashboardMode: "test" | "live";
+        /**
+         * DashboardSession
+         * @description The current session, its user, the merchants the user belongs to, and the CSRF token to send.
+         */
+        DashboardSession: {
+            user: components["schemas"]["DashboardUser"];
+            /** @description The merchants the user belongs to (possibly none), by name. */
+            memberships: components["schemas"]["Membership"][];
+            /**
+             * @description Send it as `X-CSRF-Token` on every state-changing request of this session. It is the same for the whole
+             *     session; keep it in memory only.
+             * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+             */
+            csrfToken: string;
+            /** @description When the session ends whatever its use (absolute timeout, 12 hours after sign-in by default). */
+            expiresAt: components["schemas"]["UnixSeconds"];
+            /**
+             * @description When the session ends if it is not used before (idle timeout, 30 minutes by default); each authenticated
+             *     request moves it forward (the server records use at most once a minute), never past `expiresAt`.
+             */
+            idleExpiresAt: components["schemas"]["UnixSeconds"];
+        };
+        /**
+         * DashboardUser
+         * @description The signed-in user.
+         */
+        DashboardUser: {
+            id: components["schemas"]["UserId"];
+            email: components["schemas"]["Email"];
+            /** @description Whether the user has activated TOTP two-factor authentication. */
+            twoFactorEnabled: boolean;
+        };
+        /**
+         * Membership
+         * @description One merchant the user belongs to, and the user's role there.
+         */
+        Membership: {
+            /**
+             * @description The merchant's id, to send as `Merchant-Id`.
+             * @example mer_0jwfUvZi8vkMHc4I
+             */
+            merchantId: string;
+            /**
+             * @description The merchant's display name.
+             * @example Example Shop
+             */
+            merchantName: string;
+            role: components["schemas"]["Role"];
+            /**
+             * @description Whether the merchant's team requires two-factor authentication. While it does and the user has not activated
+             *     it, requests for this merchant answer `403 forbidden` (the user's own session and 2FA operations still work).
+             */
+            requireTwoFactor: boolean;
+        };
+        /**
+         * SignInRequest
+         * @description Email and password; for a user with two-factor authentication, also one of `totpCode` or `recoveryCode` (send
+         *     the first two alone to learn whether a second factor is needed: the answer is then `two_factor_required`).
+         */
+        SignInRequest: {
+            email: components["schemas"]["Email"];
+            /** @description The password. Not checked for length here, so an old password of any length is simply wrong. */
+            password: string;
+            totpCode?: components["schemas"]["TotpCode"];
+            recoveryCode?: components["schemas"]["RecoveryCode"];
+        };
+        /**
+         * SignInResponse
+         * @description `signed_in`: the session cookie is set and `session` describes it. `two_factor_required`: the email and password
+         *     are right, but the user has two-factor authentication and sent no code: send the request again with `totpCode`
+         *     or `recoveryCode`. No cookie is set.
+         */
+        SignInResponse: components["schemas"]["SignedIn"] | components["schemas"]["TwoFactorRequired"];
+        /**
+         * SessionInfo
+         * @description One of the user's active sessions.
+         */
+        SessionInfo: {
+            id: components["schemas"]["DashboardSessionId"];
+            /** @description When the user signed in. */
+            createdAt: components["schemas"]["UnixSeconds"];
+            /** @description The last use, to the minute. */
+            lastSeenAt: components["schemas"]["UnixSeconds"];
+            /** @description The absolute end of the session. */
+            expiresAt: components["schemas"]["UnixSeconds"];
+            /**
+             * @description The client address the session was signed in from, if known.
+             * @example 203.0.113.7
+             */
+            ip: string | null;
+            /**
+             * @description The browser's `User-Agent` at sign-in (at most 256 characters), if sent.
+             * @example Mozilla/5.0 (X11; Linux x86_64) Firefox/133.0
+             */
+            userAgent: string | null;
+            /** @description Whether this is the session making the request. */
+            current: boolean;
+        };
+        /**
+         * SessionList
+         * @description The signed-in user's active sessions (not expired, not revoked), newest first.
+         */
+        SessionList: {
+            sessions: components["schemas"]["SessionInfo"][];
+        };
+        /**
+         * TwoFactorEnrolment
+         * @description A new TOTP secret awaiting activation (`activateTwoFactor`). Show `otpauthUri` as a QR code and `secret` for
+         *     manual entry; both are secrets: never log them. Starting again replaces a pending secret.
+         */
+        TwoFactorEnrolment: {
+            /**
+             * @description The secret, base32 (RFC 4648) without padding, 160 bits.
+             * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+             */
+            secret: string;
+            /**
+             * @description The `otpauth://totp/…` URI (issuer Paygate, SHA1, 6 digits, 30 s) for authenticator apps.
+             * @example otpauth://totp/Paygate:ada%40shop.example.com?issuer=Paygate&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30
+             */
+            otpauthUri: string;
+        };
+        /**
+         * RecoveryCodes
+         * @description Ten new one-time recovery codes, **shown only in this answer**; any earlier codes no longer work. Each replaces
+         *     an authenticator code once at sign-in.
+         */
+        RecoveryCodes: {
+            recoveryCodes: components["schemas"]["RecoveryCode"][];
+        };
+        /**
+         * Team
+         * @description The merchant's members and pending invitations.
+         */
+        Team: {
+            members: components["schemas"]["TeamMember"][];
+            invitations: components["schemas"]["Invitation"][];
+        };
+        /**
+         * TeamMember
+         * @description A user who belongs to the merchant.
+         */
+        TeamMember: {
+            userId: components["schemas"]["UserId"];
+            email: components["schemas"]["Email"];
+            role: components["schemas"]["Role"];
+            twoFactorEnabled: boolean;
+            /** @description When the user became a member. */
+            joinedAt: components["schemas"]["UnixSeconds"];
+        };
+        /**
+         * Invitation
+         * @description A pending invitation (neither accepted, revoked nor expired). Its token is never shown again.
+         */
+        Invitation: {
+            id: components["schemas"]["InvitationId"];
+            role: components["schemas"]["Role"];
+            createdAt: components["schemas"]["UnixSeconds"];
+            /** @description 72 hours after creation. */
+            expiresAt: components["schemas"]["UnixSeconds"];
+        };
+        /**
+         * CreateInvitationResponse
+         * @description The invitation and its link, **shown only in this answer**; hand the link over yourself (no mail is sent).
+         */
+        CreateInvitationResponse: {
+            invitation: components["schemas"]["Invitation"];
+            /**
+             * @description `<public base URL>/dashboard/invite#<token>`: the token is in the fragment, so it never reaches a server log.
+             *     Valid once, for 72 hours.
+             * @example https://pay.example.com/dashboard/invite#inv_tok_Qm3x8Zr1Kp5Lw9Tb2Vc7Nd4Hs6Jf0Ya1
+             */
+            inviteUrl: string;
+        };
+        /**
+         * InvitationSummary
+         * @description What a pending invitation offers.
+         */
+        InvitationSummary: {
+            /** @example Example Shop */
+            merchantName: string;
+            role: components["schemas"]["Role"];
+            expiresAt: components["schemas"]["UnixSeconds"];
+        };
+        /**
+         * AuditEntry
+         * @description One change made through the dashboard API (with a session or an API key).
+         */
+        AuditEntry: {
+            id: components["schemas"]["AuditEntryId"];
+            at: components["schemas"]["UnixSeconds"];
+            actor: components["schemas"]["AuditActor"];
+            /**
+             * @description The operation (its `operationId`), for example `rotateWebhookSecret`.
+             * @example rotateWebhookSecret
+             */
+            action: string;
+            /**
+             * @description The resource addressed, as the operation's path parameters (`deliveryId=whd_…`); `null` when none.
+             * @example deliveryId=whd_8sLp2VqX6nRc4TzK9mWb3HdY
+             */
+            target: string | null;
+            /** @description The mode the change addressed; `null` for merchant-wide changes (team, settings). */
+            mode: components["schemas"]["DashboardMode"] | null;
+            /**
+             * @description The client address, if known.
+             * @example 203.0.113.7
+             */
+            ip: string | null;
+            /** @description Non-secret facts about the change (a new role, a key prefix, a URL); never a secret. */
+            details: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /**
+         * AuditLogList
+         * @description One page of the merchant's audit log, newest first.
+         */
+        AuditLogList: {
+            data: components["schemas"]["AuditEntry"][];
+            hasMore: boolean;
+            /** @description The value to pass as `startingAfter` for the next page when `hasMore` is `true`; `null` otherwise. */
+            nextCursor: string | null;
+        };
+        /**
+         * Email
+         * Format: email
+         * @description An email address (compared trimmed and lower-cased).
+         * @example ada@shop.example.com
+         */
+        Email: string;
+        /**
+         * TotpCode
+         * @description A 6-digit code of the user's authenticator app (RFC 6238, 30-second steps). Each code is accepted once.
+         * @example 492039
+         */
+        TotpCode: string;
+        /**
+         * RecoveryCode
+         * @description A one-time recovery code, as shown at activation: 10 lowercase letters and digits in two groups of 5
+         *     (`xxxxx-xxxxx`); the dash, spaces and case are ignored when it is entered.
+         * @example 7kq2m-x9p4d
+         */
+        RecoveryCode: string;
+        /**
+         * UserId
+         * @description A dashboard user's id, `usr_` followed by 16 base62 characters.
+         * @example usr_2Hk9sL4pQx7Vb1Nm
+         */
+        UserId: string;
+        /**
+         * UnixSeconds
+         * Format: int64
+         * @description A moment in Unix seconds (UTC), like every time in this API.
+         * @example 1771408800
+         */
+        UnixSeconds: number;
+        /**
+         * SignedIn
+         * @description Signed in; the `Set-Cookie` header carries the session cookie.
+         */
+        SignedIn: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "signed_in";
+            session: components["schemas"]["DashboardSession"];
+        };
+        /**
+         * TwoFactorRequired
+         * @description The email and password are right; a second factor (`totpCode` or `recoveryCode`) is needed. No cookie was set.
+         */
+        TwoFactorRequired: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "two_factor_required";
+        };
+        /**
+         * ErrorCode
+         * @description Machine-readable error code. Clients branch on this value, never on `message`.
+         *     Each operation lists the codes it can answer under each of its error statuses. Some codes
+         *     (`missing_api_key`, `customer_not_found`, `wallet_not_found`, `executor_not_found`) are reserved: part of the
+         *     contract, not emitted yet. Treat any code you do not know as a generic failure of its HTTP status.
+         * @example payment_not_found
+         * @enum {string}
+         */
+        ErrorCode: "rate_limited" | "invalid_params" | "params_validation" | "payment_not_found" | "idempotency_conflict" | "internal_error" | "invalid_api_key" | "unauthorized" | "forbidden" | "invalid_state" | "payment_expired" | "quote_expired" | "missing_api_key" | "missing_merchant_api_key" | "missing_merchant_id" | "header_not_ascii" | "not_sandbox_api_key" | "merchant_not_found" | "merchant_exists" | "api_key_not_found" | "partner_not_found" | "customer_not_found" | "wallet_not_found" | "executor_not_found" | "missing_app_id" | "missing_client_id" | "invalid_app_id" | "conflicting_auth_headers" | "missing_auth_headers" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "sanctioned_user" | "payment_not_succeeded" | "already_refunded";
+        /**
+         * ErrorResponse
+         * @description The body of every error answer, on every surface.
+         * @example {
+         *       "code": "payment_not_found",
+         *       "message": "No payment with id pay_7Qz3kP9xWm2LrT8vN4bY6cJd."
+         *     }
+         */
+        ErrorResponse: {
+            code: components["schemas"]["ErrorCode"];
+            /** @description A human-readable explanation. It may change between releases; do not parse it. */
+            message: string;
+        };
+        /**
+         * DashboardSessionId
+         * @description A dashboard session's id, `ses_` followed by 16 base62 characters. Not a credential (the cookie's token is).
+         * @example ses_4Vb7kQ2mXr9LpT3c
+         */
+        DashboardSessionId: string;
+        /**
+         * TwoFactorCodeRequest
+         * @description A current code of the authenticator app.
+         */
+        TwoFactorCodeRequest: {
+            code: components["schemas"]["TotpCode"];
+        };
+        /**
+         * DisableTwoFactorRequest
+         * @description The user's password and a current code of the authenticator app (or a recovery code).
+         */
+        DisableTwoFactorRequest: {
+            password: string;
+            /** @description A 6-digit TOTP code, or an unused recovery code. */
+            code: string;
+        };
+        /**
+         * InvitationId
+         * @description An invitation's id, `inv_` followed by 16 base62 characters. Not the invitation's token.
+         * @example inv_8Jd2nR5tWq1ZcK7v
+         */
+        InvitationId: string;
+        /**
+         * CreateInvitationRequest
+         * @description The role the invited person will have.
+         */
+        CreateInvitationRequest: {
+            role: components["schemas"]["Role"];
+        };
+        /**
+         * UpdateMemberRequest
+         * @description The member's new role.
+         */
+        UpdateMemberRequest: {
+            role: components["schemas"]["Role"];
+        };
+        /**
+         * InvitationToken
+         * @description The secret token of an invitation link (the part after `#`).
+         * @example inv_tok_Qm3x8Zr1Kp5Lw9Tb2Vc7Nd4Hs6Jf0Ya1
+         */
+        InvitationToken: string;
+        /**
+         * LookupInvitationRequest
+         * @description The invitation link's token.
+         */
+        LookupInvitationRequest: {
+            token: components["schemas"]["InvitationToken"];
+        };
+        /**
+         * AcceptInvitationRequest
+         * @description The token, and the email and password of the account that joins. A new email creates a user with this password
+         *     (12 to 256 characters); an existing user's password is verified instead (and, with two-factor authentication,
+         *     `totpCode` or `recoveryCode` too, as in `signIn`).
+         */
+        AcceptInvitationRequest: {
+            token: components["schemas"]["InvitationToken"];
+            email: components["schemas"]["Email"];
+            password: string;
+            totpCode?: components["schemas"]["TotpCode"];
+            recoveryCode?: components["schemas"]["RecoveryCode"];
+        };
+        /**
+         * AuditEntryId
+         * @description An audit log entry's id, `aud_` followed by 24 base62 characters.
+         * @example aud_6tYb1Qm9Kx3Lw8Zp2Rc5Vn0D
+         */
+        AuditEntryId: string;
+        /**
+         * AuditActor
+         * @description Who made the change.
+         */
+        AuditActor: {
+            /** @enum {string} */
+            kind: "user" | "api_key";
+            /**
+             * @description The user id (`usr_…`) or the API key id (`key_…`).
+             * @example usr_2Hk9sL4pQx7Vb1Nm
+             */
+            id: string;
+            /**
+             * @description The user's email or the key's prefix; `null` when the user or key no longer exists.
+             * @example ada@shop.example.com
+             */
+            label: string | null;
+        };
+        /**
          * WebhookEndpointId
          * @description A webhook endpoint id, `whe_` followed by 16 base62 characters. A re-created endpoint gets a new id.
          * @example whe_4kQm9TzR2bWx7LpN
@@ -522,36 +1287,6 @@ export interface components {
          * @enum {string}
          */
         WebhookMode: "test" | "live";
-        /**
-         * UnixSeconds
-         * Format: int64
-         * @description A moment in Unix seconds (UTC), like every time in this API.
-         * @example 1771408800
-         */
-        UnixSeconds: number;
-        /**
-         * ErrorCode
-         * @description Machine-readable error code. Clients branch on this value, never on `message`.
-         *     Each operation lists the codes it can answer under each of its error statuses. Some codes
-         *     (`missing_api_key`, `customer_not_found`, `wallet_not_found`, `executor_not_found`) are reserved: part of the
-         *     contract, not emitted yet. Treat any code you do not know as a generic failure of its HTTP status.
-         * @example payment_not_found
-         * @enum {string}
-         */
-        ErrorCode: "rate_limited" | "invalid_params" | "params_validation" | "payment_not_found" | "idempotency_conflict" | "internal_error" | "invalid_api_key" | "unauthorized" | "forbidden" | "invalid_state" | "payment_expired" | "quote_expired" | "missing_api_key" | "missing_merchant_api_key" | "missing_merchant_id" | "header_not_ascii" | "not_sandbox_api_key" | "merchant_not_found" | "merchant_exists" | "api_key_not_found" | "partner_not_found" | "customer_not_found" | "wallet_not_found" | "executor_not_found" | "missing_app_id" | "missing_client_id" | "invalid_app_id" | "conflicting_auth_headers" | "missing_auth_headers" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "sanctioned_user" | "payment_not_succeeded" | "already_refunded";
-        /**
-         * ErrorResponse
-         * @description The body of every error answer, on every surface.
-         * @example {
-         *       "code": "payment_not_found",
-         *       "message": "No payment with id pay_7Qz3kP9xWm2LrT8vN4bY6cJd."
-         *     }
-         */
-        ErrorResponse: {
-            code: components["schemas"]["ErrorCode"];
-            /** @description A human-readable explanation. It may change between releases; do not parse it. */
-            message: string;
-        };
         /**
          * CreateWebhookEndpointRequest
          * @description The endpoint to register for the key's mode. Unknown fields are refused (`400 params_validation`).
@@ -1062,11 +1797,13 @@ export interface components {
     responses: {
         /**
          * @description The request breaks a rule. Codes:
-         *     - `invalid_params`: the request cannot be read (for example an unknown query parameter).
-         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         *     - `params_validation`: the body or a parameter breaks the schema (a missing or unknown field, a value of the
+         *       wrong form or length).
+         *     - `invalid_params`: the request cannot be read (malformed JSON, a body that is not an object, an unknown query
+         *       parameter).
+         *     - `header_not_ascii`: a header holds non-ASCII or control characters.
          */
-        HeadersBadRequest: {
+        SessionBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1075,51 +1812,12 @@ export interface components {
             };
         };
         /**
-         * @description Not authenticated. Codes:
-         *     - `missing_merchant_api_key`: the `Api-Key` header is missing (checked before `Merchant-Id`).
-         *     - `invalid_api_key`: the key is unknown, revoked or malformed.
+         * @description Code `rate_limited`: too many failed sign-ins. After 5 failures for one email within 15 minutes, that account is
+         *     locked for 15 minutes; after 20 failures from one client address within 15 minutes, that address is. The message
+         *     is the same in both cases and whether or not the email belongs to a user. Wait for the number of seconds in
+         *     `Retry-After`. A successful sign-in clears the account's count.
          */
-        Unauthorized: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description Authenticated, but not allowed. Codes:
-         *     - `forbidden`: the API key belongs to another partner than the merchant named by `Merchant-Id`.
-         *     - `not_sandbox_api_key`: a live key (`sk_live_…`) was sent to a sandbox server (`PAYGATE_ENV=staging`), which accepts test keys only.
-         */
-        Forbidden: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description Not found. Codes:
-         *     - `invalid_params`: no webhook endpoint is registered for the key's mode (never created, or deleted). The
-         *       contract has no dedicated "endpoint not found" code, so this is the code every route answers for an address
-         *       that names nothing; branch on the status `404`. Create one with `createWebhookEndpoint`.
-         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
-         */
-        EndpointNotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
-        /**
-         * @description Code `rate_limited`: this API key exceeded its rate limit (a token bucket per key: 50 requests per second
-         *     sustained, bursts of 100, by default). Wait for the number of seconds in `Retry-After`, then retry.
-         */
-        RateLimited: {
+        SignInThrottled: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
@@ -1152,8 +1850,133 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description Not signed in. Codes:
+         *     - `missing_merchant_api_key`: no session cookie was sent (these operations take a session, never an API key).
+         *     - `unauthorized`: the session cookie names no active session (expired, signed out, revoked or unknown).
+         */
+        SessionUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Code `forbidden`: a state-changing request without the session's `X-CSRF-Token` (or with a wrong one), or with an
+         *     `Origin` (or `Referer`) naming another origin.
+         */
+        SessionForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Code `rate_limited`: the API key, or the signed-in user, exceeded the rate limit (a token bucket: 50 requests per
+         *     second sustained, bursts of 100, by default). Wait for the number of seconds in `Retry-After`, then retry.
+         */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Code `invalid_params`: the id in the path names nothing the caller can see. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The request breaks a rule; nothing changed. Codes:
+         *     - `params_validation`: the body breaks the schema, or the code (`param: code`) or password (`param: password`)
+         *       is wrong, expired or already used. A field error, not a sign-out: the session stays valid.
+         *     - `invalid_params`: the request cannot be read (malformed JSON, a body that is not an object).
+         *     - `header_not_ascii`: a header holds non-ASCII or control characters.
+         */
+        TwoFactorBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The request breaks a rule. Codes:
+         *     - `invalid_params`: the request cannot be read (for example an unknown query parameter, malformed JSON).
+         *     - `params_validation`: the body or a parameter breaks the schema, or, with an API key, `Paygate-Mode` differs
+         *       from the key's mode.
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: `Api-Key`, `Merchant-Id` or another header holds non-ASCII or control characters.
+         */
+        HeadersBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not authenticated. Codes:
+         *     - `missing_merchant_api_key`: neither a session cookie nor an `Api-Key` header was sent.
+         *     - `invalid_api_key`: the API key is unknown, revoked or malformed.
+         *     - `unauthorized`: the session cookie names no active session (expired by the idle or absolute timeout, signed
+         *       out, revoked, or unknown). Sign in again.
+         */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Authenticated, but not allowed. Codes:
+         *     - `forbidden`: with an API key, the key belongs to another partner than the merchant, or is bound to another
+         *       merchant. With a session: the user is not a member of the merchant; the user's role is below what the
+         *       operation needs (`viewer` < `developer` < `owner`); the merchant's team requires two-factor authentication and
+         *       the user has not activated it; or, on a state-changing request, `X-CSRF-Token` is missing or wrong, or the
+         *       `Origin` (or `Referer`) names another origin.
+         *     - `not_sandbox_api_key`: a live key (`sk_live_…`) was sent to a sandbox server (`PAYGATE_ENV=staging`).
+         */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Code `merchant_not_found`: the `Merchant-Id` names no merchant. */
         MerchantNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not found. Codes:
+         *     - `invalid_params`: no webhook endpoint is registered for the key's mode (never created, or deleted). The
+         *       contract has no dedicated "endpoint not found" code, so this is the code every route answers for an address
+         *       that names nothing; branch on the status `404`. Create one with `createWebhookEndpoint`.
+         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+         */
+        EndpointNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1194,10 +2017,11 @@ export interface components {
         };
         /**
          * @description The request breaks a rule. Codes:
-         *     - `params_validation`: the path `deliveryId` is not a well-formed delivery id (`whd_` + 24 base62 characters).
+         *     - `params_validation`: the path `deliveryId` is not a well-formed delivery id (`whd_` + 24 base62 characters), or,
+         *       with an API key, `Paygate-Mode` differs from the key's mode.
          *     - `invalid_params`: the request cannot be read (for example an unknown query parameter).
          *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
          */
         DeliveryBadRequest: {
             headers: {
@@ -1225,6 +2049,21 @@ export interface components {
     };
     parameters: {
         /**
+         * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+         *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+         *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+         *
+         *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+         * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+         */
+        CsrfToken: string;
+        /**
+         * @description The session's id (`ses_…`, from `listSessions`; not the cookie's token). An id that names none of the signed-in
+         *     user's sessions answers `404 invalid_params`.
+         * @example ses_4Vb7kQ2mXr9LpT3c
+         */
+        SessionIdPath: components["schemas"]["DashboardSessionId"];
+        /**
          * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
          *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
          *     backend, never from a browser or a mobile app.
@@ -1246,6 +2085,33 @@ export interface components {
          * @example mer_0jwfUvZi8vkMHc4I
          */
         MerchantId: string;
+        /**
+         * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+         *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+         * @example test
+         */
+        PaygateMode: components["schemas"]["DashboardMode"];
+        /**
+         * @description The invitation's id (`inv_…`). An id that names no pending invitation of the merchant answers `404 invalid_params`.
+         * @example inv_8Jd2nR5tWq1ZcK7v
+         */
+        InvitationIdPath: components["schemas"]["InvitationId"];
+        /**
+         * @description The member's user id (`usr_…`). An id that names no member of the merchant answers `404 invalid_params`.
+         * @example usr_2Hk9sL4pQx7Vb1Nm
+         */
+        UserIdPath: components["schemas"]["UserId"];
+        /**
+         * @description The maximum number of entries to return, 1 to 100.
+         * @example 50
+         */
+        AuditLimit: number;
+        /**
+         * @description A cursor: return the entries that come after this entry in the list order (older ones). Pass the `nextCursor` of
+         *     the previous page. An id that names no entry of the merchant is refused with `404 invalid_params`.
+         * @example aud_6tYb1Qm9Kx3Lw8Zp2Rc5Vn0D
+         */
+        AuditStartingAfter: components["schemas"]["AuditEntryId"];
         /**
          * @description The maximum number of deliveries to return, 1 to 100.
          * @example 20
@@ -1308,6 +2174,922 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in (the cookie is set), or a second factor is needed (no cookie). */
+            200: {
+                headers: {
+                    /** @description The session cookie, on `signed_in` only. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInResponse"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            /**
+             * @description Code `unauthorized`: the email or password is wrong (the same answer whether or not the email belongs to a
+             *     user, and for a disabled user), or the TOTP or recovery code is wrong, expired or already used.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["SignInThrottled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out; the answer's `Set-Cookie` clears the cookie. */
+            204: {
+                headers: {
+                    /** @description Clears the session cookie. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["SessionForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardSession"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /**
+                 * @description The session's id (`ses_…`, from `listSessions`; not the cookie's token). An id that names none of the signed-in
+                 *     user's sessions answers `404 invalid_params`.
+                 * @example ses_4Vb7kQ2mXr9LpT3c
+                 */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["SessionForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startTwoFactorEnrolment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pending secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorEnrolment"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["SessionForbidden"];
+            /** @description Code `invalid_state`: two-factor authentication is already active. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    activateTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Active; the recovery codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            400: components["responses"]["TwoFactorBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["SessionForbidden"];
+            /**
+             * @description Code `invalid_state`: there is no pending enrolment (start one first), or two-factor authentication is
+             *     already active.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disableTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisableTwoFactorRequest"];
+            };
+        };
+        responses: {
+            /** @description Disabled. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["TwoFactorBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["SessionForbidden"];
+            /** @description Code `invalid_state`: two-factor authentication is not active, or a team of the user requires it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description The new recovery codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            400: components["responses"]["TwoFactorBadRequest"];
+            401: components["responses"]["SessionUnauthorized"];
+            403: components["responses"]["SessionForbidden"];
+            /** @description Code `invalid_state`: two-factor authentication is not active. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTeam: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation and its link. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateInvitationResponse"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /**
+                 * @description The invitation's id (`inv_…`). An id that names no pending invitation of the merchant answers `404 invalid_params`.
+                 * @example inv_8Jd2nR5tWq1ZcK7v
+                 */
+                invitationId: components["parameters"]["InvitationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Codes: `invalid_params`: no pending invitation of the merchant has this id; `merchant_not_found`: the
+             *     `Merchant-Id` names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /**
+                 * @description The member's user id (`usr_…`). An id that names no member of the merchant answers `404 invalid_params`.
+                 * @example usr_2Hk9sL4pQx7Vb1Nm
+                 */
+                userId: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Codes: `invalid_params`: no member of the merchant has this id; `merchant_not_found`: the `Merchant-Id`
+             *     names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Code `invalid_state`: the member is the merchant's last owner. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
+            };
+            path: {
+                /**
+                 * @description The member's user id (`usr_…`). An id that names no member of the merchant answers `404 invalid_params`.
+                 * @example usr_2Hk9sL4pQx7Vb1Nm
+                 */
+                userId: components["parameters"]["UserIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description The member, with the new role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Codes: `invalid_params`: no member of the merchant has this id; `merchant_not_found`: the `Merchant-Id`
+             *     names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Code `invalid_state`: the member is the merchant's last owner. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    lookupInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LookupInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The pending invitation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationSummary"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            /** @description Code `invalid_params`: the token names no pending invitation (unknown, used, revoked or expired). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["SignInThrottled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description Joined and signed in (the cookie is set), or a second factor is needed (no cookie). */
+            200: {
+                headers: {
+                    /** @description The session cookie, on `signed_in` only. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInResponse"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            /** @description Code `unauthorized`: the email belongs to a user and the password (or the two-factor code) is wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Code `invalid_params`: the token names no pending invitation (unknown, used, revoked or expired). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["SignInThrottled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of entries to return, 1 to 100.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["AuditLimit"];
+                /**
+                 * @description A cursor: return the entries that come after this entry in the list order (older ones). Pass the `nextCursor` of
+                 *     the previous page. An id that names no entry of the merchant is refused with `404 invalid_params`.
+                 * @example aud_6tYb1Qm9Kx3Lw8Zp2Rc5Vn0D
+                 */
+                startingAfter?: components["parameters"]["AuditStartingAfter"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogList"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Codes: `invalid_params`: `startingAfter` names no entry of the merchant; `merchant_not_found`: the
+             *     `Merchant-Id` names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getWebhookEndpoint: {
         parameters: {
             query?: never;
@@ -1334,6 +3116,12 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
             };
             path?: never;
             cookie?: never;
@@ -1384,6 +3172,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -1416,7 +3219,8 @@ export interface operations {
              *       `PAYGATE_WEBHOOK_ALLOW_LOOPBACK`.
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             *     - `params_validation` also when, with an API key, `Paygate-Mode` differs from the key's mode.
+             *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
              */
             400: {
                 headers: {
@@ -1475,6 +3279,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -1523,6 +3342,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -1549,7 +3383,8 @@ export interface operations {
              *       `createWebhookEndpoint`).
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             *     - `params_validation` also when, with an API key, `Paygate-Mode` differs from the key's mode.
+             *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
              */
             400: {
                 headers: {
@@ -1595,6 +3430,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -1645,6 +3495,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -1672,7 +3537,8 @@ export interface operations {
              *     - `params_validation`: the body breaks the schema (a missing or unknown `type`, an unknown field).
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             *     - `params_validation` also when, with an API key, `Paygate-Mode` differs from the key's mode.
+             *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
              */
             400: {
                 headers: {
@@ -1774,6 +3640,12 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
             };
             path?: never;
             cookie?: never;
@@ -1795,7 +3667,8 @@ export interface operations {
              *       `status` or `eventType`, a malformed `startingAfter` or `eventId`, a `paymentId` over 128 characters).
              *     - `invalid_params`: the query cannot be read (for example an unknown query parameter).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             *     - `params_validation` also when, with an API key, `Paygate-Mode` differs from the key's mode.
+             *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
              */
             400: {
                 headers: {
@@ -1852,6 +3725,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -1877,7 +3765,8 @@ export interface operations {
              *       `since` is in the future.
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             *     - `params_validation` also when, with an API key, `Paygate-Mode` differs from the key's mode.
+             *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
              */
             400: {
                 headers: {
@@ -1924,6 +3813,12 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
             };
             path: {
                 /**
@@ -1981,6 +3876,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path: {
                 /**
@@ -2051,6 +3961,21 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+                /**
+                 * @description **Required on every state-changing request made with a dashboard session** (the `csrfToken` of `signIn` or
+                 *     `getSession`); ignored with an API key. Missing or wrong: `403 forbidden`. A request that carries an `Origin` (or,
+                 *     without one, a `Referer`) header naming another origin than the server's is refused with `403 forbidden` too.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence.
+                 * @example 3wK1pQ9vXJc0r5yC2mZb8dT4hLs6nFa7eRu1oPiVgYk
+                 */
+                "X-CSRF-Token"?: components["parameters"]["CsrfToken"];
             };
             path?: never;
             cookie?: never;
@@ -2076,7 +4001,8 @@ export interface operations {
              *       `since` is more than 14 days ago or in the future.
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
-             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             *     - `params_validation` also when, with an API key, `Paygate-Mode` differs from the key's mode.
+             *     - `header_not_ascii`: a credential or other header holds non-ASCII or control characters.
              */
             400: {
                 headers: {
@@ -2108,8 +4034,13 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const webhookAttemptOutcomeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookAttempt"]["outcome"]> = ["delivered", "failed"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["payment.created", "payment.processing", "payment.succeeded", "payment.failed", "payment.expired", "payment.cancelled", "payment.settled"];
-export const webhookModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMode"]> = ["test", "live"];
+export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["owner", "developer", "viewer"];
+export const dashboardModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DashboardMode"]> = ["test", "live"];
+export const signedInStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignedIn"]["status"]> = ["signed_in"];
+export const twoFactorRequiredStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TwoFactorRequired"]["status"]> = ["two_factor_required"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
+export const auditActorKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditActor"]["kind"]> = ["user", "api_key"];
+export const webhookModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMode"]> = ["test", "live"];
 export const webhookDeliveryTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryTrigger"]> = ["event", "resend", "replay", "test"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]> = ["pending", "delivered", "failed"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];

@@ -33,7 +33,11 @@ export function merchantAuthOf(res: Response): MerchantAuth {
   return auth;
 }
 
-interface ContractRoute {
+export interface ContractRoute {
+  /** The operation's contract operationId. */
+  operationId: string;
+  /** The contract's path template, e.g. `/v1/dashboard/webhook-deliveries/{deliveryId}`. */
+  template: string;
   method: string;
   pattern: RegExp;
   hasBody: boolean;
@@ -64,13 +68,15 @@ export function contractRoutes(api: ApiName): ContractRoute[] {
     const pattern = templatePattern(path);
     for (const method of METHODS) {
       const operation = item[method] as
-        { requestBody?: unknown; parameters?: Parameter[]; security?: unknown[] } | undefined;
+        { operationId?: string; requestBody?: unknown; parameters?: Parameter[]; security?: unknown[] } | undefined;
       if (operation) {
         const headers = (operation.parameters ?? [])
           .map(resolve)
           .filter((p) => p.in === 'header' && p.name)
           .map((p) => p.name!);
         routes.push({
+          operationId: operation.operationId ?? '',
+          template: path,
           method: method.toUpperCase(),
           pattern,
           hasBody: !!operation.requestBody,

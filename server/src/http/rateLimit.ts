@@ -98,9 +98,18 @@ declare module 'express-serve-static-core' {
 
 const keyLimits = new WeakMap<Runtime, RequestHandler>();
 
+/** A dashboard request's bucket: its API key's (shared with the merchant API), or its signed-in user's. */
+function dashboardCredentialOf(res: Response): string | null {
+  const actor = res.locals.dashboardPrincipal?.actor;
+  if (actor?.kind === 'api_key') return actor.keyId;
+  const user = res.locals.dashboardUser?.user.id;
+  return user === undefined ? null : `user:${user}`;
+}
+
 /**
  * The limit of a merchant API key (docs/decisions.md §6): one bucket per key for every surface the key reaches, so
- * the merchant and dashboard APIs share it, as the dashboard contract says. Runs after authentication put the key on
+ * the merchant and dashboard APIs share it, as the dashboard contract says; a dashboard session's bucket is its
+ * user's. Runs after authentication put the key on
  * `res.locals.merchantAuth`; requests without one are not limited here. Routers are mounted without a path, so a
  * request may pass the limiter of more than one; it takes one token all the same.
  */
@@ -109,7 +118,7 @@ export function merchantKeyRateLimit(runtime: Runtime): RequestHandler {
   if (!limit) {
     const take = rateLimit(
       { ...runtime.config.rateLimit, now: runtime.now },
-      (_req, res) => res.locals.merchantAuth?.key.id ?? null,
+      (_req, res) => res.locals.merchantAuth?.key.id ?? dashboardCredentialOf(res),
     );
     limit = (req, res, next) => {
       if (res.locals.merchantKeyCounted) return next();

@@ -1,0 +1,15 @@
+import type { RequestHandler } from 'express';
+import type { operations } from '../../generated/dashboard.js';
+import { dashboardUserOf } from '../../http/dashboardAuth.js';
+import type { Runtime } from '../../runtime.js';
+import { activate } from '../../users/twoFactor.js';
+
+type Body = operations['activateTwoFactor']['requestBody']['content']['application/json'];
+type Ok = operations['activateTwoFactor']['responses'][200]['content']['application/json'];
+
+/** POST /v1/dashboard/two-factor/activate: two-factor authentication on; the recovery codes, shown once */
+export function activateTwoFactorHandler(runtime: Runtime): RequestHandler<Record<string, never>, Ok, Body> {
+  return async (req, res) => {
+    res.json({ recoveryCodes: await activate(runtime, dashboardUserOf(res).user, req.body.code) });
+  };
+}

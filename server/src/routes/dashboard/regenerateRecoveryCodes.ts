@@ -1,0 +1,15 @@
+import type { RequestHandler } from 'express';
+import type { operations } from '../../generated/dashboard.js';
+import { dashboardUserOf } from '../../http/dashboardAuth.js';
+import type { Runtime } from '../../runtime.js';
+import { regenerateRecoveryCodes } from '../../users/twoFactor.js';
+
+type Body = operations['regenerateRecoveryCodes']['requestBody']['content']['application/json'];
+type Ok = operations['regenerateRecoveryCodes']['responses'][200]['content']['application/json'];
+
+/** POST /v1/dashboard/two-factor/recovery-codes: ten new recovery codes, shown once */
+export function regenerateRecoveryCodesHandler(runtime: Runtime): RequestHandler<Record<string, never>, Ok, Body> {
+  return async (req, res) => {
+    res.json({ recoveryCodes: await regenerateRecoveryCodes(runtime, dashboardUserOf(res).user, req.body.code) });
+  };
+}

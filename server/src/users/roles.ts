@@ -1,0 +1,79 @@
+/**
+ * Who may call each dashboard operation, in one table the dashboard authentication enforces for every request
+ * (http/dashboardAuth.ts). Typed over the generated contract's operations, so an operation added to the contract
+ * without an entry here fails the type check.
+ *
+ * - a role: a merchant-scoped operation; the caller's role for the `Merchant-Id` must be at least this one
+ *   (viewer < developer < owner). An API key acts as `developer`.
+ * - 'session': any signed-in user, no merchant (own sessions, own two-factor authentication, sign-out).
+ * - 'open': no credential (sign-in, invitation lookup and acceptance).
+ */
+import type { operations } from '../generated/dashboard.js';
+import type { RoleName } from '../db/queries/users.js';
+
+export type Role = RoleName;
+export type Access = Role | 'session' | 'open';
+export type OperationId = keyof operations;
+
+export const ROLES: readonly Role[] = ['viewer', 'developer', 'owner'];
+
+const RANK: Record<Role, number> = { viewer: 1, developer: 2, owner: 3 };
+
+export function roleAllows(role: Role, needed: Role): boolean {
+  return RANK[role] >= RANK[needed];
+}
+
+export function isRole(value: unknown): value is Role {
+  return value === 'owner' || value === 'developer' || value === 'viewer';
+}
+
+export const OPERATION_ROLES: Record<OperationId, Access> = {
+  // Sign-in and sessions
+  signIn: 'open',
+  signOut: 'session',
+  getSession: 'session',
+  listSessions: 'session',
+  revokeSession: 'session',
+  // Two-factor authentication
+  startTwoFactorEnrolment: 'session',
+  activateTwoFactor: 'session',
+  disableTwoFactor: 'session',
+  regenerateRecoveryCodes: 'session',
+  // Team, invitations, audit log
+  getTeam: 'owner',
+  createInvitation: 'owner',
+  revokeInvitation: 'owner',
+  updateMember: 'owner',
+  removeMember: 'owner',
+  lookupInvitation: 'open',
+  acceptInvitation: 'open',
+  listAuditLog: 'owner',
+  // Webhooks: reads viewer, changes developer
+  getWebhookEndpoint: 'viewer',
+  createWebhookEndpoint: 'developer',
+  updateWebhookEndpoint: 'developer',
+  deleteWebhookEndpoint: 'developer',
+  rotateWebhookSecret: 'developer',
+  sendTestEvent: 'developer',
+  listWebhookDeliveries: 'viewer',
+  getWebhookDelivery: 'viewer',
+  resendWebhookDelivery: 'developer',
+  resendFailedWebhookDeliveries: 'developer',
+  replayWebhookEvents: 'developer',
+  // The merchant data operations (helper "data"), to enable once their contract is merged:
+  // getOverview: 'viewer',
+  // listDashboardPayments: 'viewer',
+  // exportPayments: 'viewer',
+  // getDashboardPayment: 'viewer',
+  // getPaymentTimeline: 'viewer',
+  // cancelDashboardPayment: 'developer',
+  // refundDashboardPayment: 'developer',
+  // simulateDashboardPayment: 'developer',
+  // listApiKeys: 'developer',
+  // createApiKey: 'developer',
+  // rotateApiKey: 'developer',
+  // revokeApiKey: 'developer',
+  // getSettings: 'viewer',
+  // updateSettings: 'owner',
+  // getWebhookSources: 'viewer',
+};

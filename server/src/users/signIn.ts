@@ -1,0 +1,66 @@
+/**
+ * Signing in: throttle check, password (an unknown email costs the same time as a wrong password), second factor,
+ * then a new session. Every refusal for wrong credentials is one 401 unauthorized message, so it tells nothing
+ * about whether the email exists.
+ */
+import type { UserRow } from '../db/queries/users.js';
+import { ApiError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { refuseWhileLocked, recordLoginFailure, recordLoginSuccess, throttleKeys } from './loginThrottle.js';
+import { verifyNothing, verifyPassword } from './passwords.js';
+import { createSession, type ActiveSession, type ClientFacts } from './sessions.js';
+import { verifySecondFactor } from './twoFactor.js';
+import { findUserByEmail } from './userAccounts.js';
+
+export interface Credentials {
+  email: string;
+  password: string;
+  totpCode?: string;
+  recoveryCode?: string;
+}
+
+export type CheckedCredentials = { status: 'two_factor_required' } | { status: 'ok'; user: UserRow };
+
+const wrongCredentials = () => new ApiError('unauthorized', 'The email or password is wrong.');
+
+/**
+ * Verifies an email, password and second factor under the login throttle (signIn, and acceptInvitation for an
+ * existing user). `two_factor_required` when the password is right but no code was sent.
+ */
+export async function checkCredentials(
+  runtime: Runtime,
+  input: Credentials,
+  client: ClientFacts,
+): Promise<CheckedCredentials> {
+  const keys = throttleKeys(runtime, input.email, client.ip);
+  await refuseWhileLocked(runtime, keys);
+  const user = await findUserByEmail(runtime, input.email);
+  const cost = runtime.config.dashboard.passwordCostLog2;
+  const passwordOk =
+    user && user.disabled_at === null
+      ? await verifyPassword(input.password, user.password_hash)
+      : await verifyNothing(input.password, cost);
+  if (!user || !passwordOk) {
+    await recordLoginFailure(runtime, keys);
+    throw wrongCredentials();
+  }
+  if (user.totp_enabled_at !== null) {
+    if (input.totpCode === undefined && input.recoveryCode === undefined) return { status: 'two_factor_required' };
+    if (!(await verifySecondFactor(runtime, user, input))) {
+      await recordLoginFailure(runtime, keys);
+      throw new ApiError('unauthorized', 'The two-factor code is wrong or was already used.');
+    }
+  }
+  await recordLoginSuccess(runtime, keys);
+  return { status: 'ok', user };
+}
+
+export type SignInResult =
+  { status: 'two_factor_required' } | { status: 'signed_in'; token: string; active: ActiveSession };
+
+export async function signIn(runtime: Runtime, input: Credentials, client: ClientFacts): Promise<SignInResult> {
+  const checked = await checkCredentials(runtime, input, client);
+  if (checked.status === 'two_factor_required') return checked;
+  const { token, session } = await createSession(runtime, checked.user.id, client);
+  return { status: 'signed_in', token, active: { session, user: checked.user } };
+}
