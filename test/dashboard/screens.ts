@@ -4,9 +4,10 @@
  * Until the shell (web/dashboard.html, its router and sessions) is merged, the screens run on their preview page
  * (web/src/dashboard/screens/parts/preview.html), which this file builds with Vite into a temporary folder and serves
  * at the server's own origin under /dashboard/ through Playwright routing, with the checkout's 'self'-only CSP, so the
- * screens call the real API same-origin. The browser context carries the merchant's test `Api-Key` (the credential
- * the server accepts today); the page itself sends `Merchant-Id` and `Paygate-Mode` like the shell. After the merge,
- * `open` signs in through the login page instead (see the report of issue 16).
+ * screens call the real API same-origin. Each page belongs to a real user with a role in the merchant, signed in
+ * through the API (POST /v1/dashboard/auth/login): the browser holds the session cookie, and the page sends its CSRF
+ * token, `Merchant-Id` and `Paygate-Mode` like the shell does. Once the shell's login page is merged, `open` signs in
+ * through it instead.
  *
  * Every screen is checked with axe and photographed at 1280 and 375 px into test-results/screenshots/.
  */
@@ -18,6 +19,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../collect/browser.js';
 import { startDashboard, type Dashboard, type Merchant } from './harness.js';
+import { createPerson, signInAs } from './people.js';
 
 export const SHOTS_DIR = join(process.cwd(), 'test-results', 'screenshots');
 export const WIDTHS = [1280, 375] as const;
@@ -102,13 +104,24 @@ export async function startScreens(): Promise<ScreensHarness> {
     d,
     browser,
     async open(m, path, o = {}) {
+      const role = o.role ?? 'developer';
+      const person = await createPerson(d.harness.runtime, { merchantId: m.account.merchantId, role });
+      const signedIn = await signInAs(d.harness, person);
+      const [name, ...value] = signedIn.cookie.split('=');
       const context = await browser.newContext({
         viewport: { width: o.width ?? 1280, height: 900 },
         acceptDownloads: true,
-        extraHTTPHeaders: { 'Api-Key': m.account.testKey },
       });
       contexts.push(context);
-      const config = JSON.stringify({ merchantId: m.account.merchantId, mode: 'test', role: o.role ?? 'developer' });
+      await context.addCookies([
+        { name: name!, value: value.join('='), url: origin, httpOnly: true, sameSite: 'Strict' },
+      ]);
+      const config = JSON.stringify({
+        merchantId: m.account.merchantId,
+        mode: 'test',
+        role,
+        csrfToken: signedIn.csrfToken,
+      });
       await context.route(
         (url) => url.origin === origin && url.pathname.startsWith('/dashboard'),
         async (route) => {

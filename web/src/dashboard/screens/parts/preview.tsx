@@ -1,7 +1,7 @@
 /**
  * The four screens alone, for their browser tests until the dashboard shell (web-shell's App, router and session)
  * is merged: the page reads `{merchantId, mode, role}` from its JSON block, talks to the real API with the same
- * client and headers as the shell (`Merchant-Id`, `Paygate-Mode`; the test's browser adds the credential), and
+ * client and headers as the shell (the session cookie, `X-CSRF-Token`, `Merchant-Id`, `Paygate-Mode`), and
  * routes the screens' paths with the History API. Never built into web/dist: test/dashboard/screens.ts builds it.
  */
 import createClient from 'openapi-fetch';
@@ -17,6 +17,8 @@ import { Webhooks } from '../Webhooks.js';
 
 interface PreviewConfig {
   merchantId: string;
+  /** The session's CSRF token (the shell reads it from GET /v1/dashboard/session). */
+  csrfToken: string;
   mode: Mode;
   role: Role;
 }
@@ -28,6 +30,7 @@ api.use({
   onRequest({ request }) {
     request.headers.set('Merchant-Id', config.merchantId);
     request.headers.set('Paygate-Mode', config.mode);
+    if (request.method !== 'GET' && request.method !== 'HEAD') request.headers.set('X-CSRF-Token', config.csrfToken);
     return request;
   },
 });
