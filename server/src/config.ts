@@ -28,6 +28,8 @@ export interface Config {
   /** The PAYGATE_ variables, for the `${PAYGATE_…}` placeholders of chain files (server/src/chains/chainsSetting.ts). */
   chainEnv: Record<string, string>;
   webhookAllowLoopback: boolean;
+  /** The addresses (IPs or CIDR ranges) webhook deliveries leave from, as published to merchants; empty: not published. */
+  webhookSourceAddresses: string[];
   screeningFile: string | null;
   /** A separate port for `/metrics`; null serves it on the API port. */
   metricsPort: number | null;
@@ -355,6 +357,7 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
       boolSchema.default(dev),
       readVar(env, 'PAYGATE_WEBHOOK_ALLOW_LOOPBACK'),
     ),
+    webhookSourceAddresses: parseSourceAddresses(readVar(env, 'PAYGATE_WEBHOOK_SOURCE_ADDRESSES')),
     screeningFile: readVar(env, 'PAYGATE_SCREENING_FILE') ?? null,
     metricsPort,
     metricsToken: readVar(env, 'METRICS_TOKEN', true) ?? null,
@@ -427,6 +430,31 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
       ),
     },
   };
+}
+
+/**
+ * `PAYGATE_WEBHOOK_SOURCE_ADDRESSES`: a comma-separated list of IP addresses or CIDR ranges (`203.0.113.10`,
+ * `2001:db8::/64`), shown to merchants for their firewalls. Only published, never enforced: the operator knows
+ * where the egress is (a NAT, a proxy), the server does not.
+ */
+export function parseSourceAddresses(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  for (const entry of entries) {
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const maxPrefix = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (family === 0 || !prefixOk || extra !== undefined)
+      throw new ConfigError(
+        'PAYGATE_WEBHOOK_SOURCE_ADDRESSES',
+        `must be a comma-separated list of IP addresses or CIDR ranges (not "${entry}")`,
+      );
+  }
+  return entries;
 }
 
 /**

@@ -90,6 +90,14 @@ export const variables: VariableSpec[] = [
     description: 'Allows `http://` webhook endpoints on 127.0.0.0/8, `localhost` and `[::1]` for test-mode endpoints.',
   },
   {
+    name: 'PAYGATE_WEBHOOK_SOURCE_ADDRESSES',
+    type: 'comma-separated IP addresses or CIDR ranges',
+    default: 'none',
+    modes: 'all',
+    description:
+      'The addresses webhook deliveries leave from (your egress: NAT, proxy), shown to merchants in the dashboard for their firewall allow-lists (`getWebhookSources`). Published only, not enforced. Empty: not published.',
+  },
+  {
     name: 'PAYGATE_SCREENING_FILE',
     type: 'path',
     default: 'none',

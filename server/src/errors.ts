@@ -54,14 +54,31 @@ export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options: { status?: number; cause?: unknown; headers?: Record<string, string> } = {},
+    options: { status?: number; cause?: unknown; headers?: Record<string, string>; param?: string } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ApiError';
     // A few codes answer more than one status (invalid_params for 404/405/413/415, internal_error for 503).
     this.status = options.status ?? statusByCode[code];
     this.headers = options.headers ?? {};
+    this.param = options.param;
   }
 
   readonly headers: Record<string, string>;
+  /**
+   * The request field at fault, as ErrorResponse's `param`: a dotted path into the body
+   * (`settlementAddresses.eip155:8453`) or a query or path parameter's name (`limit`). Undefined when the error is
+   * not about one field.
+   */
+  readonly param: string | undefined;
+
+  /** The same error, naming the field at fault (keeps the status, headers and cause). */
+  withParam(param: string): ApiError {
+    return new ApiError(this.code, this.message, {
+      status: this.status,
+      cause: this.cause,
+      headers: this.headers,
+      param,
+    });
+  }
 }

@@ -5,7 +5,15 @@ import { errorCodeValues } from '../../server/src/generated/gateway.js';
 export async function expectError(res: Response, status: number, code: string): Promise<string> {
   const body = (await res.json()) as { code: string; message: string };
   assert.equal(res.status, status, `expected ${status} ${code}, got ${res.status} ${JSON.stringify(body)}`);
-  assert.deepEqual(Object.keys(body).sort(), ['code', 'message']);
+  // `param` (the field at fault) is optional; nothing else may appear.
+  assert.deepEqual(
+    Object.keys(body)
+      .filter((k) => k !== 'param')
+      .sort(),
+    ['code', 'message'],
+  );
+  const param = (body as { param?: unknown }).param;
+  assert.ok(param === undefined || (typeof param === 'string' && param !== ''), 'param is a non-empty string');
   assert.equal(body.code, code);
   assert.ok((errorCodeValues as readonly string[]).includes(body.code));
   return body.message;

@@ -81,6 +81,24 @@ describe('sdkMerchant.errors', () => {
     expectError(await rejection(live.simulate(liveId, 'processing')), 403, 'forbidden');
   });
 
+  it('an ErrorResponse naming the field at fault (param) is read like any other', async () => {
+    const paygate = h.merchant();
+    h.proxy.failNext(
+      { method: 'GET', path: /\/status$/ },
+      {
+        kind: 'respond',
+        status: 400,
+        body: { code: 'params_validation', message: 'id is too long.', param: 'id' },
+        headers: { 'X-Request-Id': 'req-with-param' },
+      },
+    );
+    const error = await rejection(paygate.getStatus('pay_any'));
+    assert.deepEqual(
+      [error.status, error.code, error.rawCode, error.message, error.requestId],
+      [400, 'params_validation', 'params_validation', 'id is too long.', 'req-with-param'],
+    );
+  });
+
   it('a code this SDK does not know maps to internal_error and keeps the raw code', async () => {
     const paygate = h.merchant();
     h.proxy.failNext(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createApp } from '@paygate/server';
 import { errorCodeValues } from '../../server/src/generated/gateway.js';
+import { paramOfValidation } from '../../server/src/http/errorHandler.js';
 import { testRuntime } from '../helpers/runtime.js';
 import type { Runtime } from '@paygate/server';
 import { listen, type Listening } from '../helpers/http.js';
@@ -24,7 +25,15 @@ describe('server.http.errors', () => {
     assert.equal(res.status, status);
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
     const body = (await res.json()) as { code: string; message: string };
-    assert.deepEqual(Object.keys(body).sort(), ['code', 'message']);
+    // `param` (the field at fault) is optional; nothing else may appear.
+    assert.deepEqual(
+      Object.keys(body)
+        .filter((k) => k !== 'param')
+        .sort(),
+      ['code', 'message'],
+    );
+    const param = (body as { param?: unknown }).param;
+    assert.ok(param === undefined || (typeof param === 'string' && param !== ''), 'param is a non-empty string');
     assert.equal(body.code, code);
     assert.ok((errorCodeValues as readonly string[]).includes(body.code));
     assert.ok(!/\n\s+at /.test(body.message), 'no stack trace');
@@ -82,5 +91,36 @@ describe('server.http.errors', () => {
     });
     const message = await expectError(res, 400, 'params_validation');
     assert.match(message, /amount\.value/);
+  });
+
+  it('a field the contract refuses is named in param, as a dotted path; an unreadable body names none', async () => {
+    const headers = {
+      'content-type': 'application/json',
+      'api-key': account.testKey,
+      'merchant-id': account.merchantId,
+    };
+    const bodyField = await fetch(`${server.url}/v1/merchant/payment`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ amount: { unit: 'iso4217/USD', value: '-5' }, referenceId: 'order-1' }),
+    });
+    assert.equal(((await bodyField.json()) as { param?: string }).param, 'amount.value');
+    const missing = await fetch(`${server.url}/v1/merchant/payment`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ amount: { unit: 'iso4217/USD', value: '5' } }),
+    });
+    assert.equal(((await missing.json()) as { param?: string }).param, 'referenceId');
+    const query = await fetch(`${server.url}/v1/merchant/payments?limit=500`, { headers });
+    assert.deepEqual([query.status, ((await query.json()) as { param?: string }).param], [400, 'limit']);
+    const malformed = await fetch(`${server.url}/v1/merchant/payment`, { method: 'POST', headers, body: '{"a":' });
+    assert.equal(malformed.status, 400);
+    assert.equal('param' in ((await malformed.json()) as object), false);
+  });
+
+  it('param unescapes the JSON pointer of a key holding a slash or a tilde', () => {
+    const err = { status: 400, errors: [{ path: '/body/settlementAddresses/a~1b~0c', message: 'x' }] };
+    assert.equal(paramOfValidation(err), 'settlementAddresses.a/b~c');
+    assert.equal(paramOfValidation({ status: 400, errors: [{ path: '/body', message: 'must be object' }] }), undefined);
   });
 });

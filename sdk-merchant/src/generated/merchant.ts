@@ -1004,6 +1004,14 @@ export interface components {
             code: components["schemas"]["ErrorCode"];
             /** @description A human-readable explanation. It may change between releases; do not parse it. */
             message: string;
+            /**
+             * @description The request field at fault, when the error is about one field, as a dotted path into the body or the name of
+             *     the query or path parameter: `url`, `limit`, `settlementAddresses.eip155:8453`, `name`. Absent when the error
+             *     is not about one field. A form shows `message` beside this field. New in 2026-11; clients ignoring unknown
+             *     properties are unaffected.
+             * @example url
+             */
+            param?: string;
         };
         /**
          * PaymentIdParam
@@ -1379,7 +1387,8 @@ export interface components {
         };
         /**
          * @description Authenticated, but not allowed. Codes:
-         *     - `forbidden`: the API key belongs to another partner than the merchant named by `Merchant-Id`.
+         *     - `forbidden`: the API key belongs to another partner than the merchant named by `Merchant-Id`, or it was created
+         *       in the dashboard for another merchant (such a key acts for its own merchant only).
          *     - `not_sandbox_api_key`: a live key (`sk_live_…`) was sent to a sandbox server (`PAYGATE_ENV=staging`), which accepts test keys only.
          */
         Forbidden: {

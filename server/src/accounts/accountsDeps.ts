@@ -22,7 +22,9 @@ export function cleanText(value: string, field: string, max: number): string {
   const trimmed = value.trim();
   // eslint-disable-next-line no-control-regex
   if (trimmed.length === 0 || trimmed.length > max || /[\u0000-\u001f\u007f]/.test(trimmed)) {
-    throw new ApiError('params_validation', `${field} must be 1–${max} characters without control characters`);
+    throw new ApiError('params_validation', `${field} must be 1–${max} characters without control characters`, {
+      param: field,
+    });
   }
   return trimmed;
 }

@@ -7,7 +7,9 @@ import type { Database } from '../db/connect.js';
 import {
   findActiveKeyByHash,
   findKeyById,
+  findMerchant,
   insertApiKey,
+  listKeysForMerchant,
   listKeys as selectKeys,
   revokeKey as markRevoked,
   type ApiKeyRow,
@@ -20,6 +22,7 @@ import { credentialRevoked } from './credentialCache.js';
 import { cleanText, inTransaction, type AccountsDeps } from './accountsDeps.js';
 import { hashKey, mintKey, parseKey, type KeyKind, type Mode } from './keys.js';
 import { requirePartner } from './merchants.js';
+import type { components } from '../generated/dashboard.js';
 
 /** A key as it may be shown: never the secret, never the hash. */
 export type KeyInfo = Omit<ApiKeyRow, 'hash'>;
@@ -179,4 +182,145 @@ export async function authenticateKey(
 /** Whether a stored key is of the kind and mode its secret's format says. */
 export function matchesFormat(row: Pick<ApiKeyRow, 'kind' | 'mode'>, format: { kind: KeyKind; mode: Mode }): boolean {
   return row.kind === format.kind && row.mode === format.mode;
+}
+
+/* The dashboard's key management: keys bound to one merchant, in the request's mode. */
+
+export type ApiKeyJson = components['schemas']['ApiKey'];
+
+const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
+
+export function apiKeyJson(k: KeyInfo): ApiKeyJson {
+  return {
+    id: k.id,
+    prefix: k.prefix,
+    mode: k.mode,
+    label: k.label,
+    scope: k.merchant_id === null ? 'partner' : 'merchant',
+    createdAt: Math.floor(k.created_at / 1000),
+    lastUsedAt: seconds(k.last_used_at),
+    revokedAt: seconds(k.revoked_at),
+  };
+}
+
+/** The merchant a dashboard request acts for; authentication found it, so its absence is a concurrent deletion. */
+async function merchantOf(db: Knex | Knex.Transaction, merchantId: string) {
+  const merchant = await findMerchant(db, merchantId);
+  if (!merchant) throw new ApiError('merchant_not_found', `No merchant with id ${merchantId}.`);
+  return merchant;
+}
+
+export async function listMerchantKeys(deps: AccountsDeps, merchantId: string, mode: Mode): Promise<ApiKeyJson[]> {
+  const merchant = await merchantOf(deps.db.knex, merchantId);
+  const rows = await listKeysForMerchant(deps.db.knex, { merchantId, partnerId: merchant.partner_id, mode });
+  return rows.map((r) => apiKeyJson(toInfo(r)));
+}
+
+/**
+ * A new secret key bound to the merchant, in the request's mode only: a test credential must not mint a live key
+ * (the contract's `mode` is checked against the request's, not trusted).
+ */
+export async function createMerchantKey(
+  deps: AccountsDeps,
+  merchantId: string,
+  requestMode: Mode,
+  input: { mode: Mode; label?: string },
+): Promise<{ apiKey: ApiKeyJson; secret: string }> {
+  if (input.mode !== requestMode) {
+    const other = input.mode;
+    throw new ApiError(
+      'params_validation',
+      `mode must be the request's mode (${requestMode}): switch to ${other} mode to create a ${other} key.`,
+      { param: 'mode' },
+    );
+  }
+  const label = input.label == null || input.label.trim() === '' ? null : cleanText(input.label, 'label', 200);
+  const created = await deps.db.knex.transaction(async (trx) => {
+    const merchant = await merchantOf(trx, merchantId);
+    return insertMinted(trx, deps.now(), {
+      kind: 'merchant',
+      mode: requestMode,
+      partner_id: merchant.partner_id,
+      merchant_id: merchant.id,
+      label,
+      pinned_version: CURRENT_VERSION,
+    });
+  });
+  return { apiKey: apiKeyJson(created.key), secret: created.secret };
+}
+
+/**
+ * The key `keyId` names, when it can act for this merchant in this mode and may be managed here: another merchant's,
+ * another mode's or an unknown key is 404 `invalid_params` (as for any dashboard resource that is not visible); a
+ * partner-wide key is 403 `forbidden` (the operator manages it); a revoked one 409 `invalid_state`.
+ */
+async function manageableKey(trx: Knex.Transaction, merchantId: string, mode: Mode, keyId: string): Promise<ApiKeyRow> {
+  const merchant = await merchantOf(trx, merchantId);
+  const row = await findKeyById(trx, keyId);
+  const visible =
+    row !== null &&
+    row.kind === 'merchant' &&
+    row.mode === mode &&
+    (row.merchant_id === merchantId || (row.merchant_id === null && row.partner_id === merchant.partner_id));
+  if (!visible) {
+    throw new ApiError('invalid_params', `No API key ${keyId} for this merchant in ${mode} mode.`, { status: 404 });
+  }
+  if (row.merchant_id === null) {
+    throw new ApiError(
+      'forbidden',
+      `API key ${keyId} is a partner-wide key, managed by the operator with paygate admin.`,
+    );
+  }
+  if (row.revoked_at !== null) throw keyRevoked(keyId);
+  return row;
+}
+
+const keyRevoked = (keyId: string) => new ApiError('invalid_state', `API key ${keyId} is already revoked.`);
+
+/** Marks the key revoked, losing cleanly to a concurrent revocation (409, like a key already revoked). */
+async function revokeManaged(trx: Knex.Transaction, row: ApiKeyRow, at: number): Promise<KeyInfo> {
+  if (!(await markRevoked(trx, row.id, at))) throw keyRevoked(row.id);
+  return toInfo({ ...row, revoked_at: at });
+}
+
+export async function revokeMerchantKey(
+  deps: AccountsDeps,
+  merchantId: string,
+  mode: Mode,
+  keyId: string,
+): Promise<ApiKeyJson> {
+  const revoked = await deps.db.knex.transaction(async (trx) =>
+    revokeManaged(trx, await manageableKey(trx, merchantId, mode, keyId), deps.now()),
+  );
+  credentialRevoked();
+  return apiKeyJson(revoked);
+}
+
+/** A new key of the same mode, label, merchant and version pin; the old one revoked in the same transaction. */
+export async function rotateMerchantKey(
+  deps: AccountsDeps,
+  merchantId: string,
+  mode: Mode,
+  keyId: string,
+): Promise<{ apiKey: ApiKeyJson; secret: string; revoked: ApiKeyJson }> {
+  const rotated = await deps.db.knex.transaction(async (trx) => {
+    const old = await manageableKey(trx, merchantId, mode, keyId);
+    const now = deps.now();
+    const revoked = await revokeManaged(trx, old, now);
+    const created = await insertMinted(trx, now, {
+      kind: old.kind,
+      mode: old.mode,
+      partner_id: old.partner_id,
+      label: old.label,
+      pinned_version: old.pinned_version,
+      merchant_id: old.merchant_id,
+    });
+    return { revoked, created };
+  });
+  credentialRevoked();
+  return {
+    apiKey: apiKeyJson(rotated.created.key),
+    secret: rotated.created.secret,
+    revoked: apiKeyJson(rotated.revoked),
+  };
 }

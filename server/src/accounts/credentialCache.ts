@@ -1,11 +1,13 @@
 /**
  * A short-lived in-process cache of credentials that authenticated (docs/decisions.md §4), so that a busy key
- * costs no query per request. Keys and merchants are never changed once written except by a key's revocation, so
- * revocation is the only staleness there is, and it is bounded:
+ * costs no query per request. Keys and merchants change only by a key's revocation or a merchant's settings change
+ * (accounts/merchants.ts, `updateMerchantSettings`), so those are the only staleness there is, and it is bounded:
  *
- * - revoked in this process (`revokeKey`, `rotateKey`): no cache serves any entry read before the revocation once
- *   the call returns (a process-wide count of revocations, compared with the one an entry was read under);
- * - revoked by another process (the CLI, another instance): refused once the entry's TTL has passed.
+ * - revoked or changed in this process (`revokeKey`, `rotateKey`, `updateMerchantSettings`, the dashboard's key
+ *   operations): no cache serves any entry read before the change once the call returns (a process-wide count of
+ *   changes, compared with the one an entry was read under);
+ * - revoked or changed by another process (the CLI, another instance): refused or refreshed once the entry's TTL has
+ *   passed.
  *
  * Only successes are stored. A failed authentication (an unknown, revoked or mismatched credential) reads the
  * database every time, so nothing learnt from a miss can ever let a key in, and a new key works at once.

@@ -9,9 +9,12 @@ import {
   findPartner,
   insertMerchant,
   insertPartner,
+  updateMerchant,
   type MerchantRow,
+  type MerchantSettingsChange,
   type PartnerRow,
 } from '../db/queries/accounts.js';
+import { credentialRevoked } from './credentialCache.js';
 import { isUniqueViolation } from '../db/failure.js';
 import { accountRules, forNamespaceOf } from '../chains/adapters.js';
 import { ApiError } from '../errors.js';
@@ -102,7 +105,9 @@ function parseIconUrl(raw: string): string {
     url = null;
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || raw.length > 2048) {
-    throw new ApiError('params_validation', 'iconUrl must be an http(s) URL of at most 2048 characters.');
+    throw new ApiError('params_validation', 'iconUrl must be an http(s) URL of at most 2048 characters.', {
+      param: 'iconUrl',
+    });
   }
   return raw;
 }
@@ -135,12 +140,16 @@ export function validateFeeConfig(raw: unknown): BasePlusPercentConfig {
 /** Validates `{caip2: address}`; only the namespaces the gateway pays out on are accepted. */
 export function parseSettlementAddresses(raw: unknown): Record<string, string> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new ApiError('params_validation', 'settlementAddresses must be an object of CAIP-2 chain id → address.');
+    throw new ApiError('params_validation', 'settlementAddresses must be an object of CAIP-2 chain id → address.', {
+      param: 'settlementAddresses',
+    });
   }
   const out: Record<string, string> = {};
   for (const [chain, address] of Object.entries(raw as Record<string, unknown>)) {
+    // Each refusal names the entry at fault, so a form shows it beside that chain's field.
+    const param = { param: `settlementAddresses.${chain}` };
     if (typeof address !== 'string') {
-      throw new ApiError('params_validation', `The settlement address for ${chain} must be a string.`);
+      throw new ApiError('params_validation', `The settlement address for ${chain} must be a string.`, param);
     }
     const rules = forNamespaceOf(accountRules, chain);
     if (!rules) {
@@ -148,11 +157,16 @@ export function parseSettlementAddresses(raw: unknown): Record<string, string> {
       throw new ApiError(
         'params_validation',
         `Settlement chain "${chain}" is not supported: use an ${forms} CAIP-2 id.`,
+        param,
       );
     }
-    if (!rules.isChainId(chain)) throw badChain(chain);
+    if (!rules.isChainId(chain)) throw badChain(chain).withParam(param.param);
     if (rules.normaliseAccount(`${chain}:${address}`) === null) {
-      throw new ApiError('params_validation', `The settlement address for ${chain} must be ${rules.addressForm}.`);
+      throw new ApiError(
+        'params_validation',
+        `The settlement address for ${chain} must be ${rules.addressForm}.`,
+        param,
+      );
     }
     out[chain] = address;
   }
@@ -161,4 +175,62 @@ export function parseSettlementAddresses(raw: unknown): Record<string, string> {
 
 function badChain(chain: string): ApiError {
   return new ApiError('params_validation', `"${chain}" is not a valid CAIP-2 chain id.`);
+}
+
+/** What the dashboard's settings screen shows and changes (the contract's MerchantSettings, camelCase). */
+export interface MerchantSettings {
+  name: string;
+  iconUrl: string | null;
+  settlementAddresses: Record<string, string>;
+  collectData: boolean;
+  requireTwoFactor: boolean;
+}
+
+function settingsOf(m: MerchantRow): MerchantSettings {
+  return {
+    name: m.name,
+    iconUrl: m.icon_url,
+    settlementAddresses: m.settlement_addresses,
+    collectData: m.collect_data,
+    requireTwoFactor: m.require_two_factor,
+  };
+}
+
+async function requireMerchant(db: Knex | Knex.Transaction, merchantId: string): Promise<MerchantRow> {
+  const merchant = await findMerchant(db, merchantId);
+  if (!merchant) throw new ApiError('merchant_not_found', `No merchant with id ${merchantId}.`);
+  return merchant;
+}
+
+export async function getMerchantSettings(deps: AccountsDeps, merchantId: string): Promise<MerchantSettings> {
+  return settingsOf(await requireMerchant(deps.db.knex, merchantId));
+}
+
+/**
+ * Changes the fields given, all or nothing: every field is checked before anything is written, and a refusal names
+ * its field (`param`). `settlementAddresses` replaces the whole map. Authentication caches merchants with their
+ * keys (accounts/credentialCache.ts), so the change drops this process's cache like a revocation: payments created
+ * from now on use the new addresses at once here, within the cache's TTL in other processes. The checkout reads the
+ * merchant's name and icon from the database on every page.
+ */
+export async function updateMerchantSettings(
+  deps: AccountsDeps,
+  merchantId: string,
+  input: Partial<MerchantSettings>,
+): Promise<MerchantSettings> {
+  const change: MerchantSettingsChange = {};
+  if (input.name !== undefined) change.name = cleanText(input.name, 'name', 200);
+  if (input.iconUrl !== undefined) change.icon_url = input.iconUrl === null ? null : parseIconUrl(input.iconUrl);
+  if (input.settlementAddresses !== undefined) {
+    change.settlement_addresses = parseSettlementAddresses(input.settlementAddresses);
+  }
+  if (input.collectData !== undefined) change.collect_data = input.collectData;
+  if (input.requireTwoFactor !== undefined) change.require_two_factor = input.requireTwoFactor;
+  const updated = await deps.db.knex.transaction(async (trx) => {
+    await requireMerchant(trx, merchantId);
+    if (Object.keys(change).length > 0) await updateMerchant(trx, merchantId, change);
+    return requireMerchant(trx, merchantId);
+  });
+  credentialRevoked();
+  return settingsOf(updated);
 }

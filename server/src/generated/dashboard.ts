@@ -356,6 +356,347 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the overview
+         * @description Volume, number of payments and success rate per currency for today, the last 7 and the last 30 days (UTC
+         *     calendar days, today included), and a daily series of the last 30 days for a chart, for the payments of the
+         *     request's mode.
+         *
+         *     Payments count on the UTC day they were **created**. `volume` sums the amounts of the succeeded payments (settled
+         *     and refunded ones included: refunds are made off-platform) in the currency's minor units, as an exact decimal
+         *     string; `count` counts every payment created; `successRate` is succeeded ÷ final (`succeeded`, `failed`,
+         *     `expired`, `cancelled`), `null` while no payment of the window is final. Currencies are never added together.
+         */
+        get: operations["getOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments
+         * @description The merchant API's `listPayments` for the dashboard, with one more filter: the merchant's payments of the
+         *     request's mode, newest first, as full `PaymentSnapshot`s (snake_case, as in the merchant API), with cursor
+         *     pagination:
+         *
+         *     1. Call without `startingAfter` to get the first page (`limit` items, 20 by default, at most 100).
+         *     2. While `hasMore` is `true`, call again with the **same filters** and `startingAfter` set to `nextCursor`.
+         *
+         *     Filters combine with AND: `status` (gateway names), `settled`, a creation window `createdGte` ≤ created <
+         *     `createdLt` (Unix seconds) and `referenceId` (exact match). `exportPayments` exports the same list as CSV.
+         *
+         *     Errors: `404 payment_not_found` when `startingAfter` names no payment visible to the request, `404
+         *     merchant_not_found` when the `Merchant-Id` names no merchant.
+         */
+        get: operations["listDashboardPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export payments as CSV
+         * @description The payments `listDashboardPayments` would list with the same filters, all of them (no paging), newest first,
+         *     as a CSV file (RFC 4180: comma-separated, CRLF line ends, UTF-8, every field quoted, a quote doubled). The file
+         *     is streamed as it is read, so a large export starts at once; if the server fails half-way the connection is
+         *     cut (the file then lacks its last lines: no partial file ends cleanly, since the last line always ends with
+         *     CRLF).
+         *
+         *     The header row names the columns:
+         *
+         *     | Column | Value |
+         *     |---|---|
+         *     | `payment_id` | `pay_…` |
+         *     | `reference_id` | your reference |
+         *     | `status` | gateway status (`requires_action`, `processing`, `succeeded`, `failed`, `expired`, `cancelled`) |
+         *     | `amount_value` | the amount in minor units (integer string, as `amount.value`) |
+         *     | `amount_unit` | `iso4217/USD`… |
+         *     | `amount` | the amount for people: major units with the currency's decimals and its code (`12.50 USD`) |
+         *     | `created_at`, `paid_at` | ISO 8601 UTC; `paid_at` is when it succeeded, empty otherwise |
+         *     | `settled_at` | when settlement completed, empty otherwise |
+         *     | `refunded_at` | when a refund was recorded, empty otherwise |
+         *     | `fee_value`, `fee_unit` | the fee's total (`processing.fee.total_amount`), empty without a fee |
+         *     | `chain` | the CAIP-2 chain paid on, empty before payment |
+         *     | `tx_id` | the transaction id, empty before success |
+         *
+         *     **Spreadsheet safety:** a field starting with `=`, `+`, `-`, `@`, a tab or a carriage return (your
+         *     `reference_id` may) is prefixed with an apostrophe `'` so spreadsheets show it as text rather than run it as a
+         *     formula.
+         */
+        get: operations["exportPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment
+         * @description The full `PaymentSnapshot` of one payment of the request's mode, as the merchant API's `getPayment` returns it.
+         *     A payment of the other mode, of another merchant or an unknown id answers `404 payment_not_found`.
+         */
+        get: operations["getDashboardPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments/{paymentId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment's timeline
+         * @description A payment's history, oldest first: each **transition** (created as `requires_action`, `processing`, its final
+         *     status, `settled`, `refunded`) and each webhook **event** it produced, with the event's deliveries to the
+         *     endpoints (first sends, resends, replays) and each delivery's attempts (status code, latency, error, the first
+         *     4 KB of the answer), as `getWebhookDelivery` shows them. Test events (`sendTestEvent`) are not part of any
+         *     payment's timeline.
+         */
+        get: operations["getPaymentTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments/{paymentId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment
+         * @description The merchant API's `cancelPayment`, for a payment of the request's mode: cancels a payment the buyer has not
+         *     paid yet (`requires_action`). It becomes `cancelled` (`cancelled_by: merchant`), its version goes up by 1
+         *     and a `payment.cancelled` webhook is sent. Cancelling a cancelled payment answers `200` unchanged; any other
+         *     state answers `409 invalid_state`. The body is optional: `{"reason": "…"}`, `{}` or nothing.
+         */
+        post: operations["cancelDashboardPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments/{paymentId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an off-platform refund
+         * @description The merchant API's `refundPayment`, for a payment of the request's mode. **No funds move:** it records that
+         *     you refunded a succeeded payment yourself, outside Paygate. Allowed once, on a `succeeded` payment (settled
+         *     or not): otherwise `409 payment_not_succeeded`, and a second call `409 already_refunded`. `refunded` is
+         *     set; the status and version do not change and no webhook is sent. The body is optional.
+         */
+        post: operations["refundDashboardPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payments/{paymentId}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a payment step (test mode)
+         * @description The merchant API's `simulatePayment`: moves a **test** payment one step along its life (see the table in the
+         *     merchant API), sending the real webhooks with `live: false`. **Test mode only:** in live mode the answer is
+         *     `403 forbidden`, as for a live key in the merchant API. A step the state machine does not allow answers
+         *     `409 invalid_state` and changes nothing.
+         */
+        post: operations["simulateDashboardPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description The merchant API keys that can act for this merchant in the request's mode, newest first, active and revoked:
+         *     the keys created here (`scope: merchant`, bound to this merchant) and the partner-wide keys of its partner
+         *     (`scope: partner`, made by the operator with `paygate admin`, shown read-only). Only the display prefix of a
+         *     key is ever shown; `lastUsedAt` is recorded at most once a minute.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates a secret merchant API key bound to this merchant (it acts for this merchant only: any other
+         *     `Merchant-Id` answers `403 forbidden`), in the request's mode. **The secret is shown only in this answer**;
+         *     Paygate keeps its hash. `mode` must be the request's mode, so a test key cannot create a live one.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes a key bound to this merchant: it stops authenticating at once (other server processes within seconds).
+         *     It stays listed with `revokedAt`. Cannot be undone. Partner-wide keys (`scope: partner`) are managed by
+         *     the operator with `paygate admin`: `403 forbidden`. An already revoked key: `409 invalid_state`.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/api-keys/{keyId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API key
+         * @description Replaces a key bound to this merchant with a new one of the same mode and label, and revokes the old one in the
+         *     same transaction: the old secret stops authenticating at once (other server processes within seconds). **The
+         *     new secret is shown only in this answer.** Partner-wide keys (`scope: partner`) are managed by the operator
+         *     with `paygate admin`: `403 forbidden`. A revoked key: `409 invalid_state`.
+         */
+        post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the settings
+         * @description The merchant's settings: its name and icon (shown to buyers on the checkout page), settlement addresses per
+         *     chain, whether every payment collects the buyer's data, and whether the team must use two-factor
+         *     authentication. They apply to both modes.
+         */
+        get: operations["getSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the settings
+         * @description Changes the fields sent; absent ones stay. `settlementAddresses` replaces the whole map, each address checked
+         *     by its chain's adapter; `iconUrl: null` removes the icon. All or nothing: when a field is refused, nothing
+         *     changes, and the error's `param` names the field (`name`, `iconUrl`, `settlementAddresses.<chain>`). The
+         *     checkout shows a new name or icon at once.
+         */
+        patch: operations["updateSettings"];
+        trace?: never;
+    };
+    "/v1/dashboard/webhook-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the webhook source addresses
+         * @description The addresses webhook deliveries come from, as the operator configured them (`PAYGATE_WEBHOOK_SOURCE_ADDRESSES`),
+         *     for a receiver's firewall allow-list. An empty list means they are not published: rely on the signature.
+         */
+        get: operations["getWebhookSources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/webhook-endpoint": {
         parameters: {
             query?: never;
@@ -836,7 +1177,8 @@ export interface components {
         Role: "owner" | "developer" | "viewer";
         /**
          * DashboardMode
-         * @description The mode a dashboard request addresses, `test` or `live`.
+         * @description The mode a dashboard request addresses: `test` or `live`. With an API key it is the key's mode; the dashboard UI
+         *     chooses it with its mode switch.
          * @example test
          * @enum {string}
          */
@@ -1066,6 +1408,141 @@ export interface components {
             nextCursor: string | null;
         };
         /**
+         * Overview
+         * @description Volume, counts and success rate of the merchant's payments of one mode, per currency, for today, the last 7 and
+         *     the last 30 UTC days, and a daily series for the chart. Payments are counted on the day they were **created**.
+         */
+        Overview: {
+            mode: components["schemas"]["DashboardMode"];
+            /** @description One entry per currency with at least one payment created in the last 30 days, ordered by currency; empty when there is none. */
+            currencies: components["schemas"]["CurrencyOverview"][];
+            /**
+             * @description For each currency of `currencies`, one point per UTC day of the last 30 days (today included), oldest first,
+             *     days without payments included with zeros: `30 × currencies.length` points, grouped by currency.
+             */
+            series: components["schemas"]["OverviewSeriesPoint"][];
+        };
+        /**
+         * PaymentTimeline
+         * @description A payment's history, oldest first: its transitions and its webhook events, each event with its deliveries and
+         *     their attempts. At the same second a transition comes before the event it caused.
+         */
+        PaymentTimeline: {
+            entries: components["schemas"]["PaymentTimelineEntry"][];
+        };
+        /**
+         * ApiKey
+         * @description A merchant API key as it may be shown: never the secret, only its display prefix (the first 12 characters).
+         */
+        ApiKey: {
+            id: components["schemas"]["ApiKeyId"];
+            /**
+             * @description The first 12 characters of the key (`sk_test_4fQ9`), to recognise it.
+             * @example sk_live_Xb4q
+             */
+            prefix: string;
+            mode: components["schemas"]["DashboardMode"];
+            /**
+             * @description A name to recognise the key by, or `null`.
+             * @example Shop backend
+             */
+            label: string | null;
+            /**
+             * @description `merchant`: created in the dashboard, acts for this merchant only; it can be rotated and revoked here.
+             *     `partner`: a partner-wide key made by the operator with `paygate admin`, acting for every merchant of the
+             *     partner; shown read-only (rotating or revoking it here answers `403 forbidden`).
+             * @enum {string}
+             */
+            scope: "merchant" | "partner";
+            createdAt: components["schemas"]["UnixSeconds"];
+            /** @description When the key last authenticated a request (recorded at most once a minute), or `null` if never. */
+            lastUsedAt: components["schemas"]["UnixSeconds"] | null;
+            /** @description When the key was revoked (it no longer authenticates), or `null` while it is active. */
+            revokedAt: components["schemas"]["UnixSeconds"] | null;
+        };
+        /**
+         * MerchantSettings
+         * @description The merchant's settings. They apply to both modes.
+         */
+        MerchantSettings: {
+            /**
+             * @description The merchant's name, shown to buyers on the checkout page.
+             * @example Acme Shop
+             */
+            name: string;
+            /**
+             * @description An `http(s)` URL of the icon shown on the checkout page, or `null`.
+             * @example https://shop.example.com/icon.png
+             */
+            iconUrl: string | null;
+            settlementAddresses: components["schemas"]["SettlementAddresses"];
+            /** @description Every payment requires the buyer's identity data, whatever its amount. */
+            collectData: boolean;
+            /**
+             * @description Every member must use two-factor authentication: a member without it can only enrol (and sign out) until
+             *     they do. API keys are not affected.
+             */
+            requireTwoFactor: boolean;
+        };
+        /**
+         * UpdateSettingsRequest
+         * @description The settings to change; absent fields are unchanged. `settlementAddresses` **replaces** the whole map (send the
+         *     addresses to keep with the new ones; `{}` removes them all). `iconUrl: null` removes the icon. Nothing is changed
+         *     when any field is refused.
+         */
+        UpdateSettingsRequest: {
+            /**
+             * @description The merchant's name, 1–200 characters without control characters; surrounding spaces are trimmed.
+             * @example Acme Shop
+             */
+            name?: string;
+            /**
+             * @description An `http(s)` URL of at most 2048 characters, or `null` to remove the icon.
+             * @example https://shop.example.com/icon.png
+             */
+            iconUrl?: string | null;
+            settlementAddresses?: components["schemas"]["SettlementAddresses"];
+            collectData?: boolean;
+            requireTwoFactor?: boolean;
+        };
+        /**
+         * WebhookSources
+         * @description The addresses webhook deliveries come from, for a receiver's firewall allow-list, as configured by the operator
+         *     (`PAYGATE_WEBHOOK_SOURCE_ADDRESSES`). An empty list means the operator has not published them: do not filter
+         *     by source address then (verify the signature, which you must do anyway).
+         */
+        WebhookSources: {
+            /**
+             * @description IP addresses or CIDR ranges, as configured.
+             * @example [
+             *       "203.0.113.10",
+             *       "2001:db8::/64"
+             *     ]
+             */
+            addresses: string[];
+        };
+        /**
+         * ErrorResponse
+         * @description The body of every error answer, on every surface.
+         * @example {
+         *       "code": "payment_not_found",
+         *       "message": "No payment with id pay_7Qz3kP9xWm2LrT8vN4bY6cJd."
+         *     }
+         */
+        ErrorResponse: {
+            code: components["schemas"]["ErrorCode"];
+            /** @description A human-readable explanation. It may change between releases; do not parse it. */
+            message: string;
+            /**
+             * @description The request field at fault, when the error is about one field, as a dotted path into the body or the name of
+             *     the query or path parameter: `url`, `limit`, `settlementAddresses.eip155:8453`, `name`. Absent when the error
+             *     is not about one field. A form shows `message` beside this field. New in 2026-11; clients ignoring unknown
+             *     properties are unaffected.
+             * @example url
+             */
+            param?: string;
+        };
+        /**
          * Email
          * Format: email
          * @description An email address (compared trimmed and lower-cased).
@@ -1131,19 +1608,6 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "rate_limited" | "invalid_params" | "params_validation" | "payment_not_found" | "idempotency_conflict" | "internal_error" | "invalid_api_key" | "unauthorized" | "forbidden" | "invalid_state" | "payment_expired" | "quote_expired" | "missing_api_key" | "missing_merchant_api_key" | "missing_merchant_id" | "header_not_ascii" | "not_sandbox_api_key" | "merchant_not_found" | "merchant_exists" | "api_key_not_found" | "partner_not_found" | "customer_not_found" | "wallet_not_found" | "executor_not_found" | "missing_app_id" | "missing_client_id" | "invalid_app_id" | "conflicting_auth_headers" | "missing_auth_headers" | "invalid_api_version" | "unknown_api_version" | "api_version_downgrade" | "sanctioned_user" | "payment_not_succeeded" | "already_refunded";
-        /**
-         * ErrorResponse
-         * @description The body of every error answer, on every surface.
-         * @example {
-         *       "code": "payment_not_found",
-         *       "message": "No payment with id pay_7Qz3kP9xWm2LrT8vN4bY6cJd."
-         *     }
-         */
-        ErrorResponse: {
-            code: components["schemas"]["ErrorCode"];
-            /** @description A human-readable explanation. It may change between releases; do not parse it. */
-            message: string;
-        };
         /**
          * DashboardSessionId
          * @description A dashboard session's id, `ses_` followed by 16 base62 characters. Not a credential (the cookie's token is).
@@ -1237,182 +1701,83 @@ export interface components {
             label: string | null;
         };
         /**
-         * WebhookEndpointId
-         * @description A webhook endpoint id, `whe_` followed by 16 base62 characters. A re-created endpoint gets a new id.
-         * @example whe_4kQm9TzR2bWx7LpN
+         * CurrencyUnit
+         * @description The unit payments are priced in, `iso4217/<CODE>` (for example `iso4217/USD`), as in `PaymentSnapshot.amount.unit`.
+         * @example iso4217/USD
          */
-        WebhookEndpointId: string;
+        CurrencyUnit: string;
         /**
-         * WebhookEndpointUrl
-         * Format: uri
-         * @description Where deliveries are `POST`ed: an absolute URL of at most 2048 characters, without credentials (`user:pass@`).
-         *     One rule for both modes: **`https://` to a publicly routable address.**
-         *
-         *     - The host name is resolved when the URL is set (`createWebhookEndpoint`, `updateWebhookEndpoint`) and again
-         *       before every attempt, and **every** address it resolves to must be public. Refused: private networks
-         *       (`10.0.0.0/8`, `172.16.0.0/12`, `192.168.0.0/16`, `fc00::/7`), loopback (`127.0.0.0/8`, `::1`), link-local
-         *       (`169.254.0.0/16`, `fe80::/10`), which includes the cloud metadata addresses `169.254.169.254` and
-         *       `fd00:ec2::254`, CGNAT (`100.64.0.0/10`), multicast (`224.0.0.0/4`, `ff00::/8`), "this network"
-         *       (`0.0.0.0/8`, `::`), and the reserved, benchmarking and documentation ranges, including IPv6 forms that embed
-         *       an IPv4 address (IPv4-mapped, NAT64, 6to4).
-         *     - An attempt connects to the address that was just checked, so a DNS answer that changes between the check and
-         *       the connection (DNS rebinding) cannot reach a private address. A host that later resolves to a refused
-         *       address makes its attempts fail; the endpoint is not changed.
-         *     - **The one exception, for local development:** when the server runs with `PAYGATE_WEBHOOK_ALLOW_LOOPBACK`
-         *       (on by default in development, off otherwise), a **test-mode** endpoint may use `http://` (or `https://`) on a
-         *       loopback host: `127.0.0.0/8`, `localhost` or `[::1]`. Live endpoints never may.
-         *
-         *     A URL that breaks the rule, or whose host does not resolve, is refused with `400 params_validation` and the
-         *     endpoint is not created or changed. Any port is allowed. Redirects are never followed, so register the final URL.
-         * @example https://shop.example.com/webhooks/paygate
+         * MinorUnits
+         * @description An amount in the currency's minor units (cents for `iso4217/USD`) as a non-negative decimal integer string,
+         *     summed exactly: it may exceed what a JSON number holds without loss.
+         * @example 125000
          */
-        WebhookEndpointUrl: string;
+        MinorUnits: string;
         /**
-         * WebhookEventTypeList
-         * @description The event types the endpoint receives: at least one, each at most once, in any order. Events of other types
-         *     create no delivery for this endpoint (and are not replayed to it).
-         * @example [
-         *       "payment.succeeded",
-         *       "payment.failed",
-         *       "payment.expired",
-         *       "payment.cancelled"
-         *     ]
+         * OverviewWindow
+         * @description The payments of one currency **created** in a window of UTC calendar days (today: since 00:00 UTC today;
+         *     `last7Days`: today and the 6 days before; `last30Days`: today and the 29 days before).
          */
-        WebhookEventTypeList: components["schemas"]["WebhookEventType"][];
-        /**
-         * WebhookMode
-         * @description The mode an endpoint serves, taken from the API key that manages it: `test` (`sk_test_…`) receives the events of
-         *     test payments, `live` (`sk_live_…`) those of live payments.
-         * @example live
-         * @enum {string}
-         */
-        WebhookMode: "test" | "live";
-        /**
-         * CreateWebhookEndpointRequest
-         * @description The endpoint to register for the key's mode. Unknown fields are refused (`400 params_validation`).
-         */
-        CreateWebhookEndpointRequest: {
-            url: components["schemas"]["WebhookEndpointUrl"];
-            /** @description The event types to receive. Optional; by default all seven. */
-            eventTypes?: components["schemas"]["WebhookEventTypeList"];
-        };
-        /**
-         * WebhookSigningSecret
-         * @description The endpoint's signing secret: `whsec_` followed by the base64 (standard alphabet, with padding) of 32 random
-         *     bytes. To verify a delivery, strip `whsec_`, base64-decode the rest and use the 32 bytes as the HMAC-SHA256 key
-         *     (Standard Webhooks). **Shown only in the answers of `createWebhookEndpoint` and `rotateWebhookSecret`**: Paygate
-         *     stores it encrypted and never returns it again. Keep it in your receiver's secret store.
-         * @example whsec_BTWi2P2LQry71kl/1N6b0LLfJzUYM7SMAdw6uAW7zhw=
-         */
-        WebhookSigningSecret: string;
-        /**
-         * CreateWebhookEndpointResponse
-         * @description The created endpoint and its signing secret, **shown this once**.
-         */
-        CreateWebhookEndpointResponse: {
-            endpoint: components["schemas"]["WebhookEndpoint"];
-            secret: components["schemas"]["WebhookSigningSecret"];
-        };
-        /**
-         * UpdateWebhookEndpointRequest
-         * @description The fields to change; at least one. Fields left out keep their value. Unknown fields are refused
-         *     (`400 params_validation`). The signing secret does not change (use `rotateWebhookSecret`).
-         */
-        UpdateWebhookEndpointRequest: {
-            /** @description A new URL, checked like at creation. Pending deliveries use it from their next attempt on. */
-            url?: components["schemas"]["WebhookEndpointUrl"];
+        OverviewWindow: {
+            /** @description The sum of the amounts of the window's succeeded payments (settled or refunded ones included), in minor units. */
+            volume: components["schemas"]["MinorUnits"];
             /**
-             * @description The new list of event types, replacing the old one (send the whole list). It applies to events created from
-             *     now on; deliveries already created are kept.
+             * @description How many payments were created in the window, whatever their status.
+             * @example 42
              */
-            eventTypes?: components["schemas"]["WebhookEventTypeList"];
+            count: number;
             /**
-             * @description `false` disables the endpoint by hand (`disabledReason: disabled by the merchant`): its pending deliveries
-             *     become `failed` and no new delivery is created. `true` re-enables it, clears `disabledReason` and
-             *     `failingSince`, and new events are delivered again; events of the disabled period are not sent by
-             *     themselves (use `replayWebhookEvents` and `resendFailedWebhookDeliveries`). Setting the value the endpoint
-             *     already has changes nothing.
-             * @example true
+             * @description How many of them succeeded (status `succeeded`, including settled and refunded payments).
+             * @example 38
              */
-            enabled?: boolean;
-        };
-        /**
-         * RotateWebhookSecretResponse
-         * @description The endpoint after the rotation and its new signing secret, **shown this once**.
-         */
-        RotateWebhookSecretResponse: {
-            endpoint: components["schemas"]["WebhookEndpoint"];
-            secret: components["schemas"]["WebhookSigningSecret"];
+            succeeded: number;
             /**
-             * @description When the secret that was replaced stops signing, in Unix seconds: 24 hours from now. Until then every
-             *     attempt carries a `v1` signature per secret. Equal to `endpoint.previousSecretExpiresAt`.
+             * @description `succeeded` divided by the number of the window's payments that reached a final status (`succeeded`,
+             *     `failed`, `expired`, `cancelled`; payments still `requires_action` or `processing` are left out), as a
+             *     decimal string with 4 digits after the point, rounded half up (`"0.9500"`); `null` when none is final yet.
+             * @example 0.9500
              */
-            previousSecretExpiresAt: components["schemas"]["UnixSeconds"];
+            successRate: string | null;
         };
         /**
-         * SendTestEventRequest
-         * @description The type of the test event to send. Unknown fields are refused (`400 params_validation`).
+         * CurrencyOverview
+         * @description The figures of one currency. Amounts of different currencies are never added together.
          */
-        SendTestEventRequest: {
-            type: components["schemas"]["WebhookEventType"];
+        CurrencyOverview: {
+            currency: components["schemas"]["CurrencyUnit"];
+            today: components["schemas"]["OverviewWindow"];
+            last7Days: components["schemas"]["OverviewWindow"];
+            last30Days: components["schemas"]["OverviewWindow"];
         };
         /**
-         * WebhookDeliveryId
-         * @description A webhook delivery id, `whd_` followed by 24 base62 characters.
-         * @example whd_8sLp2VqX6nRc4TzK9mWb3HdY
+         * OverviewSeriesPoint
+         * @description One UTC day of one currency.
          */
-        WebhookDeliveryId: string;
+        OverviewSeriesPoint: {
+            /**
+             * Format: date
+             * @description The UTC day, `YYYY-MM-DD`.
+             * @example 2026-02-18
+             */
+            date: string;
+            currency: components["schemas"]["CurrencyUnit"];
+            /** @description The sum of the amounts of the succeeded payments created that day, in minor units. */
+            volume: components["schemas"]["MinorUnits"];
+            /**
+             * @description How many payments were created that day, whatever their status.
+             * @example 3
+             */
+            count: number;
+        };
         /**
-         * WebhookEventId
-         * @description An event id, `evt_` followed by 24 base62 characters: the body's `id` and the `webhook-id` header of every
-         *     attempt. It stays the same across the attempts, resends and replays of one event.
-         * @example evt_ILXbB36p2o15aFBqAqlChWN1
-         */
-        WebhookEventId: string;
-        /**
-         * PaymentId
-         * @description A payment id, `pay_` followed by 24 base62 characters (at least 128 random bits, so ids cannot be guessed).
+         * PaymentIdParam
+         * @description A payment id as a caller sends it (in a path or a query): opaque to the caller, so it is checked only for length,
+         *     1 to 128 characters, a bound that protects the server (a longer one is refused with `400 params_validation`). An
+         *     id that names no payment the caller can see is answered like any unknown id, whatever its form (`pay_short`,
+         *     `xyz`): the server never tells a malformed id from an unknown one. Ids the server issues are always `PaymentId`s.
          * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
          */
-        PaymentId: string;
-        /**
-         * WebhookDeliveryTrigger
-         * @description What created the delivery:
-         *
-         *     | Trigger | Created by |
-         *     |---|---|
-         *     | `event` | An event of the payment, sent automatically |
-         *     | `resend` | `resendWebhookDelivery` or `resendFailedWebhookDeliveries` (same event id as the delivery resent) |
-         *     | `replay` | `replayWebhookEvents` |
-         *     | `test` | `sendTestEvent` (sample data, `live: false`, a `paymentId` that names no payment) |
-         *
-         *     New values may be added; treat an unknown one like `event`.
-         * @example event
-         * @enum {string}
-         */
-        WebhookDeliveryTrigger: "event" | "resend" | "replay" | "test";
-        /**
-         * WebhookDeliveryStatus
-         * @description Where a delivery stands:
-         *
-         *     | Status | Meaning |
-         *     |---|---|
-         *     | `pending` | Not delivered yet and attempts remain: the next one is due at `nextAttemptAt` |
-         *     | `delivered` | An attempt got a `2xx` answer within 15 seconds (`deliveredAt`); no further attempt is made |
-         *     | `failed` | All 8 attempts failed, or the endpoint was disabled or deleted while the delivery was pending. Not retried automatically: resend it |
-         * @example delivered
-         * @enum {string}
-         */
-        WebhookDeliveryStatus: "pending" | "delivered" | "failed";
-        /**
-         * IsoTimestamp
-         * Format: date-time
-         * @description An ISO 8601 / RFC 3339 timestamp in UTC. Today it always has millisecond precision
-         *     (`2026-02-18T10:00:00.000Z`), but the precision is not contractual: parse it with a full ISO 8601
-         *     parser, never with a fixed-width pattern.
-         * @example 2026-02-18T10:00:00.000Z
-         */
-        IsoTimestamp: string;
+        PaymentIdParam: string;
         /**
          * PaymentStatus
          * @description The payment's status as the gateway and webhooks name it. The merchant status endpoints map it
@@ -1421,6 +1786,12 @@ export interface components {
          * @enum {string}
          */
         PaymentStatus: "requires_action" | "processing" | "succeeded" | "failed" | "expired" | "cancelled";
+        /**
+         * PaymentId
+         * @description A payment id, `pay_` followed by 24 base62 characters (at least 128 random bits, so ids cannot be guessed).
+         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+         */
+        PaymentId: string;
         /**
          * MoneyAmount
          * @description An amount as it appears in merchant requests and webhook payloads: a unit and a value in the unit's minor units.
@@ -1436,6 +1807,15 @@ export interface components {
             /** @description Amount in the unit's minor units (smallest denomination), as a non-negative decimal integer string. */
             value: string;
         };
+        /**
+         * IsoTimestamp
+         * Format: date-time
+         * @description An ISO 8601 / RFC 3339 timestamp in UTC. Today it always has millisecond precision
+         *     (`2026-02-18T10:00:00.000Z`), but the precision is not contractual: parse it with a full ISO 8601
+         *     parser, never with a fixed-width pattern.
+         * @example 2026-02-18T10:00:00.000Z
+         */
+        IsoTimestamp: string;
         /**
          * Fee
          * @description The fee charged on this payment. Every amount carries its own `unit`; today fee amounts are in the unit
@@ -1686,6 +2066,332 @@ export interface components {
             refunded: components["schemas"]["RefundedInfo"] | null;
         };
         /**
+         * PaymentList
+         * @description One page of payments, newest first (by creation time). To get the next page, repeat the request with the same
+         *     filters and `startingAfter` set to `nextCursor`.
+         */
+        PaymentList: {
+            /** @description The payments of this page, newest first; at most `limit` items, possibly none. */
+            data: components["schemas"]["PaymentSnapshot"][];
+            /**
+             * @description Whether more payments match after this page.
+             * @example true
+             */
+            hasMore: boolean;
+            /**
+             * @description The value to pass as `startingAfter` for the next page (the `payment_id` of the last item of `data`) when
+             *     `hasMore` is `true`; `null` when it is `false`. Treat it as opaque.
+             * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+             */
+            nextCursor: string | null;
+        };
+        /**
+         * PaymentTimelineStatus
+         * @description A step of a payment's life: its creation (`requires_action`), `processing`, one final status (`succeeded`,
+         *     `failed`, `expired`, `cancelled`), then, for a succeeded payment, `settled` and `refunded` (recorded by the
+         *     merchant).
+         * @example succeeded
+         * @enum {string}
+         */
+        PaymentTimelineStatus: "requires_action" | "processing" | "succeeded" | "failed" | "expired" | "cancelled" | "settled" | "refunded";
+        /**
+         * WebhookEventId
+         * @description An event id, `evt_` followed by 24 base62 characters: the body's `id` and the `webhook-id` header of every
+         *     attempt. It stays the same across the attempts, resends and replays of one event.
+         * @example evt_ILXbB36p2o15aFBqAqlChWN1
+         */
+        WebhookEventId: string;
+        /**
+         * WebhookDeliveryId
+         * @description A webhook delivery id, `whd_` followed by 24 base62 characters.
+         * @example whd_8sLp2VqX6nRc4TzK9mWb3HdY
+         */
+        WebhookDeliveryId: string;
+        /**
+         * WebhookEndpointId
+         * @description A webhook endpoint id, `whe_` followed by 16 base62 characters. A re-created endpoint gets a new id.
+         * @example whe_4kQm9TzR2bWx7LpN
+         */
+        WebhookEndpointId: string;
+        /**
+         * WebhookDeliveryTrigger
+         * @description What created the delivery:
+         *
+         *     | Trigger | Created by |
+         *     |---|---|
+         *     | `event` | An event of the payment, sent automatically |
+         *     | `resend` | `resendWebhookDelivery` or `resendFailedWebhookDeliveries` (same event id as the delivery resent) |
+         *     | `replay` | `replayWebhookEvents` |
+         *     | `test` | `sendTestEvent` (sample data, `live: false`, a `paymentId` that names no payment) |
+         *
+         *     New values may be added; treat an unknown one like `event`.
+         * @example event
+         * @enum {string}
+         */
+        WebhookDeliveryTrigger: "event" | "resend" | "replay" | "test";
+        /**
+         * WebhookDeliveryStatus
+         * @description Where a delivery stands:
+         *
+         *     | Status | Meaning |
+         *     |---|---|
+         *     | `pending` | Not delivered yet and attempts remain: the next one is due at `nextAttemptAt` |
+         *     | `delivered` | An attempt got a `2xx` answer within 15 seconds (`deliveredAt`); no further attempt is made |
+         *     | `failed` | All 8 attempts failed, or the endpoint was disabled or deleted while the delivery was pending. Not retried automatically: resend it |
+         * @example delivered
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "delivered" | "failed";
+        /**
+         * PaymentTimelineEntry
+         * @description One entry of a payment's timeline: a `transition` (the payment reached `status`) or an `event` (the webhook event
+         *     `event` was created, with its deliveries to the endpoints and their attempts).
+         */
+        PaymentTimelineEntry: {
+            at: components["schemas"]["UnixSeconds"];
+            /**
+             * @description `transition` carries `status`; `event` carries `event` and `deliveries`.
+             * @enum {string}
+             */
+            kind: "transition" | "event";
+            status?: components["schemas"]["PaymentTimelineStatus"];
+            /** @description The webhook event (`webhook-id` of its deliveries). */
+            event?: {
+                id: components["schemas"]["WebhookEventId"];
+                type: components["schemas"]["WebhookEventType"];
+            };
+            /**
+             * @description The event's deliveries (first sends, resends, replays), oldest first, each with its attempts; empty when no
+             *     endpoint was subscribed.
+             */
+            deliveries?: components["schemas"]["WebhookDelivery"][];
+        };
+        /**
+         * CancelPaymentRequest
+         * @description Optional details of a cancellation. The body itself is optional; send `{}` or no body at all.
+         */
+        CancelPaymentRequest: {
+            /**
+             * @description Why you cancel, for your own records: stored as `cancelled.cancellation_reason` and shown in the dashboard.
+             *     Up to 500 characters.
+             * @example Customer changed their mind
+             */
+            reason?: string;
+        };
+        /**
+         * RefundPaymentRequest
+         * @description Optional details of the refund you made off-platform. The body itself is optional; send `{}` or no body at all.
+         */
+        RefundPaymentRequest: {
+            /**
+             * @description Why the payment was refunded, for your own records (stored as `refunded.reason`). Up to 500 characters.
+             * @example Goods returned
+             */
+            reason?: string;
+        };
+        /**
+         * SimulatePaymentRequest
+         * @description The state to move the test payment to, one step at a time.
+         */
+        SimulatePaymentRequest: {
+            /**
+             * @description The target of the step. Allowed from the payment's current state:
+             *
+             *     | Current state | Allowed `to` |
+             *     |---|---|
+             *     | `requires_action` | `processing`, `failed`, `expired`, `cancelled` |
+             *     | `processing` | `succeeded`, `failed`, `expired` |
+             *     | `succeeded`, not yet settled | `settled` |
+             *
+             *     Anything else (for example `succeeded` straight from `requires_action`, or any step from a terminal state)
+             *     is refused with `409 invalid_state`.
+             * @example processing
+             * @enum {string}
+             */
+            to: "processing" | "succeeded" | "failed" | "expired" | "cancelled" | "settled";
+        };
+        /**
+         * ApiKeyId
+         * @description An API key id, `key_` followed by 16 base62 characters. Not secret.
+         * @example key_4fQ9xT2mLp8RwZ3k
+         */
+        ApiKeyId: string;
+        /**
+         * ApiKeyList
+         * @description The API keys that can act for this merchant in the request's mode, newest first: the keys bound to the merchant
+         *     and the partner-wide keys of its partner, active and revoked.
+         */
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+        };
+        /**
+         * CreateApiKeyRequest
+         * @description A new merchant API key, bound to this merchant.
+         */
+        CreateApiKeyRequest: {
+            /**
+             * @description The key's mode. It must be the request's mode (the mode switch, or the mode of the API key making the
+             *     request): a test key cannot mint a live key. Otherwise `400 params_validation` with `param: mode`.
+             */
+            mode: components["schemas"]["DashboardMode"];
+            /**
+             * @description A name to recognise the key by, up to 200 characters; blank means none.
+             * @example Shop backend
+             */
+            label?: string;
+        };
+        /**
+         * ApiKeySecret
+         * @description The full secret key, `sk_test_` or `sk_live_` followed by 32 base62 characters. **Shown only in this answer**:
+         *     Paygate keeps only its hash. Store it in your server's configuration now.
+         * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+         */
+        ApiKeySecret: string;
+        /**
+         * CreateApiKeyResponse
+         * @description The new key and its secret, shown once.
+         */
+        CreateApiKeyResponse: {
+            apiKey: components["schemas"]["ApiKey"];
+            secret: components["schemas"]["ApiKeySecret"];
+        };
+        /**
+         * RotateApiKeyResponse
+         * @description The replacement key (same mode, label and merchant) with its secret, shown once, and the old key, revoked in the
+         *     same transaction: it stops authenticating at once.
+         */
+        RotateApiKeyResponse: {
+            apiKey: components["schemas"]["ApiKey"];
+            secret: components["schemas"]["ApiKeySecret"];
+            revoked: components["schemas"]["ApiKey"];
+        };
+        /**
+         * SettlementAddresses
+         * @description Where the gateway sends the funds of each chain: CAIP-2 chain id → address in that chain's form (for example
+         *     `eip155:8453` → a `0x…` address, `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp` → a base58 account). Only the chain
+         *     namespaces the gateway pays out on are accepted, each address checked by its chain's adapter.
+         * @example {
+         *       "eip155:8453": "0x912b989d6400706ac06214fa636a16a9801fcd46"
+         *     }
+         */
+        SettlementAddresses: {
+            [key: string]: string;
+        };
+        /**
+         * WebhookEndpointUrl
+         * Format: uri
+         * @description Where deliveries are `POST`ed: an absolute URL of at most 2048 characters, without credentials (`user:pass@`).
+         *     One rule for both modes: **`https://` to a publicly routable address.**
+         *
+         *     - The host name is resolved when the URL is set (`createWebhookEndpoint`, `updateWebhookEndpoint`) and again
+         *       before every attempt, and **every** address it resolves to must be public. Refused: private networks
+         *       (`10.0.0.0/8`, `172.16.0.0/12`, `192.168.0.0/16`, `fc00::/7`), loopback (`127.0.0.0/8`, `::1`), link-local
+         *       (`169.254.0.0/16`, `fe80::/10`), which includes the cloud metadata addresses `169.254.169.254` and
+         *       `fd00:ec2::254`, CGNAT (`100.64.0.0/10`), multicast (`224.0.0.0/4`, `ff00::/8`), "this network"
+         *       (`0.0.0.0/8`, `::`), and the reserved, benchmarking and documentation ranges, including IPv6 forms that embed
+         *       an IPv4 address (IPv4-mapped, NAT64, 6to4).
+         *     - An attempt connects to the address that was just checked, so a DNS answer that changes between the check and
+         *       the connection (DNS rebinding) cannot reach a private address. A host that later resolves to a refused
+         *       address makes its attempts fail; the endpoint is not changed.
+         *     - **The one exception, for local development:** when the server runs with `PAYGATE_WEBHOOK_ALLOW_LOOPBACK`
+         *       (on by default in development, off otherwise), a **test-mode** endpoint may use `http://` (or `https://`) on a
+         *       loopback host: `127.0.0.0/8`, `localhost` or `[::1]`. Live endpoints never may.
+         *
+         *     A URL that breaks the rule, or whose host does not resolve, is refused with `400 params_validation` and the
+         *     endpoint is not created or changed. Any port is allowed. Redirects are never followed, so register the final URL.
+         * @example https://shop.example.com/webhooks/paygate
+         */
+        WebhookEndpointUrl: string;
+        /**
+         * WebhookEventTypeList
+         * @description The event types the endpoint receives: at least one, each at most once, in any order. Events of other types
+         *     create no delivery for this endpoint (and are not replayed to it).
+         * @example [
+         *       "payment.succeeded",
+         *       "payment.failed",
+         *       "payment.expired",
+         *       "payment.cancelled"
+         *     ]
+         */
+        WebhookEventTypeList: components["schemas"]["WebhookEventType"][];
+        /**
+         * WebhookMode
+         * @description The mode an endpoint serves, taken from the API key that manages it: `test` (`sk_test_…`) receives the events of
+         *     test payments, `live` (`sk_live_…`) those of live payments.
+         * @example live
+         * @enum {string}
+         */
+        WebhookMode: "test" | "live";
+        /**
+         * CreateWebhookEndpointRequest
+         * @description The endpoint to register for the key's mode. Unknown fields are refused (`400 params_validation`).
+         */
+        CreateWebhookEndpointRequest: {
+            url: components["schemas"]["WebhookEndpointUrl"];
+            /** @description The event types to receive. Optional; by default all seven. */
+            eventTypes?: components["schemas"]["WebhookEventTypeList"];
+        };
+        /**
+         * WebhookSigningSecret
+         * @description The endpoint's signing secret: `whsec_` followed by the base64 (standard alphabet, with padding) of 32 random
+         *     bytes. To verify a delivery, strip `whsec_`, base64-decode the rest and use the 32 bytes as the HMAC-SHA256 key
+         *     (Standard Webhooks). **Shown only in the answers of `createWebhookEndpoint` and `rotateWebhookSecret`**: Paygate
+         *     stores it encrypted and never returns it again. Keep it in your receiver's secret store.
+         * @example whsec_BTWi2P2LQry71kl/1N6b0LLfJzUYM7SMAdw6uAW7zhw=
+         */
+        WebhookSigningSecret: string;
+        /**
+         * CreateWebhookEndpointResponse
+         * @description The created endpoint and its signing secret, **shown this once**.
+         */
+        CreateWebhookEndpointResponse: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            secret: components["schemas"]["WebhookSigningSecret"];
+        };
+        /**
+         * UpdateWebhookEndpointRequest
+         * @description The fields to change; at least one. Fields left out keep their value. Unknown fields are refused
+         *     (`400 params_validation`). The signing secret does not change (use `rotateWebhookSecret`).
+         */
+        UpdateWebhookEndpointRequest: {
+            /** @description A new URL, checked like at creation. Pending deliveries use it from their next attempt on. */
+            url?: components["schemas"]["WebhookEndpointUrl"];
+            /**
+             * @description The new list of event types, replacing the old one (send the whole list). It applies to events created from
+             *     now on; deliveries already created are kept.
+             */
+            eventTypes?: components["schemas"]["WebhookEventTypeList"];
+            /**
+             * @description `false` disables the endpoint by hand (`disabledReason: disabled by the merchant`): its pending deliveries
+             *     become `failed` and no new delivery is created. `true` re-enables it, clears `disabledReason` and
+             *     `failingSince`, and new events are delivered again; events of the disabled period are not sent by
+             *     themselves (use `replayWebhookEvents` and `resendFailedWebhookDeliveries`). Setting the value the endpoint
+             *     already has changes nothing.
+             * @example true
+             */
+            enabled?: boolean;
+        };
+        /**
+         * RotateWebhookSecretResponse
+         * @description The endpoint after the rotation and its new signing secret, **shown this once**.
+         */
+        RotateWebhookSecretResponse: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            secret: components["schemas"]["WebhookSigningSecret"];
+            /**
+             * @description When the secret that was replaced stops signing, in Unix seconds: 24 hours from now. Until then every
+             *     attempt carries a `v1` signature per secret. Equal to `endpoint.previousSecretExpiresAt`.
+             */
+            previousSecretExpiresAt: components["schemas"]["UnixSeconds"];
+        };
+        /**
+         * SendTestEventRequest
+         * @description The type of the test event to send. Unknown fields are refused (`400 params_validation`).
+         */
+        SendTestEventRequest: {
+            type: components["schemas"]["WebhookEventType"];
+        };
+        /**
          * WebhookEvent
          * @description The envelope of every webhook delivery: an event id, its type, the payload contract version and a **full
          *     snapshot** of the payment at the time of the event (never a delta). Additive-only: ignore unknown fields.
@@ -1718,15 +2424,6 @@ export interface components {
             delivery: components["schemas"]["WebhookDelivery"];
             event: components["schemas"]["WebhookEvent"];
         };
-        /**
-         * PaymentIdParam
-         * @description A payment id as a caller sends it (in a path or a query): opaque to the caller, so it is checked only for length,
-         *     1 to 128 characters, a bound that protects the server (a longer one is refused with `400 params_validation`). An
-         *     id that names no payment the caller can see is answered like any unknown id, whatever its form (`pay_short`,
-         *     `xyz`): the server never tells a malformed id from an unknown one. Ids the server issues are always `PaymentId`s.
-         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
-         */
-        PaymentIdParam: string;
         /**
          * WebhookDeliveryList
          * @description One page of deliveries, newest first (by creation time). To get the next page, repeat the request with the same
@@ -1970,13 +2667,92 @@ export interface components {
             };
         };
         /**
+         * @description Not authenticated. Codes:
+         *     - `missing_merchant_api_key`: the `Api-Key` header is missing (checked before `Merchant-Id`).
+         *     - `invalid_api_key`: the key is unknown, revoked or malformed.
+         */
+        "Unauthorized-2": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Authenticated, but not allowed. Codes:
+         *     - `forbidden`: the API key belongs to another partner than the merchant named by `Merchant-Id`, or it was created
+         *       in the dashboard for another merchant (such a key acts for its own merchant only).
+         *     - `not_sandbox_api_key`: a live key (`sk_live_…`) was sent to a sandbox server (`PAYGATE_ENV=staging`), which accepts test keys only.
+         */
+        "Forbidden-2": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Code `rate_limited`: this API key exceeded its rate limit (a token bucket per key: 50 requests per second
+         *     sustained, bursts of 100, by default). Wait for the number of seconds in `Retry-After`, then retry.
+         */
+        "RateLimited-2": {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description One page of payments, newest first. Each item is a full `PaymentSnapshot`, with the gateway status names (`requires_action`, `cancelled`). */
+        PaymentListOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PaymentList"];
+            };
+        };
+        /**
+         * @description The request breaks a rule. Codes:
+         *     - `params_validation`: a query parameter breaks its schema (for example `limit` outside 1–100, an unknown
+         *       `status`, a `startingAfter` over 128 characters, an empty `referenceId`); `param` names it.
+         *     - `invalid_params`: the query cannot be read (for example an unknown query parameter).
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         */
+        PaymentListBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
          * @description Not found. Codes:
-         *     - `invalid_params`: no webhook endpoint is registered for the key's mode (never created, or deleted). The
-         *       contract has no dedicated "endpoint not found" code, so this is the code every route answers for an address
-         *       that names nothing; branch on the status `404`. Create one with `createWebhookEndpoint`.
+         *     - `payment_not_found`: no payment with this id is visible to the caller: the id is unknown (whatever its form: ids are opaque, so `pay_short` or `xyz` is answered like any unknown id), belongs to another merchant, or belongs to the other mode (a test key never sees live payments and vice versa).
          *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
          */
-        EndpointNotFound: {
+        PaymentNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The request breaks a rule. Codes:
+         *     - `params_validation`: `paymentId` is longer than 128 characters (`param: paymentId`), or the body breaks the
+         *       schema (for example a `reason` over 500 characters, or an unknown field; `param` names it).
+         *     - `invalid_params`: the request cannot be read (malformed JSON, a body that is not an object, an unknown query parameter).
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         */
+        PaymentBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1995,6 +2771,64 @@ export interface components {
         };
         /** @description Code `invalid_params`: a body was sent with a `Content-Type` other than `application/json`. */
         UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The request breaks a rule. Codes:
+         *     - `params_validation`: `keyId` is malformed (`param: keyId`).
+         *     - `invalid_params`: the request cannot be read (for example an unknown query parameter, a body sent where none is expected that is not JSON).
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         */
+        KeyBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Authenticated, but not allowed. Codes:
+         *     - `forbidden`: the key is a partner-wide key (`scope: partner`), managed by the operator with `paygate admin`;
+         *       or the credential may not act for this merchant (another partner's merchant, or a key bound to another merchant).
+         *     - `not_sandbox_api_key`: a live key was sent to a sandbox server (`PAYGATE_ENV=staging`).
+         */
+        KeyForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not found. Codes:
+         *     - `invalid_params`: `keyId` names no key that can act for this merchant in the request's mode (unknown, another
+         *       merchant's, or of the other mode). The contract has no "key not found" code; branch on the status `404`.
+         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+         */
+        KeyNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not found. Codes:
+         *     - `invalid_params`: no webhook endpoint is registered for the key's mode (never created, or deleted). The
+         *       contract has no dedicated "endpoint not found" code, so this is the code every route answers for an address
+         *       that names nothing; branch on the status `404`. Create one with `createWebhookEndpoint`.
+         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+         */
+        EndpointNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2113,17 +2947,69 @@ export interface components {
          */
         AuditStartingAfter: components["schemas"]["AuditEntryId"];
         /**
-         * @description The maximum number of deliveries to return, 1 to 100.
+         * @description The maximum number of payments to return, 1 to 100.
          * @example 20
          */
         Limit: number;
+        /**
+         * @description A cursor: return the payments that come after this payment in the list order (older ones). Pass the
+         *     `nextCursor` of the previous page, with the same filters. An id that names no visible payment, whatever its form,
+         *     is refused with `404 payment_not_found`; one over 128 characters with `400 params_validation`.
+         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+         */
+        StartingAfter: components["schemas"]["PaymentIdParam"];
+        /**
+         * @description Only payments with this status, in the gateway/webhook names (`requires_action`, not `pending`; `cancelled` is
+         *     distinct from `failed` here).
+         * @example succeeded
+         */
+        StatusFilter: components["schemas"]["PaymentStatus"];
+        /**
+         * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only succeeded payments still
+         *     awaiting settlement (status `succeeded`, `settled` is `null`).
+         * @example false
+         */
+        Settled: boolean;
+        /**
+         * @description Only payments created at or after this moment, in Unix seconds.
+         * @example 1771372800
+         */
+        CreatedGte: number;
+        /**
+         * @description Only payments created strictly before this moment, in Unix seconds.
+         * @example 1771459200
+         */
+        CreatedLt: number;
+        /**
+         * @description Only payments whose `reference_id` is exactly this (case-sensitive, no partial match).
+         * @example order_10482
+         */
+        ReferenceIdFilter: string;
+        /**
+         * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+         *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+         *     params_validation`.
+         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+         */
+        PaymentIdPath: components["schemas"]["PaymentIdParam"];
+        /**
+         * @description The API key id (`key_…`, see `listApiKeys`). An id that names no key of this merchant and mode answers `404
+         *     invalid_params`; a malformed one `400 params_validation`.
+         * @example key_4fQ9xT2mLp8RwZ3k
+         */
+        KeyIdPath: components["schemas"]["ApiKeyId"];
+        /**
+         * @description The maximum number of deliveries to return, 1 to 100.
+         * @example 20
+         */
+        "Limit-2": number;
         /**
          * @description A cursor: return the deliveries that come after this delivery in the list order (older ones). Pass the
          *     `nextCursor` of the previous page, with the same filters. An id that names no visible delivery is refused with
          *     `404 invalid_params`.
          * @example whd_9KpL4oM68M7ljTWNy1jEtPD7
          */
-        StartingAfter: components["schemas"]["WebhookDeliveryId"];
+        "StartingAfter-2": components["schemas"]["WebhookDeliveryId"];
         /**
          * @description Only deliveries with this status. For example `status=failed` lists what `resendFailedWebhookDeliveries` would resend.
          * @example failed
@@ -2149,12 +3035,12 @@ export interface components {
          * @description Only deliveries created at or after this moment, in Unix seconds.
          * @example 1771372800
          */
-        CreatedGte: number;
+        "CreatedGte-2": number;
         /**
          * @description Only deliveries created strictly before this moment, in Unix seconds.
          * @example 1771459200
          */
-        CreatedLt: number;
+        "CreatedLt-2": number;
         /**
          * @description The delivery's id (`whd_…`). A malformed id is refused with `400 params_validation`; an id that names no
          *     delivery visible to the key (unknown, another merchant's, or of the other mode) with `404 invalid_params`.
@@ -3090,6 +3976,996 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getOverview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview of the request's mode. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Overview"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDashboardPayments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of payments to return, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A cursor: return the payments that come after this payment in the list order (older ones). Pass the
+                 *     `nextCursor` of the previous page, with the same filters. An id that names no visible payment, whatever its form,
+                 *     is refused with `404 payment_not_found`; one over 128 characters with `400 params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only payments with this status, in the gateway/webhook names (`requires_action`, not `pending`; `cancelled` is
+                 *     distinct from `failed` here).
+                 * @example succeeded
+                 */
+                status?: components["parameters"]["StatusFilter"];
+                /**
+                 * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only succeeded payments still
+                 *     awaiting settlement (status `succeeded`, `settled` is `null`).
+                 * @example false
+                 */
+                settled?: components["parameters"]["Settled"];
+                /**
+                 * @description Only payments created at or after this moment, in Unix seconds.
+                 * @example 1771372800
+                 */
+                createdGte?: components["parameters"]["CreatedGte"];
+                /**
+                 * @description Only payments created strictly before this moment, in Unix seconds.
+                 * @example 1771459200
+                 */
+                createdLt?: components["parameters"]["CreatedLt"];
+                /**
+                 * @description Only payments whose `reference_id` is exactly this (case-sensitive, no partial match).
+                 * @example order_10482
+                 */
+                referenceId?: components["parameters"]["ReferenceIdFilter"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PaymentListOk"];
+            400: components["responses"]["PaymentListBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["PaymentNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportPayments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only payments with this status, in the gateway/webhook names (`requires_action`, not `pending`; `cancelled` is
+                 *     distinct from `failed` here).
+                 * @example succeeded
+                 */
+                status?: components["parameters"]["StatusFilter"];
+                /**
+                 * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only succeeded payments still
+                 *     awaiting settlement (status `succeeded`, `settled` is `null`).
+                 * @example false
+                 */
+                settled?: components["parameters"]["Settled"];
+                /**
+                 * @description Only payments created at or after this moment, in Unix seconds.
+                 * @example 1771372800
+                 */
+                createdGte?: components["parameters"]["CreatedGte"];
+                /**
+                 * @description Only payments created strictly before this moment, in Unix seconds.
+                 * @example 1771459200
+                 */
+                createdLt?: components["parameters"]["CreatedLt"];
+                /**
+                 * @description Only payments whose `reference_id` is exactly this (case-sensitive, no partial match).
+                 * @example order_10482
+                 */
+                referenceId?: components["parameters"]["ReferenceIdFilter"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, streamed. `Content-Disposition: attachment; filename="payments-<mode>-<YYYY-MM-DD>.csv"` (the UTC date of the export). */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="payments-test-2026-02-18.csv"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["PaymentListBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDashboardPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+                 *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                paymentId: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSnapshot"];
+                };
+            };
+            400: components["responses"]["PaymentBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["PaymentNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPaymentTimeline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+                 *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                paymentId: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The timeline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentTimeline"];
+                };
+            };
+            400: components["responses"]["PaymentBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["PaymentNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelDashboardPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+                 *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                paymentId: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment, now (or already) cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSnapshot"];
+                };
+            };
+            400: components["responses"]["PaymentBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["PaymentNotFound"];
+            /**
+             * @description Code `invalid_state`: the payment is no longer `requires_action` (it is `processing`, `succeeded`,
+             *     `failed` or `expired`), so it cannot be cancelled.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    refundDashboardPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+                 *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                paymentId: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefundPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment, with `refunded` set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSnapshot"];
+                };
+            };
+            400: components["responses"]["PaymentBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["PaymentNotFound"];
+            /**
+             * @description The payment cannot be refunded. Codes:
+             *     - `payment_not_succeeded`: the payment is not `succeeded`.
+             *     - `already_refunded`: a refund was already recorded for this payment.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulateDashboardPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+                 *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                paymentId: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulatePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The test payment just after the step. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentSnapshot"];
+                };
+            };
+            400: components["responses"]["PaymentBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            /**
+             * @description Not allowed. Codes:
+             *     - `forbidden`: the request is in live mode (simulation is test mode only), or the credential may not act for this merchant.
+             *     - `not_sandbox_api_key`: a live key was sent to a sandbox server (`PAYGATE_ENV=staging`).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["PaymentNotFound"];
+            /** @description Code `invalid_state`: the step is not allowed from the payment's current state. Nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret shown once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateApiKeyResponse"];
+                };
+            };
+            /**
+             * @description The request breaks a rule; nothing was created. Codes:
+             *     - `params_validation`: the body breaks the schema (a missing or unknown `mode`, a `label` over 200
+             *       characters or with control characters, an unknown field), or `mode` is not the request's mode; `param` names the field.
+             *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
+             *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The API key id (`key_…`, see `listApiKeys`). An id that names no key of this merchant and mode answers `404
+                 *     invalid_params`; a malformed one `400 params_validation`.
+                 * @example key_4fQ9xT2mLp8RwZ3k
+                 */
+                keyId: components["parameters"]["KeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["KeyBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["KeyForbidden"];
+            404: components["responses"]["KeyNotFound"];
+            /** @description Code `invalid_state`: the key is already revoked. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The API key id (`key_…`, see `listApiKeys`). An id that names no key of this merchant and mode answers `404
+                 *     invalid_params`; a malformed one `400 params_validation`.
+                 * @example key_4fQ9xT2mLp8RwZ3k
+                 */
+                keyId: components["parameters"]["KeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key with its secret, and the revoked one. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotateApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["KeyBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["KeyForbidden"];
+            404: components["responses"]["KeyNotFound"];
+            /** @description Code `invalid_state`: the key is already revoked. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSettings"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSettings"];
+                };
+            };
+            /**
+             * @description The request breaks a rule; nothing changed. Codes:
+             *     - `params_validation`: the body breaks the schema (an empty body, an unknown field, a wrong type), or a
+             *       field breaks its rule: a blank `name` or one with control characters, an `iconUrl` that is not an
+             *       `http(s)` URL, a settlement chain that is not supported or an address not in the chain's form.
+             *       `param` names the field.
+             *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
+             *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookSources: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source addresses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSources"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getWebhookEndpoint: {
         parameters: {
             query?: never;
@@ -3577,14 +5453,14 @@ export interface operations {
                  * @description The maximum number of deliveries to return, 1 to 100.
                  * @example 20
                  */
-                limit?: components["parameters"]["Limit"];
+                limit?: components["parameters"]["Limit-2"];
                 /**
                  * @description A cursor: return the deliveries that come after this delivery in the list order (older ones). Pass the
                  *     `nextCursor` of the previous page, with the same filters. An id that names no visible delivery is refused with
                  *     `404 invalid_params`.
                  * @example whd_9KpL4oM68M7ljTWNy1jEtPD7
                  */
-                startingAfter?: components["parameters"]["StartingAfter"];
+                startingAfter?: components["parameters"]["StartingAfter-2"];
                 /**
                  * @description Only deliveries with this status. For example `status=failed` lists what `resendFailedWebhookDeliveries` would resend.
                  * @example failed
@@ -3610,12 +5486,12 @@ export interface operations {
                  * @description Only deliveries created at or after this moment, in Unix seconds.
                  * @example 1771372800
                  */
-                createdGte?: components["parameters"]["CreatedGte"];
+                createdGte?: components["parameters"]["CreatedGte-2"];
                 /**
                  * @description Only deliveries created strictly before this moment, in Unix seconds.
                  * @example 1771459200
                  */
-                createdLt?: components["parameters"]["CreatedLt"];
+                createdLt?: components["parameters"]["CreatedLt-2"];
             };
             header?: {
                 /**
@@ -4036,11 +5912,15 @@ export const webhookAttemptOutcomeValues: ReadonlyArray<FlattenedDeepRequired<co
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["payment.created", "payment.processing", "payment.succeeded", "payment.failed", "payment.expired", "payment.cancelled", "payment.settled"];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Role"]> = ["owner", "developer", "viewer"];
 export const dashboardModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DashboardMode"]> = ["test", "live"];
+export const apiKeyScopeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKey"]["scope"]> = ["merchant", "partner"];
 export const signedInStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignedIn"]["status"]> = ["signed_in"];
 export const twoFactorRequiredStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TwoFactorRequired"]["status"]> = ["two_factor_required"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
 export const auditActorKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditActor"]["kind"]> = ["user", "api_key"];
-export const webhookModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMode"]> = ["test", "live"];
+export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
+export const paymentTimelineStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled", "settled", "refunded"];
 export const webhookDeliveryTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryTrigger"]> = ["event", "resend", "replay", "test"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]> = ["pending", "delivered", "failed"];
-export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
+export const paymentTimelineEntryKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineEntry"]["kind"]> = ["transition", "event"];
+export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
+export const webhookModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMode"]> = ["test", "live"];

@@ -175,6 +175,14 @@ export interface components {
             code: components["schemas"]["ErrorCode"];
             /** @description A human-readable explanation. It may change between releases; do not parse it. */
             message: string;
+            /**
+             * @description The request field at fault, when the error is about one field, as a dotted path into the body or the name of
+             *     the query or path parameter: `url`, `limit`, `settlementAddresses.eip155:8453`, `name`. Absent when the error
+             *     is not about one field. A form shows `message` beside this field. New in 2026-11; clients ignoring unknown
+             *     properties are unaffected.
+             * @example url
+             */
+            param?: string;
         };
         /**
          * Caip10Account

@@ -44,6 +44,23 @@ function describeValidation(err: ValidatorError): string {
 }
 
 /**
+ * The request field the first validation error is about, as ErrorResponse's `param`: the validator's JSON pointer
+ * (`/body/settlementAddresses/eip155:8453`, `/query/limit`, `/path/paymentId`) without its location, as a dotted
+ * path (`settlementAddresses.eip155:8453`, `limit`, `paymentId`). Undefined for an error about the whole body.
+ */
+export function paramOfValidation(err: ValidatorError): string | undefined {
+  const path = err.errors?.[0]?.path;
+  if (!path || !path.startsWith('/')) return undefined;
+  const segments = path
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (!['body', 'query', 'path', 'params', 'headers'].includes(segments[0] ?? '')) return undefined;
+  const rest = segments.slice(1).filter((s) => s !== '');
+  return rest.length === 0 ? undefined : rest.join('.');
+}
+
+/**
  * docs/decisions.md §2: a request that cannot be read (an unknown query parameter, a body that is not an object) is
  * `invalid_params`; a readable one that breaks a rule is `params_validation`.
  */
@@ -85,7 +102,9 @@ export function toApiError(err: unknown): ApiError | null {
   if (isValidatorError(err)) {
     switch (err.status) {
       case 400:
-        return new ApiError(isUnreadable(err) ? 'invalid_params' : 'params_validation', describeValidation(err));
+        return new ApiError(isUnreadable(err) ? 'invalid_params' : 'params_validation', describeValidation(err), {
+          param: paramOfValidation(err),
+        });
       case 404:
         return new ApiError('invalid_params', 'No such route.', { status: 404 });
       case 405:
@@ -123,6 +142,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const answer = apiError ?? new ApiError('internal_error', 'An internal error occurred.');
     if (res.headersSent) return;
-    res.status(answer.status).set(answer.headers).json({ code: answer.code, message: answer.message });
+    const body: { code: string; message: string; param?: string } = { code: answer.code, message: answer.message };
+    if (answer.param !== undefined) body.param = answer.param;
+    res.status(answer.status).set(answer.headers).json(body);
   };
 }

@@ -8,7 +8,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { matchesFormat } from '../accounts/apiKeys.js';
 import { CredentialCache } from '../accounts/credentialCache.js';
 import { hashKey, parseKey } from '../accounts/keys.js';
-import { findActiveKeyWithMerchant, type ApiKeyRow, type MerchantRow } from '../db/queries/accounts.js';
+import { findActiveKeyWithMerchant, recordKeyUse, type ApiKeyRow, type MerchantRow } from '../db/queries/accounts.js';
 import { ApiError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { loadContract, templatePattern, type ApiName } from './openapi.js';
@@ -127,6 +127,38 @@ function credentialCacheOf(runtime: Runtime): CredentialCache<MerchantAuth> {
   return cache;
 }
 
+/** `last_used_at` is written at most this often per key and process, so a busy key costs no write per request. */
+export const LAST_USED_INTERVAL_MS = 60_000;
+
+const lastUseWrites = new WeakMap<Runtime, Map<string, number>>();
+
+/**
+ * Records that a key authenticated, when this process has not recorded it within the last minute: a promise of the
+ * write (whose failure is logged, never the request's), or null when nothing is due, so a cached request stays
+ * synchronous.
+ */
+function recordUse(runtime: Runtime, keyId: string): Promise<void> | null {
+  let writes = lastUseWrites.get(runtime);
+  if (!writes) {
+    writes = new Map();
+    lastUseWrites.set(runtime, writes);
+  }
+  const now = runtime.now();
+  const previous = writes.get(keyId);
+  if (previous !== undefined && now - previous < LAST_USED_INTERVAL_MS) return null;
+  // Bounded like the credential cache: forgetting a key costs one early write, never a wrong answer.
+  if (writes.size >= 10_000) writes.clear();
+  writes.set(keyId, now);
+  return recordKeyUse(runtime.db.knex, keyId, now).catch((err: unknown) => {
+    runtime.logger.warn({ err, keyId }, 'could not record the API key use');
+  });
+}
+
+function withUse(runtime: Runtime, auth: MerchantAuth): MerchantAuth | Promise<MerchantAuth> {
+  const write = recordUse(runtime, auth.key.id);
+  return write === null ? auth : write.then(() => auth);
+}
+
 /**
  * The checks of docs/decisions.md §2 and §12, in their order: headers, then the key, then the merchant. Synchronous
  * when the credential is in the cache, so a cached request waits for nothing.
@@ -155,7 +187,7 @@ export function authenticateMerchant(
   const cache = credentialCacheOf(runtime);
   const cacheId = `${hash} ${merchantId}`;
   const cached = cache.read(cacheId);
-  if (cached.hit) return cached.value;
+  if (cached.hit) return withUse(runtime, cached.value);
   return (async () => {
     const found = await findActiveKeyWithMerchant(runtime.db.knex, hash, merchantId);
     if (!found || !matchesFormat(found.key, format) || found.key.partner_id === null) throw invalidKey();
@@ -164,9 +196,13 @@ export function authenticateMerchant(
     if (merchant.partner_id !== key.partner_id) {
       throw new ApiError('forbidden', `This API key does not belong to the partner of merchant ${merchantId}.`);
     }
+    // A key created in the dashboard is bound to its merchant: it acts for no other, even of the same partner.
+    if (key.merchant_id !== null && key.merchant_id !== merchant.id) {
+      throw new ApiError('forbidden', `This API key acts for another merchant than ${merchantId} only.`);
+    }
     const auth: MerchantAuth = { key, merchant, live: key.mode === 'live' };
     cache.store(cacheId, auth, cached.ticket);
-    return auth;
+    return withUse(runtime, auth);
   })();
 }
 

@@ -184,6 +184,8 @@ export interface ListQuery {
   createdGte?: number;
   createdLt?: number;
   settled?: boolean;
+  /** Exact match on `reference_id` (the dashboard's search; the merchant contract has no such filter). */
+  referenceId?: string;
 }
 
 // Unix seconds beyond what a Date can hold match nothing anyway; clamping keeps the bound a safe integer.
@@ -209,6 +211,7 @@ export async function listMerchantPayments(
     createdGte: secondsToMs(query.createdGte),
     createdLt: secondsToMs(query.createdLt),
     settled: query.settled,
+    referenceId: query.referenceId,
   });
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;

@@ -80,6 +80,25 @@ export async function findMerchant(db: Knex | Knex.Transaction, id: string): Pro
   return raw ? fromRawMerchant(raw) : null;
 }
 
+/** The settings a merchant's owner may change (the dashboard's settings screen). */
+export type MerchantSettingsChange = Partial<
+  Pick<MerchantRow, 'name' | 'icon_url' | 'settlement_addresses' | 'collect_data' | 'require_two_factor'>
+>;
+
+export async function updateMerchant(
+  db: Knex | Knex.Transaction,
+  id: string,
+  change: MerchantSettingsChange,
+): Promise<void> {
+  const { settlement_addresses, ...rest } = change;
+  await db('merchants')
+    .where({ id })
+    .update({
+      ...rest,
+      ...(settlement_addresses === undefined ? {} : { settlement_addresses: JSON.stringify(settlement_addresses) }),
+    });
+}
+
 export async function insertApiKey(db: Knex | Knex.Transaction, row: ApiKeyRow): Promise<void> {
   await db('api_keys').insert(row);
 }
@@ -194,6 +213,36 @@ export async function findActiveKeyWithMerchant(
           created_at: m_created_at!,
         });
   return { key: fromRawKey(key), merchant };
+}
+
+/** Records a key's use at `at`; never moves `last_used_at` back (another process may have written a later one). */
+export async function recordKeyUse(db: Knex | Knex.Transaction, id: string, at: number): Promise<void> {
+  await db('api_keys')
+    .where({ id })
+    .andWhere((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', at))
+    .update({ last_used_at: at });
+}
+
+/**
+ * The merchant keys that can act for a merchant in one mode, newest first, active and revoked: those bound to it and
+ * the partner-wide ones of its partner.
+ */
+export async function listKeysForMerchant(
+  db: Knex | Knex.Transaction,
+  scope: { merchantId: string; partnerId: string; mode: Mode },
+): Promise<ApiKeyRow[]> {
+  const rows = (await db('api_keys')
+    .where({ kind: 'merchant', mode: scope.mode })
+    .andWhere((q) =>
+      q
+        .where('merchant_id', scope.merchantId)
+        .orWhere((q2) => q2.whereNull('merchant_id').andWhere('partner_id', scope.partnerId)),
+    )
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])) as ApiKeyRow[];
+  return rows.map(fromRawKey);
 }
 
 export interface KeyFilter {

@@ -156,6 +156,8 @@ export interface ListFilter {
   createdGte?: number;
   createdLt?: number;
   settled?: boolean;
+  /** Exact match on the merchant's reference. */
+  referenceId?: string;
 }
 
 /** Newest first, keyset-paginated on (created_at, id) so pages stay stable while payments are created. */
@@ -166,6 +168,7 @@ export async function listPayments(db: Knex, filter: ListFilter): Promise<Paymen
   if (filter.createdLt !== undefined) query.andWhere('created_at', '<', filter.createdLt);
   if (filter.settled === true) query.whereNotNull('settled');
   if (filter.settled === false) query.whereNull('settled').andWhere('status', 'succeeded');
+  if (filter.referenceId !== undefined) query.andWhere('reference_id', filter.referenceId);
   if (filter.startingAfter) {
     const { created_at, id } = filter.startingAfter;
     query.andWhere((q) =>

@@ -2,6 +2,21 @@ import { Router } from 'express';
 import { merchantKeyRateLimit } from '../../http/rateLimit.js';
 import type { Runtime } from '../../runtime.js';
 import { activateTwoFactorHandler } from './activateTwoFactor.js';
+import { cancelDashboardPaymentHandler } from './cancelDashboardPayment.js';
+import { createApiKeyHandler } from './createApiKey.js';
+import { exportPaymentsHandler } from './exportPayments.js';
+import { getDashboardPaymentHandler } from './getDashboardPayment.js';
+import { getOverviewHandler } from './getOverview.js';
+import { getPaymentTimelineHandler } from './getPaymentTimeline.js';
+import { getSettingsHandler } from './getSettings.js';
+import { getWebhookSourcesHandler } from './getWebhookSources.js';
+import { listApiKeysHandler } from './listApiKeys.js';
+import { listDashboardPaymentsHandler } from './listDashboardPayments.js';
+import { refundDashboardPaymentHandler } from './refundDashboardPayment.js';
+import { revokeApiKeyHandler } from './revokeApiKey.js';
+import { rotateApiKeyHandler } from './rotateApiKey.js';
+import { simulateDashboardPaymentHandler } from './simulateDashboardPayment.js';
+import { updateSettingsHandler } from './updateSettings.js';
 import { createWebhookEndpointHandler } from './createWebhookEndpoint.js';
 import { deleteWebhookEndpointHandler } from './deleteWebhookEndpoint.js';
 import { disableTwoFactorHandler } from './disableTwoFactor.js';
@@ -23,8 +38,9 @@ import { startTwoFactorEnrolmentHandler } from './startTwoFactorEnrolment.js';
 import { updateWebhookEndpointHandler } from './updateWebhookEndpoint.js';
 
 /**
- * The dashboard API: sign-in, sessions and two-factor authentication; the webhook endpoint of the mode and its
- * deliveries. Mounted after the contract validator, with authentication and roles before it (http/dashboardAuth.ts); strict and case-sensitive like the merchant
+ * The dashboard API: sign-in, sessions and two-factor authentication; the overview, payments, API keys and
+ * settings of the merchant; the webhook endpoint of the request's mode and its deliveries. Mounted after the
+ * contract validator, with authentication and roles before it (http/dashboardAuth.ts); strict and case-sensitive like the merchant
  * router, so no spelling of a path reaches a handler that the validator and the authentication did not see.
  */
 export function dashboardRouter(runtime: Runtime): Router {
@@ -57,5 +73,26 @@ export function dashboardRouter(runtime: Runtime): Router {
   router.get(`${deliveries}/:deliveryId`, getWebhookDeliveryHandler(runtime));
   router.post(`${deliveries}/:deliveryId/resend`, resendWebhookDeliveryHandler(runtime));
   router.post('/v1/dashboard/webhook-events/replay', replayWebhookEventsHandler(runtime));
+  router.get('/v1/dashboard/webhook-sources', getWebhookSourcesHandler(runtime));
+
+  router.get('/v1/dashboard/overview', getOverviewHandler(runtime));
+  const payments = '/v1/dashboard/payments';
+  router.get(payments, listDashboardPaymentsHandler(runtime));
+  // Before `:paymentId`, which would otherwise take "export" for an id.
+  router.get(`${payments}/export`, exportPaymentsHandler(runtime));
+  router.get(`${payments}/:paymentId`, getDashboardPaymentHandler(runtime));
+  router.get(`${payments}/:paymentId/timeline`, getPaymentTimelineHandler(runtime));
+  router.post(`${payments}/:paymentId/cancel`, cancelDashboardPaymentHandler(runtime));
+  router.post(`${payments}/:paymentId/refund`, refundDashboardPaymentHandler(runtime));
+  router.post(`${payments}/:paymentId/simulate`, simulateDashboardPaymentHandler(runtime));
+
+  const keys = '/v1/dashboard/api-keys';
+  router.get(keys, listApiKeysHandler(runtime));
+  router.post(keys, createApiKeyHandler(runtime));
+  router.post(`${keys}/:keyId/rotate`, rotateApiKeyHandler(runtime));
+  router.delete(`${keys}/:keyId`, revokeApiKeyHandler(runtime));
+
+  router.get('/v1/dashboard/settings', getSettingsHandler(runtime));
+  router.patch('/v1/dashboard/settings', updateSettingsHandler(runtime));
   return router;
 }

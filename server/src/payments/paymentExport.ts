@@ -1,0 +1,115 @@
+/**
+ * The dashboard's CSV export of a merchant's payments (RFC 4180): read in keyset pages, so a large export holds one
+ * page in memory at a time and the caller can stream each page before reading the next.
+ */
+import { findOverduePayments, listPayments, type PaymentRow } from '../db/queries/payments.js';
+import { currencyOfUnit } from '../currencies.js';
+import { iso } from './snapshot.js';
+import { expireIfOverdue, type LifecycleDeps } from './lifecycle.js';
+import type { ListQuery, MerchantScope } from './merchantPayments.js';
+
+/** Rows per database read; each page becomes one write to the response. */
+export const EXPORT_PAGE_SIZE = 500;
+
+export const EXPORT_COLUMNS = [
+  'payment_id',
+  'reference_id',
+  'status',
+  'amount_value',
+  'amount_unit',
+  'amount',
+  'created_at',
+  'paid_at',
+  'settled_at',
+  'refunded_at',
+  'fee_value',
+  'fee_unit',
+  'chain',
+  'tx_id',
+] as const;
+
+const CRLF = '\r\n';
+
+/**
+ * One CSV field: always quoted, quotes doubled (RFC 4180 §2.5–2.7), so commas and line breaks stay inside it. A
+ * value a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return; OWASP "CSV
+ * injection") is prefixed with an apostrophe, which spreadsheets show as text.
+ */
+export function csvField(value: string): string {
+  const guarded = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${guarded.replace(/"/g, '""')}"`;
+}
+
+export function csvLine(fields: readonly string[]): string {
+  return fields.map(csvField).join(',') + CRLF;
+}
+
+/** `1250` `iso4217/USD` → `12.50 USD`: the currency's minor-unit digits; a unit that is not a currency keeps minor units. */
+export function humanAmount(value: string, unit: string): string {
+  const currency = currencyOfUnit(unit);
+  if (!currency) return `${value} ${unit}`;
+  if (currency.digits === 0) return `${value} ${currency.code}`;
+  const padded = value.padStart(currency.digits + 1, '0');
+  const major = padded.slice(0, -currency.digits);
+  return `${major}.${padded.slice(-currency.digits)} ${currency.code}`;
+}
+
+export function exportRow(p: PaymentRow): string[] {
+  const { processing, success, settled, refunded } = p.stages;
+  const fee = processing?.fee?.total_amount ?? null;
+  return [
+    p.id,
+    p.reference_id,
+    p.status,
+    p.amount_value,
+    p.amount_unit,
+    humanAmount(p.amount_value, p.amount_unit),
+    iso(p.created_at),
+    success?.succeeded_at ?? '',
+    settled?.settled_at ?? '',
+    refunded?.refunded_at ?? '',
+    fee?.value ?? '',
+    fee?.unit ?? '',
+    processing?.chain_caip2 ?? '',
+    success?.tx_id ?? '',
+  ];
+}
+
+export type ExportFilter = Omit<ListQuery, 'limit' | 'startingAfter'>;
+
+const secondsToMs = (s: number | undefined) => (s === undefined ? undefined : Math.min(s, 8.64e12) * 1000);
+
+/**
+ * The CSV text, page by page: the header row first, then the payments the filters match, newest first. Overdue
+ * payments are expired first (a bounded number, as the list does), so a status filter sees the truth.
+ */
+export async function* exportPaymentsCsv(
+  deps: LifecycleDeps,
+  scope: MerchantScope,
+  filter: ExportFilter,
+  pageSize = EXPORT_PAGE_SIZE,
+): AsyncGenerator<string> {
+  for (const payment of await findOverduePayments(deps.db.knex, deps.now(), 100, scope)) {
+    await expireIfOverdue(deps, payment);
+  }
+  yield csvLine(EXPORT_COLUMNS);
+  let after: { created_at: number; id: string } | undefined;
+  for (;;) {
+    const rows = await listPayments(deps.db.knex, {
+      merchantId: scope.merchantId,
+      live: scope.live,
+      limit: pageSize,
+      startingAfter: after,
+      status: filter.status,
+      createdGte: secondsToMs(filter.createdGte),
+      createdLt: secondsToMs(filter.createdLt),
+      settled: filter.settled,
+      referenceId: filter.referenceId,
+    });
+    if (rows.length === 0) return;
+    yield rows.map((r) => csvLine(exportRow(r))).join('');
+    if (rows.length < pageSize) return;
+    const last = rows[rows.length - 1]!;
+    after = { created_at: last.created_at, id: last.id };
+  }
+}

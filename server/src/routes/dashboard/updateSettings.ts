@@ -1,0 +1,18 @@
+import type { RequestHandler } from 'express';
+import type { AccountsDeps } from '../../accounts/accountsDeps.js';
+import { updateMerchantSettings } from '../../accounts/merchants.js';
+import type { operations } from '../../generated/dashboard.js';
+import { dashboardScopeOf } from '../../http/dashboardAuth.js';
+
+type Operation = operations['updateSettings'];
+type Body = Operation['requestBody']['content']['application/json'];
+type Ok = Operation['responses'][200]['content']['application/json'];
+
+/** PATCH /v1/dashboard/settings: all or nothing; a refused field is named in `param` */
+export function updateSettingsHandler(deps: AccountsDeps): RequestHandler<Record<string, never>, Ok, Body> {
+  return async (req, res) => {
+    const settings = await updateMerchantSettings(deps, dashboardScopeOf(res).merchantId, req.body);
+    res.locals.auditDetails = { fields: Object.keys(req.body).sort() };
+    res.json(settings);
+  };
+}

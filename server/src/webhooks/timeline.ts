@@ -1,0 +1,103 @@
+/**
+ * A payment's timeline for the dashboard: its transitions (from its stages), its outbox events, and each event's
+ * deliveries with their attempts. Lives in webhooks/ because it reads both sides (webhooks/ already depends on
+ * payments/, not the other way round).
+ */
+import { listEventsForPayment } from '../db/queries/events.js';
+import { listAttempts, listDeliveries } from '../db/queries/webhooks.js';
+import type { components } from '../generated/dashboard.js';
+import type { LifecycleDeps } from '../payments/lifecycle.js';
+import { readPayment, type MerchantScope } from '../payments/merchantPayments.js';
+import { deliveryJson, unixSeconds } from './wire.js';
+
+export type PaymentTimeline = components['schemas']['PaymentTimeline'];
+type Entry = PaymentTimeline['entries'][number];
+type TimelineStatus = components['schemas']['PaymentTimelineStatus'];
+
+/** A payment's life in order; an event sorts with the step it reports, so equal instants keep cause before effect. */
+const STEP: Record<string, number> = {
+  requires_action: 0,
+  'payment.created': 0,
+  processing: 1,
+  'payment.processing': 1,
+  succeeded: 2,
+  failed: 2,
+  expired: 2,
+  cancelled: 2,
+  'payment.succeeded': 2,
+  'payment.failed': 2,
+  'payment.expired': 2,
+  'payment.cancelled': 2,
+  settled: 3,
+  'payment.settled': 3,
+  refunded: 4,
+};
+
+/** The most deliveries one payment's timeline shows (8 attempts each); resends beyond it are in the delivery log. */
+const MAX_DELIVERIES = 500;
+
+export async function getPaymentTimeline(
+  deps: LifecycleDeps,
+  scope: MerchantScope,
+  paymentId: string,
+): Promise<PaymentTimeline> {
+  const payment = await readPayment(deps, scope, paymentId);
+  const { processing, success, failed, cancelled, expired, settled, refunded } = payment.stages;
+  const steps: [TimelineStatus, string | undefined][] = [
+    ['processing', processing?.processing_at],
+    ['succeeded', success?.succeeded_at],
+    ['failed', failed?.failed_at],
+    ['cancelled', cancelled?.cancelled_at],
+    ['expired', expired?.expired_at],
+    ['settled', settled?.settled_at],
+    ['refunded', refunded?.refunded_at],
+  ];
+  // Sorted by millisecond; at the same instant by step, a transition before the event it caused.
+  const sortable: { ms: number; rank: number; entry: Entry }[] = [
+    {
+      ms: payment.created_at,
+      rank: 0,
+      entry: { at: unixSeconds(payment.created_at), kind: 'transition', status: 'requires_action' },
+    },
+  ];
+  for (const [status, at] of steps) {
+    if (at === undefined) continue;
+    const ms = Date.parse(at);
+    sortable.push({ ms, rank: STEP[status]! * 2, entry: { at: unixSeconds(ms), kind: 'transition', status } });
+  }
+
+  const deliveries = (
+    await listDeliveries(deps.db.knex, {
+      merchantId: scope.merchantId,
+      live: scope.live,
+      paymentId,
+      limit: MAX_DELIVERIES,
+    })
+  )
+    .filter((d) => d.trigger !== 'test')
+    .reverse();
+  const byEvent = new Map<string, typeof deliveries>();
+  for (const d of deliveries) byEvent.set(d.event_id, [...(byEvent.get(d.event_id) ?? []), d]);
+
+  for (const event of await listEventsForPayment(deps.db.knex, paymentId)) {
+    // Oldest first; at the same instant the first send before its resends and replays.
+    const ofEvent = (byEvent.get(event.id) ?? []).sort(
+      (a, b) => a.created_at - b.created_at || Number(a.trigger !== 'event') - Number(b.trigger !== 'event'),
+    );
+    const withAttempts = await Promise.all(
+      ofEvent.map(async (d) => deliveryJson(d, await listAttempts(deps.db.knex, d.id))),
+    );
+    sortable.push({
+      ms: event.created_at,
+      rank: (STEP[event.type] ?? 4) * 2 + 1,
+      entry: {
+        at: unixSeconds(event.created_at),
+        kind: 'event',
+        event: { id: event.id, type: event.type as NonNullable<Entry['event']>['type'] },
+        deliveries: withAttempts,
+      },
+    });
+  }
+  sortable.sort((a, b) => a.ms - b.ms || a.rank - b.rank);
+  return { entries: sortable.map((s) => s.entry) };
+}

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { createKey } from '../../server/src/accounts/index.js';
+import { authenticateMerchant } from '../../server/src/http/merchantAuth.js';
+import { expectError, expectJson, startDashboard, type Dashboard, type Merchant } from './harness.js';
+
+const BASE = 'eip155:8453';
+const ADDRESS = '0x912b989d6400706ac06214fa636a16a9801fcd46';
+
+describe('dashboard.updateSettings', () => {
+  let d: Dashboard;
+  let m: Merchant;
+  before(async () => {
+    d = await startDashboard();
+    m = await d.merchant();
+  });
+  after(() => d.close());
+
+  const update = (body: unknown) => m.call('PATCH', '/v1/dashboard/settings', { body });
+  const settings = async () => expectJson<Record<string, unknown>>(await m.call('GET', '/v1/dashboard/settings'), 200);
+
+  it('updateSettings changes the fields sent and keeps the others', async () => {
+    const answer = await expectJson(
+      await update({
+        name: '  Acme Shop ',
+        iconUrl: 'https://shop.example.com/icon.png',
+        settlementAddresses: { [BASE]: ADDRESS },
+        collectData: true,
+        requireTwoFactor: true,
+      }),
+      200,
+    );
+    const expected = {
+      name: 'Acme Shop',
+      iconUrl: 'https://shop.example.com/icon.png',
+      settlementAddresses: { [BASE]: ADDRESS },
+      collectData: true,
+      requireTwoFactor: true,
+    };
+    assert.deepEqual(answer, expected);
+    assert.deepEqual(await settings(), expected);
+    assert.deepEqual(await expectJson(await update({ iconUrl: null, settlementAddresses: {} }), 200), {
+      ...expected,
+      iconUrl: null,
+      settlementAddresses: {},
+    });
+  });
+
+  it('updateSettings names the field at fault in param and changes nothing', async () => {
+    await expectJson(await update({ name: 'Before' }), 200);
+    const cases: [unknown, string][] = [
+      [{ name: '   ' }, 'name'],
+      [{ name: 'a\u0001b' }, 'name'],
+      [{ iconUrl: 'ftp://example.com/i.png' }, 'iconUrl'],
+      [{ name: 'After', settlementAddresses: { [BASE]: '0xnothex' } }, `settlementAddresses.${BASE}`],
+      [{ settlementAddresses: { 'cosmos:cosmoshub-4': 'cosmos1xyz' } }, 'settlementAddresses.cosmos:cosmoshub-4'],
+      [{ settlementAddresses: { [BASE]: 5 } }, `settlementAddresses.${BASE}`],
+      [{ colour: 'red' }, 'colour'],
+      [{ collectData: 'yes' }, 'collectData'],
+    ];
+    for (const [body, param] of cases) {
+      const res = await update(body);
+      await expectError(res.clone(), 400, 'params_validation');
+      assert.equal(((await res.json()) as { param?: string }).param, param, JSON.stringify(body));
+    }
+    const empty = await update({});
+    await expectError(empty.clone(), 400, 'params_validation');
+    assert.equal('param' in ((await empty.json()) as object), false, 'an empty body is about no one field');
+    assert.equal((await settings()).name, 'Before', 'all or nothing');
+  });
+
+  it('updateSettings is seen at once by authentication, whose cache holds the merchant', async () => {
+    const headers = { 'api-key': m.account.testKey, 'merchant-id': m.account.merchantId };
+    const before = await authenticateMerchant(d.harness.runtime, headers);
+    assert.equal((await authenticateMerchant(d.harness.runtime, headers)) === before, true, 'served from the cache');
+    await expectJson(await update({ name: 'Renamed', settlementAddresses: { [BASE]: ADDRESS } }), 200);
+    const after = await authenticateMerchant(d.harness.runtime, headers);
+    assert.equal(after.merchant.name, 'Renamed');
+    assert.deepEqual(after.merchant.settlement_addresses, { [BASE]: ADDRESS });
+  });
+
+  it('updateSettings: the checkout shows the new name and icon', async () => {
+    const id = await m.createPayment();
+    await expectJson(await update({ name: 'Checkout Name', iconUrl: 'https://shop.example.com/new.png' }), 200);
+    const wallet = await createKey(d.harness.runtime, { kind: 'wallet', mode: 'test' });
+    const info = await expectJson<{ merchant: { name: string; iconUrl: string | null } }>(
+      await fetch(`${d.harness.server.url}/v1/gateway/payment/${id}`, { headers: { 'Api-Key': wallet.secret } }),
+      200,
+    );
+    assert.deepEqual(info.merchant, { name: 'Checkout Name', iconUrl: 'https://shop.example.com/new.png' });
+  });
+});

@@ -1,0 +1,16 @@
+/** The dashboard's API key JSON, for the key tests. */
+export interface ApiKey {
+  id: string;
+  prefix: string;
+  mode: 'test' | 'live';
+  label: string | null;
+  scope: 'merchant' | 'partner';
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface CreatedKey {
+  apiKey: ApiKey;
+  secret: string;
+}
