@@ -48,11 +48,17 @@ describe('dashboard.webhooks [browser]', function () {
     await url.waitFor();
     await s.review(page, 'webhooks-empty');
 
-    // A private address is refused; the server's message is shown and nothing is created.
+    // A private address is refused: the server's message (param "url") is shown beside the field; nothing is created.
     await url.fill('http://10.1.2.3/hooks');
     await button(page, 'Add endpoint').click();
-    const refusal = page.getByRole('alert').filter({ hasText: /public|private|loopback|https/i });
-    await refusal.waitFor();
+    await page.locator('.field .field-error').waitFor();
+    assert.equal(await url.getAttribute('aria-invalid'), 'true');
+    const describedBy = (await url.getAttribute('aria-describedby'))!.split(' ');
+    const beside = await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).textContent()));
+    assert.ok(
+      beside.some((text) => /^url: /.test(text ?? '')),
+      `the URL's error is beside the field: ${beside.join(' | ')}`,
+    );
     assert.equal((await m.call('GET', '/v1/dashboard/webhook-endpoint')).status, 404);
 
     // Created with some event types: the secret is shown once, then the card.

@@ -1,50 +1,23 @@
 /**
- * The merchant-data operations of the dashboard API that the screens call (helper "data"'s contract: getOverview,
- * listDashboardPayments, exportPayments, getDashboardPayment, getPaymentTimeline, the payment actions and
- * getWebhookSources), in one place. The webhook operations are called with the typed client directly.
- *
- * Until that contract is merged, the shapes below are written from design.md and the calls go through an untyped view
- * of the client; after the merge, this file switches to the generated types (server/src/generated/dashboard.ts) and
- * nothing else changes.
+ * The merchant-data operations of the dashboard API that the screens call (getOverview, listDashboardPayments,
+ * exportPayments, getDashboardPayment, getPaymentTimeline, the payment actions and getWebhookSources), each answering
+ * a Result: the data, or the failure to show. Types come from the contract (server/src/generated/dashboard.ts).
  */
 import type { DashboardClient } from '../../api.js';
 import type { components } from '../../../../../server/src/generated/dashboard';
 import { failureOf, thrownFailure, type Failure } from './errors.js';
 
-export type PaymentSnapshot = components['schemas']['PaymentSnapshot'];
-export type PaymentStatus = components['schemas']['PaymentStatus'];
-export type WebhookDelivery = components['schemas']['WebhookDelivery'];
-export type WebhookEventType = components['schemas']['WebhookEventType'];
-
-export interface Totals {
-  /** Minor units, decimal string. */
-  volume: string;
-  count: number;
-  succeeded: number;
-  /** "0.9500", or null when no payment of the window reached a final status. */
-  successRate: string | null;
-}
-
-export interface CurrencyOverview {
-  /** `iso4217/USD`. */
-  currency: string;
-  today: Totals;
-  last7Days: Totals;
-  last30Days: Totals;
-}
-
-export interface Overview {
-  mode: 'test' | 'live';
-  currencies: CurrencyOverview[];
-  /** Days with payments in the last 30 days (UTC dates), per currency. */
-  series: { date: string; currency: string; volume: string; count: number }[];
-}
-
-export interface PaymentList {
-  data: PaymentSnapshot[];
-  hasMore: boolean;
-  nextCursor: string | null;
-}
+type Schemas = components['schemas'];
+export type PaymentSnapshot = Schemas['PaymentSnapshot'];
+export type PaymentStatus = Schemas['PaymentStatus'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type Totals = Schemas['OverviewWindow'];
+export type CurrencyOverview = Schemas['CurrencyOverview'];
+export type Overview = Schemas['Overview'];
+export type PaymentList = Schemas['PaymentList'];
+export type TimelineEntry = Schemas['PaymentTimelineEntry'];
+export type Timeline = Schemas['PaymentTimeline'];
+export type SimulateTarget = Schemas['SimulatePaymentRequest']['to'];
 
 export interface PaymentFilters {
   status?: PaymentStatus;
@@ -54,42 +27,14 @@ export interface PaymentFilters {
   referenceId?: string;
 }
 
-export interface TimelineEntry {
-  /** Unix seconds or an ISO timestamp. */
-  at: number | string;
-  kind: 'transition' | 'event';
-  status?: PaymentStatus;
-  event?: { id: string; type: WebhookEventType };
-  deliveries?: WebhookDelivery[];
-}
-
-export interface Timeline {
-  entries: TimelineEntry[];
-}
-
-export type SimulateTarget = 'processing' | 'succeeded' | 'failed' | 'expired' | 'cancelled' | 'settled';
-
 export type Result<T> = { ok: true; data: T; response: Response } | { ok: false; failure: Failure };
 
-interface Init {
-  params?: { path?: Record<string, string>; query?: Record<string, unknown> };
-  body?: unknown;
-  parseAs?: 'json' | 'blob' | 'text';
-}
-
-interface UntypedClient {
-  GET(path: string, init?: Init): Promise<{ data?: unknown; error?: unknown; response: Response }>;
-  POST(path: string, init?: Init): Promise<{ data?: unknown; error?: unknown; response: Response }>;
-}
-
-async function call<T>(
-  api: DashboardClient,
-  method: 'GET' | 'POST',
-  path: string,
-  init: Init = {},
+/** A typed openapi-fetch call, as a Result (a network error included). */
+export async function settle<T>(
+  request: Promise<{ data?: T; error?: unknown; response: Response }>,
 ): Promise<Result<T>> {
   try {
-    const { data, error, response } = await (api as unknown as UntypedClient)[method](path, init);
+    const { data, error, response } = await request;
     if (error !== undefined || !response.ok) return { ok: false, failure: failureOf(error, response) };
     return { ok: true, data: data as T, response };
   } catch (e) {
@@ -97,22 +42,23 @@ async function call<T>(
   }
 }
 
-export const getOverview = (api: DashboardClient) => call<Overview>(api, 'GET', '/v1/dashboard/overview');
+export const getOverview = (api: DashboardClient) => settle(api.GET('/v1/dashboard/overview'));
 
 export const listPayments = (api: DashboardClient, filters: PaymentFilters, startingAfter?: string, limit = 25) =>
-  call<PaymentList>(api, 'GET', '/v1/dashboard/payments', {
-    params: { query: { ...filters, limit, ...(startingAfter ? { startingAfter } : {}) } },
-  });
+  settle(
+    api.GET('/v1/dashboard/payments', {
+      params: { query: { ...filters, limit, ...(startingAfter ? { startingAfter } : {}) } },
+    }),
+  );
 
 /** The CSV export, as a Blob, and the file name the server gave it. */
 export async function exportPayments(
   api: DashboardClient,
   filters: PaymentFilters,
 ): Promise<Result<{ blob: Blob; fileName: string }>> {
-  const result = await call<Blob>(api, 'GET', '/v1/dashboard/payments/export', {
-    params: { query: { ...filters } },
-    parseAs: 'blob',
-  });
+  const result = await settle<Blob>(
+    api.GET('/v1/dashboard/payments/export', { params: { query: { ...filters } }, parseAs: 'blob' }),
+  );
   if (!result.ok) return result;
   const fileName = fileNameOf(result.response.headers.get('Content-Disposition')) ?? 'payments.csv';
   return { ok: true, data: { blob: result.data, fileName }, response: result.response };
@@ -141,42 +87,22 @@ function sanitizeFileName(name: string): string | null {
   return base === '' || base === '.' || base === '..' ? null : base;
 }
 
+const path = (paymentId: string) => ({ params: { path: { paymentId } } });
+const reasonBody = (reason: string) => (reason.trim() === '' ? {} : { reason: reason.trim() });
+
 export const getPayment = (api: DashboardClient, paymentId: string) =>
-  call<PaymentSnapshot>(api, 'GET', '/v1/dashboard/payments/{paymentId}', { params: { path: { paymentId } } });
+  settle(api.GET('/v1/dashboard/payments/{paymentId}', path(paymentId)));
 
 export const getTimeline = (api: DashboardClient, paymentId: string) =>
-  call<Timeline>(api, 'GET', '/v1/dashboard/payments/{paymentId}/timeline', { params: { path: { paymentId } } });
+  settle(api.GET('/v1/dashboard/payments/{paymentId}/timeline', path(paymentId)));
 
 export const cancelPayment = (api: DashboardClient, paymentId: string, reason: string) =>
-  call<PaymentSnapshot>(api, 'POST', '/v1/dashboard/payments/{paymentId}/cancel', {
-    params: { path: { paymentId } },
-    body: reason.trim() === '' ? {} : { reason: reason.trim() },
-  });
+  settle(api.POST('/v1/dashboard/payments/{paymentId}/cancel', { ...path(paymentId), body: reasonBody(reason) }));
 
 export const refundPayment = (api: DashboardClient, paymentId: string, reason: string) =>
-  call<PaymentSnapshot>(api, 'POST', '/v1/dashboard/payments/{paymentId}/refund', {
-    params: { path: { paymentId } },
-    body: reason.trim() === '' ? {} : { reason: reason.trim() },
-  });
+  settle(api.POST('/v1/dashboard/payments/{paymentId}/refund', { ...path(paymentId), body: reasonBody(reason) }));
 
 export const simulatePayment = (api: DashboardClient, paymentId: string, to: SimulateTarget) =>
-  call<PaymentSnapshot>(api, 'POST', '/v1/dashboard/payments/{paymentId}/simulate', {
-    params: { path: { paymentId } },
-    body: { to },
-  });
+  settle(api.POST('/v1/dashboard/payments/{paymentId}/simulate', { ...path(paymentId), body: { to } }));
 
-export const getWebhookSources = (api: DashboardClient) =>
-  call<{ addresses: string[] }>(api, 'GET', '/v1/dashboard/webhook-sources');
-
-/** The same wrapper for the typed webhook calls: a typed promise in, a Result out. */
-export async function settle<T>(
-  request: Promise<{ data?: T; error?: unknown; response: Response }>,
-): Promise<Result<T>> {
-  try {
-    const { data, error, response } = await request;
-    if (error !== undefined || !response.ok) return { ok: false, failure: failureOf(error, response) };
-    return { ok: true, data: data as T, response };
-  } catch (e) {
-    return { ok: false, failure: thrownFailure(e) };
-  }
-}
+export const getWebhookSources = (api: DashboardClient) => settle(api.GET('/v1/dashboard/webhook-sources'));
