@@ -6,7 +6,7 @@
  */
 import { useEffect, useId, useState } from 'preact/hooks';
 import { useDashboard } from '../context.js';
-import type { Failure } from './parts/errors.js';
+import { fieldMessage, formMessage, type Failure } from './parts/errors.js';
 import { localMidnight, localMidnightAfter, shortId } from './parts/format.js';
 import {
   exportPayments,
@@ -15,7 +15,7 @@ import {
   type PaymentList,
   type PaymentStatus,
 } from './parts/requests.js';
-import { Amount, FormError, Loading, Notice, Pager, StatusBadge, Time } from './parts/ui.js';
+import { Amount, FieldError, FormError, Loading, Notice, Pager, StatusBadge, Time } from './parts/ui.js';
 import './parts/screens.css';
 
 export const PAYMENT_STATUSES = [
@@ -175,6 +175,7 @@ export function Payments() {
             value={form.from}
             onInput={(e) => setForm({ ...form, from: e.currentTarget.value })}
           />
+          <FieldError id={`${ids.from}-error`} message={fieldMessage(failure, 'createdGte')} />
         </div>
         <div class="field">
           <label for={ids.to}>Created to (included)</label>
@@ -196,8 +197,11 @@ export function Payments() {
             type="search"
             value={form.reference}
             placeholder="Exact reference id"
+            aria-invalid={fieldMessage(failure, 'referenceId') ? 'true' : undefined}
+            aria-describedby={fieldMessage(failure, 'referenceId') ? `${ids.reference}-error` : undefined}
             onInput={(e) => setForm({ ...form, reference: e.currentTarget.value })}
           />
+          <FieldError id={`${ids.reference}-error`} message={fieldMessage(failure, 'referenceId')} />
         </div>
         <div class="field">
           <label for={ids.settled}>Settled</label>
@@ -233,7 +237,7 @@ export function Payments() {
           </p>
         ) : null}
       </form>
-      <FormError message={failure?.message ?? null} />
+      <FormError message={formMessage(failure, ['referenceId', 'createdGte'])} />
       <div class="card">
         {page === null ? (
           failure ? null : (
