@@ -74,6 +74,8 @@ export interface OpenedScreen {
 
 export interface OpenOptions {
   role?: 'owner' | 'developer' | 'viewer';
+  /** The merchant the page asks for (Merchant-Id), when not the one the user is a member of: a refusal. */
+  pageMerchantId?: string;
   width?: number;
 }
 
@@ -117,7 +119,7 @@ export async function startScreens(): Promise<ScreensHarness> {
         { name: name!, value: value.join('='), url: origin, httpOnly: true, sameSite: 'Strict' },
       ]);
       const config = JSON.stringify({
-        merchantId: m.account.merchantId,
+        merchantId: o.pageMerchantId ?? m.account.merchantId,
         mode: 'test',
         role,
         csrfToken: signedIn.csrfToken,
