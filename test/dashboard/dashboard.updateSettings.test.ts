@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createKey } from '../../server/src/accounts/index.js';
 import { authenticateMerchant } from '../../server/src/http/merchantAuth.js';
 import { expectError, expectJson, startDashboard, type Dashboard, type Merchant } from './harness.js';
+import { callAs, createPerson, sessionFor, type SignedIn } from './people.js';
 
 const BASE = 'eip155:8453';
 const ADDRESS = '0x912b989d6400706ac06214fa636a16a9801fcd46';
@@ -9,13 +10,17 @@ const ADDRESS = '0x912b989d6400706ac06214fa636a16a9801fcd46';
 describe('dashboard.updateSettings', () => {
   let d: Dashboard;
   let m: Merchant;
+  let owner: SignedIn;
   before(async () => {
     d = await startDashboard();
     m = await d.merchant();
+    // Settings changes are the owner's (users/roles.ts); an API key acts as a developer.
+    owner = await sessionFor(d.harness, await createPerson(d.harness.runtime, { merchantId: m.account.merchantId }));
   });
   after(() => d.close());
 
-  const update = (body: unknown) => m.call('PATCH', '/v1/dashboard/settings', { body });
+  const update = (body: unknown) =>
+    callAs(d.harness, owner, 'PATCH', '/v1/dashboard/settings', { body, merchantId: m.account.merchantId });
   const settings = async () => expectJson<Record<string, unknown>>(await m.call('GET', '/v1/dashboard/settings'), 200);
 
   it('updateSettings changes the fields sent and keeps the others', async () => {
@@ -25,7 +30,7 @@ describe('dashboard.updateSettings', () => {
         iconUrl: 'https://shop.example.com/icon.png',
         settlementAddresses: { [BASE]: ADDRESS },
         collectData: true,
-        requireTwoFactor: true,
+        requireTwoFactor: false,
       }),
       200,
     );
@@ -34,7 +39,7 @@ describe('dashboard.updateSettings', () => {
       iconUrl: 'https://shop.example.com/icon.png',
       settlementAddresses: { [BASE]: ADDRESS },
       collectData: true,
-      requireTwoFactor: true,
+      requireTwoFactor: false,
     };
     assert.deepEqual(answer, expected);
     assert.deepEqual(await settings(), expected);
@@ -87,5 +92,15 @@ describe('dashboard.updateSettings', () => {
       200,
     );
     assert.deepEqual(info.merchant, { name: 'Checkout Name', iconUrl: 'https://shop.example.com/new.png' });
+  });
+
+  // Last: from here on this merchant's members need a second factor.
+  it('updateSettings requiring two-factor authentication shuts out the members who have none', async () => {
+    assert.equal(
+      (await expectJson<{ requireTwoFactor: boolean }>(await update({ requireTwoFactor: true }), 200)).requireTwoFactor,
+      true,
+    );
+    assert.equal((await settings()).requireTwoFactor, true);
+    await expectError(await update({ name: 'After' }), 403, 'forbidden');
   });
 });
