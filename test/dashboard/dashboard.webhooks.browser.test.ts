@@ -1,7 +1,7 @@
 /**
  * The Webhooks screen in a real Chromium against a real server and a real receiver on loopback: a refused URL shown
  * beside its field, the endpoint created with its secret shown once, a test event received and verified with that
- * secret (@paygate/webhook-verifier), a rotation (the new secret verifies, the old one still signs), a resend, a
+ * secret (@paygate/webhook-verifier), the source addresses, an edit of its event types, a rotation (the new secret verifies, the old one still signs), a resend, a
  * replay of what a disabled endpoint missed, failed deliveries resent after an outage, a typed-confirmation delete,
  * and a viewer who sees the endpoint and changes nothing.
  */
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { eventually } from '../helpers/wait.js';
 import type { Merchant } from './harness.js';
-import { startScreens, type ScreensHarness } from './screens.js';
+import { SOURCE_ADDRESSES, startScreens, type ScreensHarness } from './screens.js';
 
 describe('dashboard.webhooks [browser]', function () {
   let s: ScreensHarness;
@@ -39,7 +39,7 @@ describe('dashboard.webhooks [browser]', function () {
     });
   }
 
-  it('an endpoint refused, created, tested, rotated, resent, replayed, recovered and deleted through the UI', async () => {
+  it('an endpoint refused, created, tested, edited, rotated, resent, replayed, recovered and deleted through the UI', async () => {
     const m = await s.d.merchant();
     const opened = await s.open(m, '/dashboard/webhooks');
     let page = opened.page;
@@ -81,6 +81,18 @@ describe('dashboard.webhooks [browser]', function () {
     assert.equal(event.type, 'payment.failed');
     assert.equal(event.data.live, false);
     await s.review(page, 'webhooks');
+    await page.getByTestId('webhook-sources').waitFor();
+    assert.deepEqual(await page.getByTestId('webhook-sources').locator('li').allTextContents(), SOURCE_ADDRESSES);
+
+    // Edit: the event types change, the URL stays.
+    await button(page, 'Edit').click();
+    await page.getByRole('checkbox', { name: 'payment.expired' }).uncheck();
+    await button(page, 'Save').click();
+    await page.getByTestId('endpoint-url').waitFor();
+    const edited = (await (await m.call('GET', '/v1/dashboard/webhook-endpoint')).json()) as { eventTypes: string[] };
+    assert.equal(edited.eventTypes.includes('payment.expired'), false);
+    assert.equal(edited.eventTypes.length, 5);
+    await page.getByRole('checkbox', { name: 'payment.expired' }).waitFor({ state: 'detached' });
 
     // The delivery log shows it with its attempt.
     await button(page, 'Refresh').click();

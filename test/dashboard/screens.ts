@@ -23,6 +23,8 @@ import { createPerson, signInAs } from './people.js';
 
 export const SHOTS_DIR = join(process.cwd(), 'test-results', 'screenshots');
 export const WIDTHS = [1280, 375] as const;
+/** The addresses the test server says its deliveries come from (getWebhookSources). */
+export const SOURCE_ADDRESSES = ['203.0.113.10', '2001:db8::10'];
 
 const WEB = join(process.cwd(), 'web');
 const PREVIEW = 'src/dashboard/screens/parts/preview.html';
@@ -93,7 +95,9 @@ export interface ScreensHarness {
 export async function startScreens(): Promise<ScreensHarness> {
   const outDir = mkdtempSync(join(tmpdir(), 'paygate-screens-'));
   const [d, browser] = await Promise.all([
-    startDashboard({ config: { PAYGATE_WEBHOOK_ALLOW_LOOPBACK: 'true' } }),
+    startDashboard({
+      config: { PAYGATE_WEBHOOK_ALLOW_LOOPBACK: 'true', PAYGATE_WEBHOOK_SOURCE_ADDRESSES: SOURCE_ADDRESSES.join(',') },
+    }),
     launchChromium(),
     buildPreview(outDir),
   ]);
