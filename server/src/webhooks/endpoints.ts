@@ -34,7 +34,9 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 async function assertUrl(deps: WebhookDeps, url: string, mode: Mode): Promise<void> {
   // The HTTP validator checks the length too; the CLI reaches this function without it.
   if (url.length > MAX_URL_LENGTH)
-    throw new ApiError('params_validation', `url: must NOT have more than ${MAX_URL_LENGTH} characters.`);
+    throw new ApiError('params_validation', `url: must NOT have more than ${MAX_URL_LENGTH} characters.`, {
+      param: 'url',
+    });
   try {
     await checkWebhookUrl(url, {
       mode,
@@ -43,7 +45,9 @@ async function assertUrl(deps: WebhookDeps, url: string, mode: Mode): Promise<vo
     });
   } catch (err) {
     if (err instanceof WebhookUrlError) {
-      throw new ApiError('params_validation', `url: ${err.message.charAt(0).toLowerCase()}${err.message.slice(1)}`);
+      throw new ApiError('params_validation', `url: ${err.message.charAt(0).toLowerCase()}${err.message.slice(1)}`, {
+        param: 'url',
+      });
     }
     throw err;
   }
@@ -52,11 +56,13 @@ async function assertUrl(deps: WebhookDeps, url: string, mode: Mode): Promise<vo
 /** The contract's rules for an event-type list, for callers that did not pass through its validator (the CLI). */
 function checkTypes(types: readonly string[] | undefined): string[] {
   const list = [...(types ?? EVENT_TYPES)];
-  if (list.length === 0) throw new ApiError('params_validation', 'eventTypes: choose at least one event type.');
+  if (list.length === 0)
+    throw new ApiError('params_validation', 'eventTypes: choose at least one event type.', { param: 'eventTypes' });
   const unknown = list.find((t) => !(EVENT_TYPES as readonly string[]).includes(t));
-  if (unknown) throw new ApiError('params_validation', `eventTypes: unknown event type ${unknown}.`);
+  if (unknown)
+    throw new ApiError('params_validation', `eventTypes: unknown event type ${unknown}.`, { param: 'eventTypes' });
   if (new Set(list).size !== list.length)
-    throw new ApiError('params_validation', 'eventTypes: an event type is listed twice.');
+    throw new ApiError('params_validation', 'eventTypes: an event type is listed twice.', { param: 'eventTypes' });
   return list;
 }
 

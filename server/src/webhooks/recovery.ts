@@ -45,7 +45,8 @@ const eventOf = (d: DeliveryRow) => ({
 
 /** `since` (milliseconds; the wire's Unix seconds × 1000) must not be in the future. */
 function assertNotFuture(deps: WebhookDeps, since: number): void {
-  if (since > deps.now()) throw new ApiError('params_validation', 'since: must not be in the future.');
+  if (since > deps.now())
+    throw new ApiError('params_validation', 'since: must not be in the future.', { param: 'since' });
 }
 
 /** Sends a delivery's event again to the delivery's own endpoint; deliveries never move to another endpoint. */
@@ -98,6 +99,7 @@ export async function replaySince(deps: WebhookDeps, merchantId: string, mode: M
     throw new ApiError(
       'params_validation',
       `since: replay reaches back at most 14 days (since >= ${earliest / SECOND}).`,
+      { param: 'since' },
     );
   }
   assertNotFuture(deps, since);
@@ -138,7 +140,7 @@ export async function sendTestEvent(
   type: WebhookEventType,
 ): Promise<{ delivery: DeliveryRow; event: WebhookEvent }> {
   const stage = stageOfType[type];
-  if (!stage) throw new ApiError('params_validation', `type: unknown event type ${String(type)}.`);
+  if (!stage) throw new ApiError('params_validation', `type: unknown event type ${String(type)}.`, { param: 'type' });
   const endpoint = await requireEndpoint(deps, merchantId, mode);
   if (!endpoint.enabled) throw endpointDisabled(endpoint);
   const merchant = await findMerchant(deps.db.knex, merchantId);

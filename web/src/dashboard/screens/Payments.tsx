@@ -1,4 +1,318 @@
-/** PLACEHOLDER: web-screens' Payments screen replaces this file at merge. */
+/**
+ * Payments: the merchant's payments of the current mode, newest first, filtered by status, creation date range (local
+ * days), reference and settlement; the filters live in the URL query (so a filtered list can be bookmarked or
+ * shared), paging keeps a stack of cursors. "Export CSV" downloads the same filters through the API (fetch with the
+ * dashboard's headers → Blob → a download link), named from Content-Disposition.
+ */
+import { useEffect, useId, useState } from 'preact/hooks';
+import { useDashboard } from '../context.js';
+import { fieldMessage, formMessage, type Failure } from './parts/errors.js';
+import { localMidnight, localMidnightAfter, shortId } from './parts/format.js';
+import {
+  exportPayments,
+  listPayments,
+  type PaymentFilters,
+  type PaymentList,
+  type PaymentStatus,
+} from './parts/requests.js';
+import { Amount, FieldError, FormError, Loading, Notice, Pager, StatusBadge, Time } from './parts/ui.js';
+import './parts/screens.css';
+
+export const PAYMENT_STATUSES = [
+  'requires_action',
+  'processing',
+  'succeeded',
+  'failed',
+  'expired',
+  'cancelled',
+] as const satisfies readonly PaymentStatus[];
+
+/** The filters as the form and the URL query hold them (strings; empty = not filtered). */
+export interface FilterForm {
+  status: string;
+  from: string;
+  to: string;
+  reference: string;
+  settled: string;
+}
+
+const EMPTY: FilterForm = { status: '', from: '', to: '', reference: '', settled: '' };
+const KEYS = Object.keys(EMPTY) as (keyof FilterForm)[];
+
+export function formFromQuery(search: string): FilterForm {
+  const query = new URLSearchParams(search);
+  const form = { ...EMPTY };
+  for (const key of KEYS) form[key] = query.get(key) ?? '';
+  return form;
+}
+
+export function queryFromForm(form: FilterForm): string {
+  const query = new URLSearchParams();
+  for (const key of KEYS) if (form[key].trim() !== '') query.set(key, form[key].trim());
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** The API's filters: dates become Unix seconds of local midnight (the "to" day is included). */
+export function filtersOf(form: FilterForm): PaymentFilters {
+  const filters: PaymentFilters = {};
+  if ((PAYMENT_STATUSES as readonly string[]).includes(form.status)) filters.status = form.status as PaymentStatus;
+  if (form.settled === 'true' || form.settled === 'false') filters.settled = form.settled === 'true';
+  const gte = localMidnight(form.from);
+  if (gte !== null) filters.createdGte = gte;
+  const lt = localMidnightAfter(form.to);
+  if (lt !== null) filters.createdLt = lt;
+  if (form.reference.trim() !== '') filters.referenceId = form.reference.trim();
+  return filters;
+}
+
 export function Payments() {
-  return <h1>Payments</h1>;
+  const { api, mode, navigate } = useDashboard();
+  const [form, setForm] = useState<FilterForm>(() => formFromQuery(location.search));
+  const [applied, setApplied] = useState<FilterForm>(form);
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [page, setPage] = useState<PaymentList | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const ids = { status: useId(), from: useId(), to: useId(), reference: useId(), settled: useId() };
+  const cursor = cursors[cursors.length - 1];
+  const dateError =
+    form.from !== '' && form.to !== '' && form.to < form.from ? 'The end date is before the start date.' : null;
+
+  useEffect(() => {
+    let live = true;
+    setBusy(true);
+    void listPayments(api, filtersOf(applied), cursor).then((result) => {
+      if (!live) return;
+      setBusy(false);
+      if (result.ok) {
+        setPage(result.data);
+        setFailure(null);
+      } else setFailure(result.failure);
+    });
+    return () => {
+      live = false;
+    };
+  }, [api, mode, applied, cursor]);
+
+  const apply = (next: FilterForm) => {
+    setApplied(next);
+    setCursors([undefined]);
+    history.replaceState(history.state, '', `${location.pathname}${queryFromForm(next)}`);
+  };
+
+  const download = async () => {
+    setExporting(true);
+    setExportNote(null);
+    const result = await exportPayments(api, filtersOf(applied));
+    setExporting(false);
+    if (!result.ok) {
+      setExportNote({ ok: false, text: result.failure.message });
+      return;
+    }
+    const url = URL.createObjectURL(result.data.blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = result.data.fileName;
+    link.hidden = true;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // The download has started from the object URL; release it once the browser has read it.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    setExportNote({ ok: true, text: `Downloading ${result.data.fileName}.` });
+  };
+
+  return (
+    <section class="screen" aria-labelledby="payments-title">
+      <header class="screen-head">
+        <h1 id="payments-title" tabIndex={-1}>
+          Payments
+        </h1>
+        <button type="button" class="button" disabled={exporting} onClick={() => void download()}>
+          {exporting ? 'Exporting…' : 'Export CSV'}
+        </button>
+      </header>
+      {exportNote ? (
+        exportNote.ok ? (
+          <Notice tone="ok">{exportNote.text}</Notice>
+        ) : (
+          <FormError message={`The export failed: ${exportNote.text}`} />
+        )
+      ) : null}
+      <form
+        class="card filters"
+        aria-label="Filter payments"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!dateError) apply(form);
+        }}
+      >
+        <div class="field">
+          <label for={ids.status}>Status</label>
+          <select
+            id={ids.status}
+            class="input"
+            value={form.status}
+            onChange={(e) => setForm({ ...form, status: e.currentTarget.value })}
+          >
+            <option value="">Any status</option>
+            {PAYMENT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s.replace('_', ' ')}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for={ids.from}>Created from</label>
+          <input
+            id={ids.from}
+            class="input"
+            type="date"
+            value={form.from}
+            onInput={(e) => setForm({ ...form, from: e.currentTarget.value })}
+          />
+          <FieldError id={`${ids.from}-error`} message={fieldMessage(failure, 'createdGte')} />
+        </div>
+        <div class="field">
+          <label for={ids.to}>Created to (included)</label>
+          <input
+            id={ids.to}
+            class="input"
+            type="date"
+            value={form.to}
+            aria-invalid={dateError ? 'true' : undefined}
+            aria-describedby={dateError ? `${ids.to}-error` : undefined}
+            onInput={(e) => setForm({ ...form, to: e.currentTarget.value })}
+          />
+        </div>
+        <div class="field">
+          <label for={ids.reference}>Reference</label>
+          <input
+            id={ids.reference}
+            class="input"
+            type="search"
+            value={form.reference}
+            placeholder="Exact reference id"
+            aria-invalid={fieldMessage(failure, 'referenceId') ? 'true' : undefined}
+            aria-describedby={fieldMessage(failure, 'referenceId') ? `${ids.reference}-error` : undefined}
+            onInput={(e) => setForm({ ...form, reference: e.currentTarget.value })}
+          />
+          <FieldError id={`${ids.reference}-error`} message={fieldMessage(failure, 'referenceId')} />
+        </div>
+        <div class="field">
+          <label for={ids.settled}>Settled</label>
+          <select
+            id={ids.settled}
+            class="input"
+            value={form.settled}
+            onChange={(e) => setForm({ ...form, settled: e.currentTarget.value })}
+          >
+            <option value="">Either</option>
+            <option value="true">Settled</option>
+            <option value="false">Not settled</option>
+          </select>
+        </div>
+        <div class="actions">
+          <button type="submit" class="button primary" disabled={!!dateError}>
+            Apply filters
+          </button>
+          <button
+            type="button"
+            class="button"
+            onClick={() => {
+              setForm(EMPTY);
+              apply(EMPTY);
+            }}
+          >
+            Clear
+          </button>
+        </div>
+        {dateError ? (
+          <p class="field-error" id={`${ids.to}-error`} role="alert">
+            {dateError}
+          </p>
+        ) : null}
+      </form>
+      <FormError message={formMessage(failure, ['referenceId', 'createdGte'])} />
+      <div class="card">
+        {page === null ? (
+          failure ? null : (
+            <Loading what="payments" />
+          )
+        ) : page.data.length === 0 ? (
+          <p class="empty" data-testid="payments-empty">
+            {queryFromForm(applied) === '' ? `No ${mode}-mode payments yet.` : 'No payment matches these filters.'}
+          </p>
+        ) : (
+          <div class="table-wrap">
+            <table class="table" aria-labelledby="payments-title">
+              <thead>
+                <tr>
+                  <th scope="col">Created</th>
+                  <th scope="col">Reference</th>
+                  <th scope="col" class="num">
+                    Amount
+                  </th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Settled</th>
+                  <th scope="col">Payment</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.map((p) => (
+                  <tr key={p.payment_id} data-payment={p.payment_id}>
+                    <td>
+                      <Time value={p.created_at} />
+                    </td>
+                    <td class="break">{p.reference_id}</td>
+                    <td class="num">
+                      <Amount amount={p.amount} />
+                    </td>
+                    <td>
+                      <StatusBadge status={p.status} />
+                      {p.refunded ? (
+                        <>
+                          {' '}
+                          <StatusBadge status="refunded" />
+                        </>
+                      ) : null}
+                    </td>
+                    <td>{p.settled ? <Time value={p.settled.settled_at} /> : 'No'}</td>
+                    <td>
+                      <a
+                        href={`/dashboard/payments/${encodeURIComponent(p.payment_id)}`}
+                        title={p.payment_id}
+                        onClick={(e) => {
+                          if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                          e.preventDefault();
+                          navigate(`/dashboard/payments/${encodeURIComponent(p.payment_id)}`);
+                        }}
+                      >
+                        <code>{shortId(p.payment_id)}</code>
+                        <span class="visually-hidden"> (open payment {p.reference_id})</span>
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager
+          label="Payments pages"
+          page={cursors.length - 1}
+          hasMore={!!page?.hasMore}
+          busy={busy}
+          onPrevious={() => setCursors(cursors.slice(0, -1))}
+          onNext={() => {
+            if (page?.nextCursor) setCursors([...cursors, page.nextCursor]);
+          }}
+        />
+      </div>
+    </section>
+  );
 }

@@ -1,0 +1,86 @@
+/**
+ * The merchant-data operations of the dashboard API that the screens call (getOverview, listDashboardPayments,
+ * exportPayments, getDashboardPayment, getPaymentTimeline, the payment actions and getWebhookSources), each answering
+ * a Result: the data, or the failure to show. Types come from the contract (server/src/generated/dashboard.ts).
+ */
+import type { DashboardClient } from '../../api.js';
+import type { components } from '../../../../../server/src/generated/dashboard';
+import { failureOf, thrownFailure, type Failure } from './errors.js';
+import { fileNameOf } from './fileName.js';
+
+type Schemas = components['schemas'];
+export type PaymentSnapshot = Schemas['PaymentSnapshot'];
+export type PaymentStatus = Schemas['PaymentStatus'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type Totals = Schemas['OverviewWindow'];
+export type CurrencyOverview = Schemas['CurrencyOverview'];
+export type Overview = Schemas['Overview'];
+export type PaymentList = Schemas['PaymentList'];
+export type TimelineEntry = Schemas['PaymentTimelineEntry'];
+export type Timeline = Schemas['PaymentTimeline'];
+export type SimulateTarget = Schemas['SimulatePaymentRequest']['to'];
+
+export interface PaymentFilters {
+  status?: PaymentStatus;
+  settled?: boolean;
+  createdGte?: number;
+  createdLt?: number;
+  referenceId?: string;
+}
+
+export type Result<T> = { ok: true; data: T; response: Response } | { ok: false; failure: Failure };
+
+/** A typed openapi-fetch call, as a Result (a network error included). */
+export async function settle<T>(
+  request: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<Result<T>> {
+  try {
+    const { data, error, response } = await request;
+    if (error !== undefined || !response.ok) return { ok: false, failure: failureOf(error, response) };
+    return { ok: true, data: data as T, response };
+  } catch (e) {
+    return { ok: false, failure: thrownFailure(e) };
+  }
+}
+
+export const getOverview = (api: DashboardClient) => settle(api.GET('/v1/dashboard/overview'));
+
+export const listPayments = (api: DashboardClient, filters: PaymentFilters, startingAfter?: string, limit = 25) =>
+  settle(
+    api.GET('/v1/dashboard/payments', {
+      params: { query: { ...filters, limit, ...(startingAfter ? { startingAfter } : {}) } },
+    }),
+  );
+
+/** The CSV export, as a Blob, and the file name the server gave it. */
+export async function exportPayments(
+  api: DashboardClient,
+  filters: PaymentFilters,
+): Promise<Result<{ blob: Blob; fileName: string }>> {
+  const result = await settle<Blob>(
+    api.GET('/v1/dashboard/payments/export', { params: { query: { ...filters } }, parseAs: 'blob' }),
+  );
+  if (!result.ok) return result;
+  const fileName = fileNameOf(result.response.headers.get('Content-Disposition')) ?? 'payments.csv';
+  return { ok: true, data: { blob: result.data, fileName }, response: result.response };
+}
+
+const path = (paymentId: string) => ({ params: { path: { paymentId } } });
+const reasonBody = (reason: string) => (reason.trim() === '' ? {} : { reason: reason.trim() });
+
+export const getPayment = (api: DashboardClient, paymentId: string) =>
+  settle(api.GET('/v1/dashboard/payments/{paymentId}', path(paymentId)));
+
+export const getTimeline = (api: DashboardClient, paymentId: string) =>
+  settle(api.GET('/v1/dashboard/payments/{paymentId}/timeline', path(paymentId)));
+
+export const cancelPayment = (api: DashboardClient, paymentId: string, reason: string) =>
+  settle(api.POST('/v1/dashboard/payments/{paymentId}/cancel', { ...path(paymentId), body: reasonBody(reason) }));
+
+export const refundPayment = (api: DashboardClient, paymentId: string, reason: string) =>
+  settle(api.POST('/v1/dashboard/payments/{paymentId}/refund', { ...path(paymentId), body: reasonBody(reason) }));
+
+export const simulatePayment = (api: DashboardClient, paymentId: string, to: SimulateTarget) =>
+  settle(api.POST('/v1/dashboard/payments/{paymentId}/simulate', { ...path(paymentId), body: { to } }));
+
+export const getWebhookSources = (api: DashboardClient) => settle(api.GET('/v1/dashboard/webhook-sources'));
