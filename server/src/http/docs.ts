@@ -7,7 +7,7 @@ const titles: Record<string, string> = {
   gateway: 'Gateway API (wallets)',
   merchant: 'Merchant API and webhooks',
   dev: 'Dev API (local chains only)',
-  dashboard: 'Dashboard API (webhook endpoints and deliveries)',
+  dashboard: 'Dashboard API (the merchant dashboard: people, payments, keys, settings, webhooks)',
 };
 
 /** Serves the self-contained Redoc references built by `npm run docs` into dist/docs. */
