@@ -13,7 +13,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // Expiry tests move the clock just past expiresAt; gateway tests that need the late-confirm grace set it.
     PAYGATE_LATE_CONFIRM_GRACE_S: '0',
     // Dashboard password hashes at scrypt N=2^10: the production cost (2^17, 128 MiB) would dominate sign-in tests.
-    PAYGATE_PASSWORD_COST: '10',
+    // Production refuses a cost below 2^15, so a production configuration gets the lowest it accepts.
+    PAYGATE_PASSWORD_COST: overrides.PAYGATE_ENV === 'production' ? '15' : '10',
     ...overrides,
   });
 }
