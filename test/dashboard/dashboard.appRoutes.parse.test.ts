@@ -18,6 +18,7 @@ describe('dashboard.appRoutes parse', () => {
       ['/dashboard/api-keys/', { name: 'apiKeys' }],
       ['/dashboard/settings', { name: 'settings' }],
       ['/dashboard/settings/team', { name: 'team' }],
+      ['/dashboard/settings/audit-log', { name: 'auditLog' }],
       ['/dashboard/settings/security', { name: 'security' }],
       ['/dashboard/payments/a/b', { name: 'notFound' }],
       ['/dashboard/payments/%3Cscript%3E', { name: 'notFound' }],

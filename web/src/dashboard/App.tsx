@@ -6,6 +6,7 @@ import { Layout } from './Layout';
 import type { DashboardSession } from './schemas';
 import { BASE, isPublic, needsMerchant, parseRoute, safeNext, type Route } from './routes';
 import { ApiKeys } from './screens/ApiKeys';
+import { AuditLog } from './screens/AuditLog';
 import { Invite } from './screens/Invite';
 import { Login } from './screens/Login';
 import { Overview } from './screens/Overview';
@@ -266,6 +267,8 @@ function Screen(props: { route: Route; hasMerchant: boolean; config: DashboardPa
       return <Settings chains={props.config.chains} />;
     case 'team':
       return <Team />;
+    case 'auditLog':
+      return <AuditLog />;
     case 'security':
       return <Security />;
     default:

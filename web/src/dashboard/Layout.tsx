@@ -19,6 +19,12 @@ const NAV: NavItem[] = [
   { href: `${BASE}/api-keys`, label: 'API keys', active: (r) => r.name === 'apiKeys', roles: ['owner', 'developer'] },
   { href: `${BASE}/settings`, label: 'Settings', active: (r) => r.name === 'settings' },
   { href: `${BASE}/settings/team`, label: 'Team', active: (r) => r.name === 'team', roles: ['owner'] },
+  {
+    href: `${BASE}/settings/audit-log`,
+    label: 'Audit log',
+    active: (r) => r.name === 'auditLog',
+    roles: ['owner'],
+  },
   { href: `${BASE}/settings/security`, label: 'Security', active: (r) => r.name === 'security' },
 ];
 
@@ -32,6 +38,7 @@ const TITLES: Record<Route['name'], string> = {
   apiKeys: 'API keys',
   settings: 'Settings',
   team: 'Team',
+  auditLog: 'Audit log',
   security: 'Security',
   notFound: 'Not found',
 };

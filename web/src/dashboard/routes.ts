@@ -12,6 +12,7 @@ export type Route =
   | { name: 'apiKeys' }
   | { name: 'settings' }
   | { name: 'team' }
+  | { name: 'auditLog' }
   | { name: 'security' }
   | { name: 'notFound' };
 
@@ -37,6 +38,8 @@ export function parseRoute(pathname: string): Route {
       return { name: 'settings' };
     case 'settings/team':
       return { name: 'team' };
+    case 'settings/audit-log':
+      return { name: 'auditLog' };
     case 'settings/security':
       return { name: 'security' };
   }

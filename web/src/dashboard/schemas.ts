@@ -9,5 +9,6 @@ export type SignInResult = Schemas['SignInResponse'];
 export type SessionInfo = Schemas['SessionInfo'];
 export type TeamMember = Schemas['TeamMember'];
 export type Invitation = Schemas['Invitation'];
+export type AuditEntry = Schemas['AuditEntry'];
 export type ApiKey = Schemas['ApiKey'];
 export type Settings = Schemas['MerchantSettings'];
