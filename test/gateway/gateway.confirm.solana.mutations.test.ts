@@ -33,11 +33,8 @@ describe('gateway confirm: every altered byte of a signed Solana transaction is 
   let unsigned: Transaction;
   let genuine: Uint8Array;
 
-  before(async () => {
-    h = await startCheckoutHarness();
-    buyer = await h.solanaBuyer();
-    paymentId = await h.createPayment();
-    option = await h.optionFor(paymentId, buyer as never, h.solanaTusd);
+  /** The option's transaction, fetched now (a fresh blockhash), and the same signed by the buyer. */
+  async function fetchSigned(): Promise<{ unsigned: Transaction; signed: Uint8Array }> {
     const action = option.actions[0]!;
     const fetched = await expectJson<{ actions: { data: { params: { transaction: string }[] } }[] }>(
       await h.call('POST', `/v1/gateway/payment/${paymentId}/fetch`, {
@@ -45,10 +42,19 @@ describe('gateway confirm: every altered byte of a signed Solana transaction is 
       }),
       200,
     );
-    unsigned = getTransactionDecoder().decode(Buffer.from(fetched.actions[0]!.data.params[0]!.transaction, 'base64'));
-    genuine = Uint8Array.from(
-      getTransactionEncoder().encode(await partiallySignTransaction([buyer.signer.keyPair], unsigned)),
+    const tx = getTransactionDecoder().decode(Buffer.from(fetched.actions[0]!.data.params[0]!.transaction, 'base64'));
+    const signed = Uint8Array.from(
+      getTransactionEncoder().encode(await partiallySignTransaction([buyer.signer.keyPair], tx)),
     );
+    return { unsigned: tx, signed };
+  }
+
+  before(async () => {
+    h = await startCheckoutHarness();
+    buyer = await h.solanaBuyer();
+    paymentId = await h.createPayment();
+    option = await h.optionFor(paymentId, buyer as never, h.solanaTusd);
+    ({ unsigned, signed: genuine } = await fetchSigned());
   });
   after(() => h.close());
 
@@ -152,6 +158,9 @@ describe('gateway confirm: every altered byte of a signed Solana transaction is 
   });
 
   it('after all of them, the genuine transaction pays', async () => {
+    // Fetched again: the local chain's blockhash lives 150 slots (60 s of wall clock), which a loaded machine can
+    // spend on the mutations above. The payment and its option are the ones every mutation was refused for.
+    ({ signed: genuine } = await fetchSigned());
     const accepted = await expectJson<StatusAnswer>(await confirm(genuine), 200);
     assert.equal(accepted.status, 'processing');
     assert.equal((await h.settle(paymentId, 'succeeded')).status, 'succeeded');
