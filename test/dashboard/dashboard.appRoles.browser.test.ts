@@ -41,7 +41,7 @@ describe('dashboard.appRoles browser', () => {
     assert.equal(crafted.status, 403);
   });
 
-  it('developer sees API keys but not Team; owner sees both', async () => {
+  it('developer sees API keys but not Team or the audit log; owner sees all three', async () => {
     const h = d.harness;
     const developer = await createPerson(h.runtime, { merchantId: h.account.merchantId, role: 'developer' });
     const owner = await createPerson(h.runtime, { merchantId: h.account.merchantId, role: 'owner' });
@@ -57,6 +57,7 @@ describe('dashboard.appRoles browser', () => {
       'API keys',
       'Settings',
       'Team',
+      'Audit log',
       'Security',
     ]);
   });
