@@ -5,8 +5,14 @@
  * `listAudit`. The client address and the details are sealed (context `audit_log.<column>:<id>`); details hold
  * non-secret facts only.
  */
-import { insertAuditRow } from '../db/queries/auditEntries.js';
-import { findAuditRow, keyPrefixesOf, listAuditRows, sealedEmailsOf, type AuditRow } from '../db/queries/auditRows.js';
+import {
+  findAuditRow,
+  insertAuditRow,
+  keyPrefixesOf,
+  listAuditRows,
+  sealedEmailsOf,
+  type AuditRow,
+} from '../db/queries/auditRows.js';
 import { ApiError } from '../errors.js';
 import type { operations } from '../generated/dashboard.js';
 import { newId } from '../ids.js';
