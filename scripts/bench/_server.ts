@@ -44,6 +44,7 @@ async function main(): Promise<void> {
       settlement_addresses: {},
       collect_data: false,
       require_two_factor: false,
+      settlement_mode: 'direct',
       created_at: Date.now(),
     });
     const key = mintKey('merchant', 'test');

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { code as currencyByCode } from 'currency-codes';
 import { z } from 'zod';
 import { parseDatabaseUrl } from './db/dialect.js';
+import { isValidMnemonic, newMnemonic, normaliseMnemonic } from './settlement/seed.js';
 
 export type PaygateEnv = 'development' | 'staging' | 'production';
 
@@ -57,12 +58,34 @@ export interface Config {
   /** ISO 4217 code → amount in minor units from which a payment requires data collection; empty: none does. */
   collectDataThresholds: Map<string, bigint>;
   /** Dashboard sessions (server/src/users/sessions.ts): idle and absolute timeouts, and the password hash's cost. */
+  /** Settlement (docs/decisions.md §22). */
+  settlement: SettlementConfig;
   dashboard: {
     idleTimeoutMs: number;
     sessionTtlMs: number;
     /** log2 of scrypt's N for new password hashes (17 by default); below 15 only outside production, for tests. */
     passwordCostLog2: number;
   };
+}
+
+export interface SettlementConfig {
+  /**
+   * PAYGATE_DEPOSIT_SEED: the BIP-39 mnemonic every deposit, collection and (in development) treasury key derives
+   * from. null: collected settlement is unavailable (development generates one into the data dir). A secret.
+   */
+  depositSeed: string | null;
+  /** PAYGATE_TREASURY_ADDRESSES: CAIP-10 accounts, one per chain, where collected fees are paid; by CAIP-2. */
+  treasury: Record<string, string>;
+  /** How often payouts are made (PAYGATE_PAYOUT_INTERVAL_S). */
+  payoutIntervalMs: number;
+  /** PAYGATE_PAYOUT_MINIMUM: the least a payout moves, in whole units of its asset (a decimal string, e.g. `10`). */
+  payoutMinimum: string;
+  /** How often the ledger is reconciled with the chains (PAYGATE_RECONCILE_INTERVAL_S). */
+  reconcileIntervalMs: number;
+  /** Whether a reconciliation difference fails /readyz (PAYGATE_RECONCILE_READINESS). */
+  reconcileReadiness: boolean;
+  /** How often detection scans the chains for transfers to deposit addresses (PAYGATE_DEPOSIT_SCAN_INTERVAL_MS). */
+  scanIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -410,6 +433,7 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
       ) * 1000,
     ratesFile: readVar(env, 'PAYGATE_RATES_FILE') ?? null,
     collectDataThresholds: parseCollectDataThresholds(readVar(env, 'PAYGATE_COLLECT_DATA_THRESHOLDS')),
+    settlement: parseSettlement(env),
     dashboard: {
       idleTimeoutMs:
         parseWith(
@@ -429,6 +453,62 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
         readVar(env, 'PAYGATE_PASSWORD_COST'),
       ),
     },
+  };
+}
+
+function parseSettlement(env: Env): SettlementConfig {
+  const seed = readVar(env, 'PAYGATE_DEPOSIT_SEED', true);
+  if (seed !== undefined && !isValidMnemonic(seed))
+    throw new ConfigError(
+      'PAYGATE_DEPOSIT_SEED',
+      'must be a BIP-39 mnemonic of 12 to 24 English words with a valid checksum (`paygate admin new-deposit-seed` makes one)',
+    );
+  const treasury: Record<string, string> = {};
+  for (const entry of (readVar(env, 'PAYGATE_TREASURY_ADDRESSES') ?? '').split(',')) {
+    const account = entry.trim();
+    if (account === '') continue;
+    const match = /^([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}):([-.%a-zA-Z0-9]{1,128})$/.exec(account);
+    if (!match)
+      throw new ConfigError(
+        'PAYGATE_TREASURY_ADDRESSES',
+        `must be a comma-separated list of CAIP-10 accounts, one per chain (not "${account}")`,
+      );
+    if (treasury[match[1]!] !== undefined)
+      throw new ConfigError('PAYGATE_TREASURY_ADDRESSES', `names chain ${match[1]} twice`);
+    treasury[match[1]!] = match[2]!;
+  }
+  const minimum = readVar(env, 'PAYGATE_PAYOUT_MINIMUM') ?? '0';
+  if (!/^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/.test(minimum))
+    throw new ConfigError(
+      'PAYGATE_PAYOUT_MINIMUM',
+      `must be a non-negative decimal number of whole units (not "${minimum}")`,
+    );
+  return {
+    depositSeed: seed === undefined ? null : normaliseMnemonic(seed),
+    treasury,
+    payoutIntervalMs:
+      parseWith(
+        'PAYGATE_PAYOUT_INTERVAL_S',
+        intSchema(10, 30 * 86_400, 'must be an integer number of seconds between 10 and 2592000').default(3600),
+        readVar(env, 'PAYGATE_PAYOUT_INTERVAL_S'),
+      ) * 1000,
+    payoutMinimum: minimum,
+    reconcileIntervalMs:
+      parseWith(
+        'PAYGATE_RECONCILE_INTERVAL_S',
+        intSchema(10, 86_400, 'must be an integer number of seconds between 10 and 86400').default(300),
+        readVar(env, 'PAYGATE_RECONCILE_INTERVAL_S'),
+      ) * 1000,
+    reconcileReadiness: parseWith(
+      'PAYGATE_RECONCILE_READINESS',
+      boolSchema.default(true),
+      readVar(env, 'PAYGATE_RECONCILE_READINESS'),
+    ),
+    scanIntervalMs: parseWith(
+      'PAYGATE_DEPOSIT_SCAN_INTERVAL_MS',
+      intSchema(100, 600_000, 'must be an integer number of milliseconds between 100 and 600000').default(2000),
+      readVar(env, 'PAYGATE_DEPOSIT_SCAN_INTERVAL_MS'),
+    ),
   };
 }
 
@@ -465,23 +545,34 @@ export function parseSourceAddresses(raw: string | undefined): string[] {
 export function withDevelopmentSecrets(
   config: Config,
 ): Config & { encryptionKeys: { id: string; key: Buffer }[]; optionSecret: Buffer } {
-  if (config.encryptionKeys && config.optionSecret) {
+  const seedNeeded = config.env === 'development' && config.settlement.depositSeed === null;
+  if (config.encryptionKeys && config.optionSecret && !seedNeeded) {
     return config as Config & { encryptionKeys: { id: string; key: Buffer }[]; optionSecret: Buffer };
   }
   if (config.env !== 'development')
     throw new ConfigError('PAYGATE_ENCRYPTION_KEY', `is required when PAYGATE_ENV=${config.env}`);
   const file = resolve(config.dataDir, 'dev-secrets.json');
-  let stored: { encryptionKey: string; optionSecret: string };
+  let stored: { encryptionKey: string; optionSecret: string; depositSeed?: string };
   try {
     stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
+    if (stored.depositSeed === undefined) {
+      // A data dir from before collected settlement: its other secrets stay, the seed is added beside them.
+      stored = { ...stored, depositSeed: newMnemonic() };
+      writeFileSync(file, JSON.stringify(stored) + '\n', { mode: 0o600 });
+    }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    stored = { encryptionKey: randomBytes(32).toString('base64'), optionSecret: randomBytes(32).toString('base64') };
+    stored = {
+      encryptionKey: randomBytes(32).toString('base64'),
+      optionSecret: randomBytes(32).toString('base64'),
+      depositSeed: newMnemonic(),
+    };
     mkdirSync(config.dataDir, { recursive: true });
     writeFileSync(file, JSON.stringify(stored) + '\n', { mode: 0o600, flag: 'wx' });
   }
   return {
     ...config,
+    settlement: { ...config.settlement, depositSeed: config.settlement.depositSeed ?? stored.depositSeed! },
     encryptionKeys: config.encryptionKeys ?? [{ id: 'dev', key: Buffer.from(stored.encryptionKey, 'base64') }],
     optionSecret: config.optionSecret ?? Buffer.from(stored.optionSecret, 'base64'),
   };

@@ -152,6 +152,58 @@ export const variables: VariableSpec[] = [
       'How long a merchant API key that authenticated is trusted without a database read. A key revoked by this process is refused at once; one revoked by another process (the CLI, another instance) within this time. `0`: read every time.',
   },
   {
+    name: 'PAYGATE_DEPOSIT_SEED',
+    type: 'secret: BIP-39 mnemonic (12–24 English words)',
+    default: 'generated into the data dir in development; unset otherwise (no collected settlement)',
+    modes: 'all',
+    secret: true,
+    description:
+      'The master secret of collected settlement: every deposit address, the collection account and (in development) the treasury derive from it by standard BIP-44 paths. Back it up offline; see docs/decisions.md §22 for recovery and rotation.',
+  },
+  {
+    name: 'PAYGATE_TREASURY_ADDRESSES',
+    type: 'comma list of CAIP-10 accounts, one per chain',
+    default: 'none (development: a key derived from the deposit seed)',
+    modes: 'all',
+    description: 'Where payouts send the fees collected in `collected` mode, per chain.',
+  },
+  {
+    name: 'PAYGATE_PAYOUT_INTERVAL_S',
+    type: 'integer 10–2592000 (seconds)',
+    default: '`3600`',
+    modes: 'all',
+    description: 'How often payouts of collected funds are made.',
+  },
+  {
+    name: 'PAYGATE_PAYOUT_MINIMUM',
+    type: 'decimal, whole units of the asset',
+    default: '`0`',
+    modes: 'all',
+    description: 'The least a payout moves; a smaller balance waits for the next interval.',
+  },
+  {
+    name: 'PAYGATE_RECONCILE_INTERVAL_S',
+    type: 'integer 10–86400 (seconds)',
+    default: '`300`',
+    modes: 'all',
+    description:
+      'How often the ledger is compared with the on-chain balances of deposit, collection and treasury addresses.',
+  },
+  {
+    name: 'PAYGATE_RECONCILE_READINESS',
+    type: 'boolean',
+    default: '`true`',
+    modes: 'all',
+    description: 'Whether a reconciliation difference fails `/readyz` (it is always a metric and a log line).',
+  },
+  {
+    name: 'PAYGATE_DEPOSIT_SCAN_INTERVAL_MS',
+    type: 'integer 100–600000 (milliseconds)',
+    default: '`2000`',
+    modes: 'all',
+    description: 'How often detection scans the chains for transfers to deposit addresses.',
+  },
+  {
     name: 'PAYGATE_DASHBOARD_IDLE_TIMEOUT',
     type: 'integer 60–86400 (seconds)',
     default: '`1800`',

@@ -39,6 +39,10 @@ export const newId = {
   session: () => `ses_${randomBase62(16)}`,
   invitation: () => `inv_${randomBase62(16)}`,
   audit: () => `aud_${randomBase62(24)}`,
+  depositTransfer: () => `dtr_${randomBase62(20)}`,
+  sweep: () => `swp_${randomBase62(20)}`,
+  payout: () => `po_${randomBase62(20)}`,
+  refund: () => `rfd_${randomBase62(20)}`,
 };
 
 /** The form of every payment id the server issues: the contract's `PaymentId`. */

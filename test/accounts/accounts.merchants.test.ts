@@ -66,6 +66,7 @@ describeEachDatabase('accounts.merchants', (get) => {
       settlement_addresses: { 'eip155:8453': EVM, [SOLANA_MAINNET]: SOLANA_KEY },
       collect_data: false,
       require_two_factor: false,
+      settlement_mode: 'direct',
       created_at: clock.now(),
     });
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '@paygate/server';
+import { newMnemonic } from '../../server/src/settlement/seed.js';
 
 /** A complete test configuration; nothing is read from the developer's environment. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
@@ -9,6 +10,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     PAYGATE_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}`,
     PAYGATE_OPTION_SECRET: randomBytes(32).toString('base64'),
+    // A seed of its own per configuration: deposit addresses of tests sharing one chain never meet.
+    PAYGATE_DEPOSIT_SEED: newMnemonic(),
     DATABASE_URL: 'sqlite::memory:',
     // Expiry tests move the clock just past expiresAt; gateway tests that need the late-confirm grace set it.
     PAYGATE_LATE_CONFIRM_GRACE_S: '0',

@@ -72,6 +72,7 @@ export async function createMerchant(
     settlement_addresses: parseSettlementAddresses(input.settlementAddresses ?? {}),
     collect_data: input.collectData ?? false,
     require_two_factor: false,
+    settlement_mode: 'direct',
     created_at: deps.now(),
   };
   const taken = () => new ApiError('merchant_exists', `A merchant with id "${row.id}" already exists.`);

@@ -196,4 +196,70 @@ export interface ChainAdapter extends AccountRules {
   progress(claim: ClaimRecord, now: number): Promise<ClaimProgress>;
   /** Present where the namespace serves transaction requests. */
   transactionRequests?: TransactionRequests;
+  /** Present when the deposit seed is configured (collected settlement). */
+  settlement?: SettlementPort;
+}
+
+/**
+ * Which settlement key of a namespace (docs/decisions.md §22): a deposit (index ≥ 1, one per payment,
+ * `deposit_accounts.derivation_index`), the collection account where sweeps gather funds and payouts and refunds
+ * leave from, or development's treasury (used only when PAYGATE_TREASURY_ADDRESSES names none for the chain).
+ */
+export type KeyRole = { role: 'deposit'; index: number } | { role: 'collection' } | { role: 'devTreasury' };
+
+/** A transfer seen to a deposit address (detection's record, `deposit_transfers`). */
+export interface SeenTransfer {
+  chain: string;
+  /** CAIP-19 of the asset received. */
+  asset: string;
+  /** The deposit address, canonical form. */
+  address: string;
+  txId: string;
+  /** What makes the transfer unique within its transaction (log index, instruction index). */
+  position: number;
+  /** The sender when the chain names one (a token transfer's `from`); null when unknown. */
+  from: string | null;
+  amount: bigint;
+  blockNumber: bigint | null;
+  blockHash: string | null;
+  /** Unix seconds of the block. */
+  blockTime: number | null;
+}
+
+/** Where a seen transfer or a sent move stands on chain now. */
+export type OnChainState = 'pending' | 'confirmed' | 'final' | 'gone';
+
+/** One leg of a move: an amount of the move's asset from a settlement key to an address. */
+export interface MoveLeg {
+  from: KeyRole;
+  to: string;
+  amount: bigint;
+}
+
+/** Funds the service moves itself: a sweep, a payout or a refund (docs/decisions.md §22). */
+export interface Move {
+  /** The row's id (`swp_…`, `po_…`, `rfd_…`): what makes a resend the same move. */
+  id: string;
+  chain: string;
+  asset: string;
+  legs: MoveLeg[];
+}
+
+export type MoveProgress =
+  | { state: 'pending'; recheckInMs: number; txId?: string }
+  | { state: 'final'; txId: string }
+  /** Nothing of the move is on chain and nothing of it can land any more: prepare it again. */
+  | { state: 'expired' }
+  | { state: 'failed'; reason: string };
+
+/**
+ * Collected settlement's chain operations, present on a namespace's adapter when PAYGATE_DEPOSIT_SEED is set. Every
+ * method is safe to call again after a crash at any point: a move's `details` (written before `send`) make a resend
+ * the same move, and `progress` tells whether any of it landed.
+ */
+export interface SettlementPort {
+  /** The address of a settlement key on `chain`, canonical form. */
+  keyAddress(chain: string, role: KeyRole): Promise<string>;
+  /** How much of `asset` (CAIP-19) `address` holds on `chain` now, in minor units. */
+  balance(chain: string, asset: string, address: string): Promise<bigint>;
 }

@@ -8,11 +8,13 @@ import type { AccountRules, ChainAdapter } from './adapter.js';
 import { evmAccountRules } from './eip155/accountRules.js';
 import { createEvmAdapter, type EvmAdapterOptions } from './eip155/adapter.js';
 import { evmDemoSettlement, evmSimulatedPayment } from './eip155/demo.js';
+import { createEvmSettlement } from './eip155/settlement.js';
 import type { Chains } from './index.js';
 import { solanaAccountRules } from './solana/accountRules.js';
 import { createSolanaAdapter } from './solana/adapter.js';
 import { solanaDemoSettlement } from './solana/demo.js';
 import { solanaTransactionRequests } from './solana/pay.js';
+import { createSolanaSettlement } from './solana/settlement.js';
 
 export const accountRules: readonly AccountRules[] = [evmAccountRules, solanaAccountRules];
 
@@ -27,12 +29,19 @@ export const simulatedPayment = evmSimulatedPayment;
 
 export interface AdapterOptions {
   evm?: EvmAdapterOptions;
+  /** The BIP-39 seed of PAYGATE_DEPOSIT_SEED; without it no adapter offers collected settlement. */
+  depositSeed?: Uint8Array | null;
 }
 
 export function createAdapters(chains: Chains, db: Database, options: AdapterOptions = {}): ChainAdapter[] {
+  const seed = options.depositSeed ?? null;
   return [
-    createEvmAdapter(chains, db, options.evm),
-    { ...createSolanaAdapter(chains.solana), transactionRequests: solanaTransactionRequests(chains.solana) },
+    { ...createEvmAdapter(chains, db, options.evm), ...(seed && { settlement: createEvmSettlement(chains, seed) }) },
+    {
+      ...createSolanaAdapter(chains.solana),
+      transactionRequests: solanaTransactionRequests(chains.solana),
+      ...(seed && { settlement: createSolanaSettlement(chains.solana, seed) }),
+    },
   ];
 }
 

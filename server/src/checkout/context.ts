@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import type { SecretBox } from '../crypto/secretBox.js';
 import { ApiError } from '../errors.js';
 import { createPricing, type Pricing } from '../quotes/index.js';
+import { seedOf } from '../settlement/seed.js';
 import type { BuyerPaymentDeps } from './buyerPayments.js';
 import { loadScreeningList, type ScreeningList } from './screening.js';
 
@@ -38,7 +39,12 @@ export function createCheckout(
     ...deps,
     chains,
     optionSecret,
-    adapters: createAdapters(chains, deps.db, options),
+    adapters: createAdapters(chains, deps.db, {
+      ...options,
+      depositSeed:
+        options.depositSeed ??
+        (deps.config.settlement.depositSeed === null ? null : seedOf(deps.config.settlement.depositSeed)),
+    }),
     pricing: options.pricing ?? createPricing({ chains: allChains(chains), config: deps.config, logger: deps.logger }),
     screening: loadScreeningList(deps.config.screeningFile),
   };

@@ -8,6 +8,7 @@ import * as webhookTrigger from './migrations/003_webhook_trigger.js';
 import * as gateway from './migrations/004_gateway.js';
 import * as solanaPay from './migrations/005_solana_pay.js';
 import * as dashboard from './migrations/006_dashboard.js';
+import * as settlement from './migrations/007_settlement.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Knex.Migration> = {
   '004_gateway': gateway,
   '005_solana_pay': solanaPay,
   '006_dashboard': dashboard,
+  '007_settlement': settlement,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -20,8 +20,12 @@ export interface MerchantRow {
   collect_data: boolean;
   /** Every member must have a second factor before the dashboard lets them act (docs/decisions.md §21). */
   require_two_factor: boolean;
+  /** direct: buyers pay the merchant's own address; collected: the operator's deposit addresses (docs/decisions.md §22). */
+  settlement_mode: SettlementMode;
   created_at: number;
 }
+
+export type SettlementMode = 'direct' | 'collected';
 
 export interface ApiKeyRow {
   id: string;
@@ -82,7 +86,10 @@ export async function findMerchant(db: Knex | Knex.Transaction, id: string): Pro
 
 /** The settings a merchant's owner may change (the dashboard's settings screen). */
 export type MerchantSettingsChange = Partial<
-  Pick<MerchantRow, 'name' | 'icon_url' | 'settlement_addresses' | 'collect_data' | 'require_two_factor'>
+  Pick<
+    MerchantRow,
+    'name' | 'icon_url' | 'settlement_addresses' | 'collect_data' | 'require_two_factor' | 'settlement_mode'
+  >
 >;
 
 export async function updateMerchant(
@@ -170,6 +177,7 @@ export async function findActiveKeyWithMerchant(
       'm.settlement_addresses as m_settlement_addresses',
       'm.collect_data as m_collect_data',
       'm.require_two_factor as m_require_two_factor',
+      'm.settlement_mode as m_settlement_mode',
       'm.created_at as m_created_at',
     )) as RawKeyWithMerchant | undefined;
   if (!raw) return null;
@@ -182,6 +190,7 @@ export async function findActiveKeyWithMerchant(
     m_settlement_addresses,
     m_collect_data,
     m_require_two_factor,
+    m_settlement_mode,
     m_created_at,
   } = raw;
   const key: ApiKeyRow = {
@@ -210,6 +219,7 @@ export async function findActiveKeyWithMerchant(
           settlement_addresses: m_settlement_addresses!,
           collect_data: m_collect_data!,
           require_two_factor: m_require_two_factor!,
+          settlement_mode: m_settlement_mode!,
           created_at: m_created_at!,
         });
   return { key: fromRawKey(key), merchant };

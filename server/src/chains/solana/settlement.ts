@@ -1,0 +1,45 @@
+/**
+ * The Solana side of collected settlement (chains/adapter.ts `SettlementPort`): the keys derived from the deposit
+ * seed and what the chain holds at them. A deposit of an SPL token sits in the deposit key's associated token
+ * account; a balance is read at the chain's configured commitment.
+ */
+import type { Address } from '@solana/kit';
+import type { KeyRole, SettlementPort } from '../adapter.js';
+import type { SolanaChain } from './client.js';
+import { solanaSettlementKeys, type SolanaSettlementKeys } from './depositKeys.js';
+import { associatedTokenAccount, mintOf } from './transfer.js';
+
+export interface SolanaSettlement extends SettlementPort {
+  keys: SolanaSettlementKeys;
+}
+
+export function solanaChainOf(chains: SolanaChain[], caip2: string): SolanaChain {
+  const chain = chains.find((c) => c.config.caip2 === caip2);
+  if (!chain) throw new Error(`${caip2} is not a configured Solana chain`);
+  return chain;
+}
+
+export function createSolanaSettlement(chains: SolanaChain[], seed: Uint8Array): SolanaSettlement {
+  const keys = solanaSettlementKeys(seed);
+  return {
+    keys,
+    keyAddress: async (_chain: string, role: KeyRole) => keys.address(role),
+    async balance(caip2, asset, address) {
+      const chain = solanaChainOf(chains, caip2);
+      if (!chain.config.assets.some((a) => a.caip19 === asset)) throw new Error(`${asset} is not an asset of ${caip2}`);
+      const commitment = chain.config.commitment;
+      const mint = mintOf(asset);
+      if (mint === null) return (await chain.rpc.getBalance(address as Address, { commitment }).send()).value;
+      const ata = await associatedTokenAccount(address as Address, mint);
+      const info = await chain.rpc
+        .getTokenAccountBalance(ata, { commitment })
+        .send()
+        .catch((err: unknown) => {
+          // An account that was never created holds nothing; any other failure is the caller's to see.
+          if (/could not find account|Invalid param: could not find/i.test(String((err as Error).message))) return null;
+          throw err;
+        });
+      return info === null ? 0n : BigInt(info.value.amount);
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import type { Knex } from 'knex';
+
+/** The movements of settlement/ledger.ts (the stored form; db/ depends on no domain folder). */
+export type LedgerKind =
+  'received' | 'fee' | 'payable' | 'swept' | 'paid_out' | 'fee_paid' | 'refunded' | 'fee_invoiced';
+
+export interface LedgerEntry {
+  /** What makes the entry happen once: a repeat with the same key writes nothing. */
+  entryKey: string;
+  kind: LedgerKind;
+  merchantId: string;
+  live: boolean;
+  mode: 'direct' | 'collected';
+  chain: string;
+  asset: string;
+  /** Integer minor units of `asset`, > 0. */
+  amount: bigint;
+  address: string | null;
+  paymentId?: string | null;
+  sweepId?: string | null;
+  payoutId?: string | null;
+  refundId?: string | null;
+  txId?: string | null;
+  createdAt: number;
+}
+
+interface Raw {
+  entry_key: string;
+  kind: LedgerKind;
+  merchant_id: string;
+  live: boolean | number;
+  mode: 'direct' | 'collected';
+  chain_caip2: string;
+  asset_caip19: string;
+  amount: string;
+  address: string | null;
+  payment_id: string | null;
+  sweep_id: string | null;
+  payout_id: string | null;
+  refund_id: string | null;
+  tx_id: string | null;
+  created_at: number | string;
+}
+
+/** Writes the entries that are new; answers how many were. Call it inside the transaction of the state it records. */
+export async function insertLedgerEntries(db: Knex | Knex.Transaction, entries: LedgerEntry[]): Promise<number> {
+  let written = 0;
+  for (const e of entries) {
+    if (e.amount <= 0n) throw new Error(`ledger entry ${e.entryKey}: amount ${e.amount} is not positive`);
+    const rows = (await db('ledger_entries')
+      .insert({
+        entry_key: e.entryKey,
+        kind: e.kind,
+        merchant_id: e.merchantId,
+        live: e.live,
+        mode: e.mode,
+        chain_caip2: e.chain,
+        asset_caip19: e.asset,
+        amount: e.amount.toString(),
+        address: e.address,
+        payment_id: e.paymentId ?? null,
+        sweep_id: e.sweepId ?? null,
+        payout_id: e.payoutId ?? null,
+        refund_id: e.refundId ?? null,
+        tx_id: e.txId ?? null,
+        created_at: e.createdAt,
+      })
+      .onConflict('entry_key')
+      .ignore()
+      .returning('entry_key')) as unknown[];
+    written += rows.length;
+  }
+  return written;
+}
+
+export interface LedgerFilter {
+  merchantId?: string;
+  live?: boolean;
+  mode?: 'direct' | 'collected';
+  chain?: string;
+  asset?: string;
+  address?: string;
+  paymentId?: string;
+  payoutId?: string;
+  kinds?: LedgerKind[];
+}
+
+function filtered(db: Knex | Knex.Transaction, f: LedgerFilter): Knex.QueryBuilder {
+  const q = db('ledger_entries');
+  if (f.merchantId !== undefined) q.where('merchant_id', f.merchantId);
+  if (f.live !== undefined) q.where('live', f.live);
+  if (f.mode !== undefined) q.where('mode', f.mode);
+  if (f.chain !== undefined) q.where('chain_caip2', f.chain);
+  if (f.asset !== undefined) q.where('asset_caip19', f.asset);
+  if (f.address !== undefined) q.where('address', f.address);
+  if (f.paymentId !== undefined) q.where('payment_id', f.paymentId);
+  if (f.payoutId !== undefined) q.where('payout_id', f.payoutId);
+  if (f.kinds !== undefined) q.whereIn('kind', f.kinds);
+  return q;
+}
+
+export async function listLedgerEntries(db: Knex | Knex.Transaction, f: LedgerFilter): Promise<LedgerEntry[]> {
+  const rows = (await filtered(db, f).orderBy('id')) as Raw[];
+  return rows.map((r) => ({
+    entryKey: r.entry_key,
+    kind: r.kind,
+    merchantId: r.merchant_id,
+    live: r.live === true || r.live === 1,
+    mode: r.mode,
+    chain: r.chain_caip2,
+    asset: r.asset_caip19,
+    amount: BigInt(r.amount),
+    address: r.address,
+    paymentId: r.payment_id,
+    sweepId: r.sweep_id,
+    payoutId: r.payout_id,
+    refundId: r.refund_id,
+    txId: r.tx_id,
+    createdAt: Number(r.created_at),
+  }));
+}
+
+export interface LedgerSum {
+  merchantId: string;
+  live: boolean;
+  mode: 'direct' | 'collected';
+  chain: string;
+  asset: string;
+  address: string | null;
+  kind: LedgerKind;
+  amount: bigint;
+}
+
+/**
+ * Sums by merchant, mode, chain, asset, address and kind. Amounts are text (18-decimal tokens overflow SQLite's
+ * integers), so the database groups and the sums are taken exactly here, with BigInt.
+ */
+export async function sumLedger(db: Knex | Knex.Transaction, f: LedgerFilter): Promise<LedgerSum[]> {
+  const rows = (await filtered(db, f).select(
+    'merchant_id',
+    'live',
+    'mode',
+    'chain_caip2',
+    'asset_caip19',
+    'address',
+    'kind',
+    'amount',
+  )) as Raw[];
+  const sums = new Map<string, LedgerSum>();
+  for (const r of rows) {
+    const key = [r.merchant_id, r.live, r.mode, r.chain_caip2, r.asset_caip19, r.address, r.kind].join('\u0000');
+    const found = sums.get(key);
+    if (found) found.amount += BigInt(r.amount);
+    else
+      sums.set(key, {
+        merchantId: r.merchant_id,
+        live: r.live === true || r.live === 1,
+        mode: r.mode,
+        chain: r.chain_caip2,
+        asset: r.asset_caip19,
+        address: r.address,
+        kind: r.kind,
+        amount: BigInt(r.amount),
+      });
+  }
+  return [...sums.values()];
+}
