@@ -252,14 +252,51 @@ export type MoveProgress =
   | { state: 'expired' }
   | { state: 'failed'; reason: string };
 
+/** How a plain wallet or an exchange is asked to pay a deposit address (docs/decisions.md §22). */
+export interface DepositInstructions {
+  /** CAIP-19 of the assets of `chain` a deposit may be paid in: those the namespace can move without the buyer. */
+  assets(chain: string): string[];
+  /** The payment URI a wallet opens or a QR code carries: EIP-681 on EVM, a Solana Pay transfer request on Solana. */
+  paymentUri(input: { chain: string; asset: string; address: string; amount: bigint; label?: string }): string;
+}
+
+/** Detection of transfers to deposit addresses, resumable from an opaque cursor the caller stores (`scan_cursors`). */
+export interface DepositScan {
+  /**
+   * Transfers of the chain's deposit assets to `addresses` since `cursor` (null: from the chain's head now), and the
+   * cursor to resume from. A transfer may be answered again by a later scan (after a reorg): the caller keys them.
+   */
+  scan(
+    chain: string,
+    addresses: string[],
+    cursor: string | null,
+  ): Promise<{ transfers: SeenTransfer[]; cursor: string }>;
+  /** Where a seen transfer stands now: `pending` (below the required confirmations), `confirmed`, `final`, `gone`. */
+  status(transfer: SeenTransfer): Promise<OnChainState>;
+}
+
+/** Moves of funds by the service itself (sweeps, payouts, refunds). */
+export interface MoveSender {
+  /** Builds and signs what the move takes; the caller stores the answer in the move's row before calling `send`. */
+  prepare(move: Move): Promise<Record<string, unknown>>;
+  /** Sends (again) what `prepare` built; safe to repeat; answers the transaction id. */
+  send(move: Move, details: Record<string, unknown>): Promise<{ txId: string }>;
+  /** Where the move stands: pending, final (at the chain's finality), expired (prepare again) or failed. */
+  progress(move: Move, details: Record<string, unknown>, txId: string | null): Promise<MoveProgress>;
+}
+
 /**
  * Collected settlement's chain operations, present on a namespace's adapter when PAYGATE_DEPOSIT_SEED is set. Every
  * method is safe to call again after a crash at any point: a move's `details` (written before `send`) make a resend
- * the same move, and `progress` tells whether any of it landed.
+ * the same move, and `progress` tells whether any of it landed. A chain serves collected settlement only where its
+ * namespace has all of `deposits`, `scanner` and `mover`.
  */
 export interface SettlementPort {
   /** The address of a settlement key on `chain`, canonical form. */
   keyAddress(chain: string, role: KeyRole): Promise<string>;
   /** How much of `asset` (CAIP-19) `address` holds on `chain` now, in minor units. */
   balance(chain: string, asset: string, address: string): Promise<bigint>;
+  deposits?: DepositInstructions;
+  scanner?: DepositScan;
+  mover?: MoveSender;
 }
