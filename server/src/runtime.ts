@@ -20,6 +20,7 @@ import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
 import { checkoutTasks } from './checkout/claimTasks.js';
+import { directSettlementTasks } from './settlement/direct.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
@@ -185,7 +186,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   Object.assign(tasks, timed(runtime.observer, { ...paymentTasks(runtime), ...webhookTasks(runtime) }));
   runtime.checkout = createCheckout(runtime, options.checkout);
-  if (runtime.checkout) Object.assign(tasks, timed(runtime.observer, checkoutTasks(runtime.checkout)));
+  if (runtime.checkout) {
+    Object.assign(tasks, timed(runtime.observer, checkoutTasks(runtime.checkout)));
+    Object.assign(
+      tasks,
+      timed(runtime.observer, directSettlementTasks({ ...runtime.checkout, observer: runtime.observer })),
+    );
+  }
   runtime.eventHooks.push(deliveryHook(runtime));
 
   runtime.sweep = async () => {

@@ -232,11 +232,35 @@ export interface paths {
          *     | `processing.chain_caip2` | `eip155:31337` |
          *     | `processing.option_amount`, `processing.settlement_amount`, `settled.settlement_amount` | `{unit: "caip19/eip155:31337/erc20:0x0000000000000000000000000000000000000000", value: <amount scaled to 6 decimals>}` (USD 12.50 → `"12500000"`) |
          *     | `processing.fee` | the merchant's fee if one is configured, otherwise `null` |
-         *     | `success.tx_id` | `test:<paymentId>` |
+         *     | `success.tx_id`, `settled.tx_id` | `test:<paymentId>` |
          *     | `failed.failure_reason` | `Simulated failure` |
          *     | `cancelled.cancelled_by` | `merchant` (`cancellation_reason`: `null`) |
          */
         post: operations["simulatePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchant/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the fee balance
+         * @description The fees the merchant owes the operator in `direct` settlement mode, for the key's mode, per chain and asset:
+         *     accrued (a payment's fee, `processing.fee.total_amount`, counts once the payment is settled, that is once its
+         *     success transaction is final on chain), invoiced by the operator, and outstanding. In `collected` mode fees are
+         *     kept from the payouts and never owed, so they do not appear here. Amounts are exact decimal strings in the
+         *     asset's minor units.
+         */
+        get: operations["getFeeBalance"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -663,9 +687,11 @@ export interface webhooks {
         /**
          * payment.settled: Merchant settlement completed
          * @description Sent when merchant settlement of a succeeded payment completes. Settlement is a stage, not a status:
-         *     `data.status` stays `succeeded` and `data.settled` holds the settled amount; the version still goes up by 1.
-         *     **Do not fulfil again**: you fulfilled on success. In test mode a succeeded payment settles automatically, right
-         *     after `payment.succeeded`. To find succeeded payments still awaiting settlement, list them with
+         *     `data.status` stays `succeeded` and `data.settled` holds the settled amount and the settling transaction
+         *     (`tx_id`); the version still goes up by 1. **Do not fulfil again**: you fulfilled on success. In test mode a
+         *     succeeded payment settles automatically, right after `payment.succeeded`. A live payment of a merchant in
+         *     `direct` settlement mode settles once its success transaction is final on chain (the `finalized` block on EVM
+         *     chains, which is minutes after success; `finalized` commitment on Solana). To find succeeded payments still awaiting settlement, list them with
          *     `status=succeeded&settled=false`.
          *
          *     The body is a `WebhookEvent` with `type: payment.settled` whose `data` is the full `PaymentSnapshot` of the payment at the time of the event (never a delta).
@@ -1210,13 +1236,23 @@ export interface components {
         /**
          * SettledInfo
          * @description Set when merchant settlement of a succeeded payment completed. Settlement is a stage of a `succeeded` payment,
-         *     not a status: `status` stays `succeeded`.
+         *     not a status: `status` stays `succeeded`. A live payment of a merchant in `direct` settlement mode settles when its
+         *     success transaction is final (the `finalized` block on EVM chains, `finalized` commitment on Solana); a test
+         *     payment settles automatically right after it succeeds.
          */
         SettledInfo: {
             /** @description When settlement completed. */
             settled_at: components["schemas"]["IsoTimestamp"];
             /** @description The amount settled, in the settlement asset. */
             settlement_amount: components["schemas"]["MoneyAmount"];
+            /**
+             * @description The transaction that settled the payment, on `processing.chain_caip2`: in `direct` mode the success transaction
+             *     (`success.tx_id`), final on chain; in `collected` mode the payout transaction. A test payment carries its
+             *     success transaction (`test:<paymentId>` when simulated), `null` when it has none. Payments settled before this
+             *     field existed read `null`.
+             * @example 0x69b2304b42c08ebed78451646e73ffcc4e7751e58e8c476e149156353e6817a4
+             */
+            tx_id: string | null;
         };
         /**
          * RefundedInfo
@@ -1313,6 +1349,44 @@ export interface components {
              * @enum {string}
              */
             to: "processing" | "succeeded" | "failed" | "expired" | "cancelled" | "settled";
+        };
+        /**
+         * FeeBalance
+         * @description The fees of one chain and asset in `direct` settlement mode, where the buyer pays the merchant's own address and
+         *     the operator invoices its fee off-chain. All three amounts are decimal integer strings in the asset's minor units,
+         *     exact (never rounded): `outstanding` = `accrued` − `invoiced`.
+         */
+        FeeBalance: {
+            chain: components["schemas"]["Caip2Chain"];
+            /**
+             * @description The asset the fees are counted in, as a unit `caip19/<asset>` (the payments' settlement asset).
+             * @example caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+             */
+            asset: string;
+            /**
+             * @description The fees of every settled payment (a payment's fee counts once its success transaction is final).
+             * @example 675000
+             */
+            accrued: string;
+            /**
+             * @description What the operator has invoiced so far.
+             * @example 450000
+             */
+            invoiced: string;
+            /**
+             * @description Accrued and not invoiced yet.
+             * @example 225000
+             */
+            outstanding: string;
+        };
+        /**
+         * FeeBalances
+         * @description The merchant's fee balance in one mode, per chain and asset (an empty list when no fee accrued).
+         */
+        FeeBalances: {
+            /** @description Whether these are the fees of live payments (`true`) or of test payments. */
+            live: boolean;
+            balances: components["schemas"]["FeeBalance"][];
         };
         /**
          * PaymentCreatedEvent
@@ -1532,6 +1606,20 @@ export interface components {
          *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
          */
         PaymentActionBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The request breaks a rule. Codes:
+         *     - `invalid_params`: the request cannot be read (for example an unknown query parameter).
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         */
+        HeadersBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2207,6 +2295,56 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFeeBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fee balance of the key's mode. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeeBalances"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -133,6 +133,13 @@ export function createMetrics(options: MetricsOptions): Metrics {
     registers,
   });
 
+  const settlementReorgs = new Counter({
+    name: 'paygate_settlement_reorgs_total',
+    help: 'Succeeded payments whose transaction left the chain before finality: gone, reappeared, or abandoned.',
+    labelNames: ['chain', 'outcome'] as const,
+    registers,
+  });
+
   const observer: Observer = {
     paymentTransition({ from, to, live }) {
       transitions.inc({ from: from ?? 'none', to, mode: live ? 'live' : 'test' });
@@ -150,6 +157,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
     rpcCall({ chain, method, ok, seconds }) {
       rpcDuration.observe({ chain, method }, seconds);
       if (!ok) rpcErrors.inc({ chain, method });
+    },
+    settlementReorg({ chain, outcome }) {
+      settlementReorgs.inc({ chain, outcome });
     },
   };
 

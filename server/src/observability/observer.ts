@@ -22,6 +22,11 @@ export interface Observer {
   webhookDelivered(a: { seconds: number }): void;
   jobRun(r: { task: string; outcome: 'completed' | 'failed'; seconds: number }): void;
   rpcCall(r: { chain: string; method: string; ok: boolean; seconds: number }): void;
+  /**
+   * Direct settlement found a succeeded payment's transaction gone from its chain before finality (`outcome`
+   * `gone`), back again (`reappeared`), or gone for good (`abandoned`: a discrepancy is recorded).
+   */
+  settlementReorg?(r: { chain: string; outcome: 'gone' | 'reappeared' | 'abandoned' }): void;
 }
 
 export const silentObserver: Observer = {

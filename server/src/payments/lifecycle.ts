@@ -255,8 +255,10 @@ export async function recordStage<S extends 'settled' | 'refunded'>(
   stage: S,
   /** Builds the stage's sub-object from the locked row, or throws an ApiError when the stage is not allowed. */
   build: (p: PaymentRow, now: number) => Required<StageChange>[S] | null,
+  /** The caller's transaction, when the stage must commit together with its own writes (the ledger's). */
+  outer?: Knex.Transaction,
 ): Promise<ChangeResult> {
-  return deps.db.knex.transaction(async (trx) => {
+  const work = async (trx: Knex.Transaction): Promise<ChangeResult> => {
     const current = await findPayment(trx, paymentId, { forUpdate: true });
     if (!current) throw new ApiError('payment_not_found', `No payment with id ${paymentId}.`);
     const now = deps.now();
@@ -283,7 +285,8 @@ export async function recordStage<S extends 'settled' | 'refunded'>(
     if (!applied) throw new Error(`payment ${paymentId} changed concurrently at version ${current.state_version}`);
     if (stage === 'settled') await writeEvent(deps, trx, next, 'payment.settled');
     return { payment: next, changed: true };
-  });
+  };
+  return outer ? work(outer) : deps.db.knex.transaction(work);
 }
 
 /** Expiry applies on every read: a payment past its deadline is moved to `expired` before anyone sees it. */
@@ -306,7 +309,10 @@ export async function expireIfOverdue(deps: LifecycleDeps, payment: PaymentRow):
   }
 }
 
-/** Test mode's automatic settlement: the whole settlement amount, at once. Idempotent. */
+/**
+ * Test mode's automatic settlement: the whole settlement amount, at once, naming the success transaction (a
+ * simulated one's `test:<id>`; null when there is none). Idempotent.
+ */
 export async function settleTestPayment(deps: LifecycleDeps, paymentId: string): Promise<ChangeResult> {
   return recordStage(deps, paymentId, 'settled', (p, now): SettledStage | null => {
     if (p.status !== 'succeeded' || p.live || p.stages.settled !== null) return null;
@@ -314,6 +320,6 @@ export async function settleTestPayment(deps: LifecycleDeps, paymentId: string):
       unit: p.amount_unit,
       value: p.amount_value,
     };
-    return { settled_at: iso(now), settlement_amount: settlement };
+    return { settled_at: iso(now), settlement_amount: settlement, tx_id: p.stages.success?.tx_id ?? null };
   });
 }

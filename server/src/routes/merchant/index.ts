@@ -3,6 +3,7 @@ import { merchantKeyRateLimit } from '../../http/rateLimit.js';
 import type { Runtime } from '../../runtime.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
 import { createPaymentHandler } from './createPayment.js';
+import { getFeeBalanceHandler } from './getFeeBalance.js';
 import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
 import { listPaymentsHandler } from './listPayments.js';
@@ -30,5 +31,6 @@ export function merchantRouter(runtime: Runtime): Router {
   router.post('/v1/merchant/payment/:id/cancel', cancelPaymentHandler(runtime));
   router.post('/v1/merchant/payment/:id/refund', refundPaymentHandler(runtime));
   router.post('/v1/merchant/test/payment/:id/simulate', simulatePaymentHandler(runtime));
+  router.get('/v1/merchant/fees', getFeeBalanceHandler(runtime));
   return router;
 }
