@@ -7,6 +7,7 @@ import type { KeyRole, SettlementPort } from '../adapter.js';
 import type { Chains, EvmChain } from '../index.js';
 import { erc20Abi } from './abis.js';
 import { evmSettlementKeys, type EvmSettlementKeys } from './depositKeys.js';
+import { evmDepositInstructions } from './depositUri.js';
 
 export interface EvmSettlement extends SettlementPort {
   keys: EvmSettlementKeys;
@@ -22,6 +23,7 @@ export function createEvmSettlement(chains: Chains, seed: Uint8Array): EvmSettle
   const keys = evmSettlementKeys(seed);
   return {
     keys,
+    deposits: evmDepositInstructions(chains),
     keyAddress: async (_chain: string, role: KeyRole) => keys.address(role),
     async balance(caip2, asset, address) {
       const chain = evmChainOf(chains, caip2);

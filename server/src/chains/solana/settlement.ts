@@ -7,6 +7,7 @@ import type { Address } from '@solana/kit';
 import type { KeyRole, SettlementPort } from '../adapter.js';
 import type { SolanaChain } from './client.js';
 import { solanaSettlementKeys, type SolanaSettlementKeys } from './depositKeys.js';
+import { solanaDepositInstructions } from './depositUri.js';
 import { associatedTokenAccount, mintOf } from './transfer.js';
 
 export interface SolanaSettlement extends SettlementPort {
@@ -23,6 +24,7 @@ export function createSolanaSettlement(chains: SolanaChain[], seed: Uint8Array):
   const keys = solanaSettlementKeys(seed);
   return {
     keys,
+    deposits: solanaDepositInstructions(chains),
     keyAddress: async (_chain: string, role: KeyRole) => keys.address(role),
     async balance(caip2, asset, address) {
       const chain = solanaChainOf(chains, caip2);

@@ -5,6 +5,7 @@ import type { Runtime } from '../../runtime.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
 import { confirmPaymentHandler } from './confirmPayment.js';
 import { fetchActionHandler } from './fetchAction.js';
+import { getDepositOptionsHandler } from './getDepositOptions.js';
 import { getPaymentOptionsHandler } from './getPaymentOptions.js';
 import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
@@ -38,6 +39,7 @@ export function gatewayRouter(runtime: Runtime): Router {
   router.get('/v1/gateway/payment/:id/status', getPaymentStatusHandler(runtime, notifier));
   router.post('/v1/gateway/payment/:id/cancel', cancelPaymentHandler(runtime));
   router.post('/v1/gateway/payment/:id/options', getPaymentOptionsHandler(runtime));
+  router.get('/v1/gateway/payment/:id/deposit', getDepositOptionsHandler(runtime));
   router.post('/v1/gateway/payment/:id/fetch', fetchActionHandler(runtime));
   router.post('/v1/gateway/payment/:id/confirm', confirmPaymentHandler(runtime, notifier));
   router.get('/v1/gateway/payment/:id/solana-pay', getSolanaPayLabelHandler(runtime));
