@@ -20,6 +20,8 @@ import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
 import { checkoutTasks } from './checkout/claimTasks.js';
+import { collectedLedgerHook } from './settlement/collectedLedger.js';
+import { detectionTasks, enqueueDepositScans } from './settlement/detection.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
@@ -186,7 +188,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   Object.assign(tasks, timed(runtime.observer, { ...paymentTasks(runtime), ...webhookTasks(runtime) }));
   runtime.checkout = createCheckout(runtime, options.checkout);
   if (runtime.checkout) Object.assign(tasks, timed(runtime.observer, checkoutTasks(runtime.checkout)));
-  runtime.eventHooks.push(deliveryHook(runtime));
+  if (runtime.checkout) Object.assign(tasks, timed(runtime.observer, detectionTasks(runtime.checkout)));
+  runtime.eventHooks.push(deliveryHook(runtime), collectedLedgerHook(runtime));
 
   runtime.sweep = async () => {
     await sweepExpiredPayments(runtime);
@@ -196,6 +199,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   let sweeping: Promise<void> = Promise.resolve();
   let leaseSweeper: NodeJS.Timeout | null = null;
   let leaseSweep: Promise<void> | null = null;
+  let depositScanner: NodeJS.Timeout | null = null;
   runtime.startBackground = async () => {
     await runtime.jobs.start();
     const interval = options.sweepIntervalMs ?? 10_000;
@@ -214,12 +218,21 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         .finally(() => (leaseSweep = null));
     }, runtime.webhookOptions.leaseSweepIntervalMs);
     leaseSweeper.unref();
+    // Deposit scans run as jobs, one queued per chain (its job key) however many processes run this timer.
+    const checkout = runtime.checkout;
+    if (checkout) {
+      depositScanner = setInterval(() => {
+        enqueueDepositScans(checkout).catch((err: unknown) => logger.error({ err }, 'deposit scan enqueue failed'));
+      }, config.settlement.scanIntervalMs);
+      depositScanner.unref();
+    }
   };
   let stopping: Promise<void> | null = null;
   runtime.stopBackground = (deadlineMs = Infinity) =>
     (stopping ??= (async () => {
       if (sweeper) clearInterval(sweeper);
       if (leaseSweeper) clearInterval(leaseSweeper);
+      if (depositScanner) clearInterval(depositScanner);
       const work = Promise.all([sweeping, leaseSweep]).then(() => runtime.jobs.stop());
       if (await settlesWithin(work, deadlineMs)) return;
       logger.warn({ deadlineMs }, 'shutdown deadline passed; interrupting running jobs');
