@@ -20,6 +20,8 @@ import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
 import { checkoutTasks } from './checkout/claimTasks.js';
+import { collectedLedgerHook } from './settlement/collectedLedger.js';
+import { detectionTasks, enqueueDepositScans } from './settlement/detection.js';
 import { directSettlementTasks } from './settlement/direct.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
@@ -192,8 +194,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       tasks,
       timed(runtime.observer, directSettlementTasks({ ...runtime.checkout, observer: runtime.observer })),
     );
+    Object.assign(tasks, timed(runtime.observer, detectionTasks(runtime.checkout)));
   }
-  runtime.eventHooks.push(deliveryHook(runtime));
+  runtime.eventHooks.push(deliveryHook(runtime), collectedLedgerHook(runtime));
 
   runtime.sweep = async () => {
     await sweepExpiredPayments(runtime);
@@ -203,6 +206,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   let sweeping: Promise<void> = Promise.resolve();
   let leaseSweeper: NodeJS.Timeout | null = null;
   let leaseSweep: Promise<void> | null = null;
+  let depositScanner: NodeJS.Timeout | null = null;
   runtime.startBackground = async () => {
     await runtime.jobs.start();
     const interval = options.sweepIntervalMs ?? 10_000;
@@ -221,12 +225,21 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         .finally(() => (leaseSweep = null));
     }, runtime.webhookOptions.leaseSweepIntervalMs);
     leaseSweeper.unref();
+    // Deposit scans run as jobs, one queued per chain (its job key) however many processes run this timer.
+    const checkout = runtime.checkout;
+    if (checkout) {
+      depositScanner = setInterval(() => {
+        enqueueDepositScans(checkout).catch((err: unknown) => logger.error({ err }, 'deposit scan enqueue failed'));
+      }, config.settlement.scanIntervalMs);
+      depositScanner.unref();
+    }
   };
   let stopping: Promise<void> | null = null;
   runtime.stopBackground = (deadlineMs = Infinity) =>
     (stopping ??= (async () => {
       if (sweeper) clearInterval(sweeper);
       if (leaseSweeper) clearInterval(leaseSweeper);
+      if (depositScanner) clearInterval(depositScanner);
       const work = Promise.all([sweeping, leaseSweep]).then(() => runtime.jobs.stop());
       if (await settlesWithin(work, deadlineMs)) return;
       logger.warn({ deadlineMs }, 'shutdown deadline passed; interrupting running jobs');

@@ -7,6 +7,7 @@ import type { KeyRole, SettlementPort } from '../adapter.js';
 import type { Chains, EvmChain } from '../index.js';
 import { erc20Abi } from './abis.js';
 import { evmSettlementKeys, type EvmSettlementKeys } from './depositKeys.js';
+import { evmDepositScan } from './depositScan.js';
 import { evmDepositInstructions } from './depositUri.js';
 
 export interface EvmSettlement extends SettlementPort {
@@ -25,6 +26,7 @@ export function createEvmSettlement(chains: Chains, seed: Uint8Array): EvmSettle
     keys,
     deposits: evmDepositInstructions(chains),
     keyAddress: async (_chain: string, role: KeyRole) => keys.address(role),
+    scanner: evmDepositScan(chains),
     async balance(caip2, asset, address) {
       const chain = evmChainOf(chains, caip2);
       const config = chain.config.assets.find((a) => a.caip19 === asset);
