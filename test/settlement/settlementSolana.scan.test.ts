@@ -172,6 +172,23 @@ describe('settlement on Solana: deposit scan', () => {
     );
   });
 
+  it('scan: two deposits paid in one transaction are two transfers of that transaction, each to its owner', async () => {
+    const wallet = await fundedWallet({ tusd: 10_000_000n });
+    const [a, b] = [await depositOwner(), await depositOwner()];
+    const paid = await send(wallet, [
+      ...(await pay(wallet, a.address, 1_250_000n)),
+      ...(await pay(wallet, b.address, 3_750_000n)),
+    ]);
+    const { transfers } = await scanUntil([a.address, b.address], null, 2);
+    assert.deepEqual(
+      transfers.map((t) => [t.txId, t.position, t.address, t.amount]),
+      [
+        [paid, 1, a.address, 1_250_000n],
+        [paid, 3, b.address, 3_750_000n],
+      ],
+    );
+  });
+
   it('scan: a transfer made by an inner instruction counts (tokens recovered from a nested token account)', async () => {
     // A classic exchange mistake: TUSD sent to the token account's address as if it were the owner. The owner's key
     // recovers it with the ATA program, whose transfer into the deposit's token account is an inner instruction.

@@ -61,17 +61,13 @@ export function solanaDepositScan(chains: SolanaChain[]): DepositScan {
   };
 
   async function watchedAccounts(chain: SolanaChain, owners: string[]): Promise<Map<string, Watched>> {
-    const watched = new Map<string, Watched>();
-    for (const asset of chain.config.assets) {
-      // Deposits are SPL tokens only: a SOL deposit would sit in the owner's system account, which rent rules
-      // and sweeps treat differently (docs/decisions.md §22.5).
-      if (asset.mint === null) continue;
-      for (const owner of owners) {
-        const ata = await associatedTokenAccount(owner as Address, asset.mint);
-        watched.set(ata, { owner, asset: asset.caip19, mint: asset.mint });
-      }
-    }
-    return watched;
+    // Deposits are SPL tokens only: a SOL deposit would sit in the owner's system account, which rent rules and
+    // sweeps treat differently (docs/decisions.md §22.5).
+    const pairs = chain.config.assets.flatMap((asset) =>
+      asset.mint === null ? [] : owners.map((owner) => ({ owner, asset: asset.caip19, mint: asset.mint! })),
+    );
+    const atas = await Promise.all(pairs.map((p) => associatedTokenAccount(p.owner as Address, p.mint)));
+    return new Map(atas.map((ata, i) => [ata, pairs[i]!]));
   }
 
   return {
