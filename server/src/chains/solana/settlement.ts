@@ -7,7 +7,9 @@ import type { Address } from '@solana/kit';
 import type { KeyRole, SettlementPort } from '../adapter.js';
 import type { SolanaChain } from './client.js';
 import { solanaSettlementKeys, type SolanaSettlementKeys } from './depositKeys.js';
+import { solanaDepositScan } from './depositScan.js';
 import { solanaDepositInstructions } from './depositUri.js';
+import { solanaMoveSender } from './moveSender.js';
 import { associatedTokenAccount, mintOf } from './transfer.js';
 
 export interface SolanaSettlement extends SettlementPort {
@@ -26,6 +28,8 @@ export function createSolanaSettlement(chains: SolanaChain[], seed: Uint8Array):
     keys,
     deposits: solanaDepositInstructions(chains),
     keyAddress: async (_chain: string, role: KeyRole) => keys.address(role),
+    scanner: solanaDepositScan(chains),
+    mover: solanaMoveSender(chains, keys),
     async balance(caip2, asset, address) {
       const chain = solanaChainOf(chains, caip2);
       if (!chain.config.assets.some((a) => a.caip19 === asset)) throw new Error(`${asset} is not an asset of ${caip2}`);
