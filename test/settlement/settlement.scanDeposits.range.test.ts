@@ -1,12 +1,13 @@
 /**
  * Detection over more blocks than one `eth_getLogs` range, with more deposit addresses than one filter holds, and of
- * a payment already paid through the wallet's confirm (only ledger rows).
+ * a payment already paid through the wallet's confirm (only ledger rows), and the scan as a queued job.
  */
 import assert from 'node:assert/strict';
 import { evmDepositScan } from '../../server/src/chains/eip155/depositScan.js';
 import { insertClaim } from '../../server/src/db/queries/claims.js';
 import { transitionPayment } from '../../server/src/payments/lifecycle.js';
 import { iso } from '../../server/src/payments/snapshot.js';
+import { enqueueDepositScans } from '../../server/src/settlement/detection.js';
 import { sharedChains, useChainSnapshots } from '../helpers/chain.js';
 import { LOCAL } from '../gateway/checkout.js';
 import { ASKED, FEE_TOTAL, ledgerOf, startDetectionHarness, type DetectionHarness } from './detection.js';
@@ -112,5 +113,19 @@ describe('settlement scanDeposits over many blocks and addresses', () => {
       ['payable', `payable:${paymentId}`, ASKED - FEE_TOTAL],
     ]);
     assert.deepEqual(await h.discrepancies(paymentId), []);
+  });
+
+  it('the settlement.scanDeposits job, asked for twice, runs from the queue and credits the deposit', async () => {
+    const paymentId = await h.createPayment();
+    const deposit = await h.depositFor(paymentId);
+    const paid = await h.pay(await h.buyer(), deposit, ASKED);
+    await enqueueDepositScans(h.runtime.checkout!);
+    await enqueueDepositScans(h.runtime.checkout!);
+    const queued = await h.runtime.db.knex('jobs').where({ task: 'settlement.scanDeposits' }).count({ n: '*' });
+    assert.equal(Number(queued[0]!.n), 1);
+    await h.drain();
+    const payment = await h.payment(paymentId);
+    assert.equal(payment.status, 'succeeded');
+    assert.equal(payment.stages.success?.tx_id, paid.hash);
   });
 });

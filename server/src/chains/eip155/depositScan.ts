@@ -52,6 +52,34 @@ async function finalizedBlock(chain: EvmChain): Promise<bigint | null> {
   }
 }
 
+/**
+ * How long the head and the finalized block read for one status serve the next: detection asks for many at once after
+ * each scan (and a scan starts them afresh).
+ */
+const HEADS_TTL_MS = 250;
+
+/**
+ * The chain's head and finalized block, read once per `HEADS_TTL_MS`: a slightly old head only makes a transfer
+ * look shallower than it is, so it waits one scan longer, never the reverse.
+ */
+function headsReader() {
+  const cached = new Map<string, { at: number; heads: Promise<{ latest: bigint; finalized: bigint | null }> }>();
+  const read = (chain: EvmChain): Promise<{ latest: bigint; finalized: bigint | null }> => {
+    const found = cached.get(chain.config.caip2);
+    if (found && performance.now() - found.at < HEADS_TTL_MS) return found.heads;
+    const heads = (async () => {
+      // Finalized first: read after the head, it could be newer than it, never older.
+      const finalized = await finalizedBlock(chain);
+      const latest = await chain.clients.public.getBlockNumber({ cacheTime: 0 });
+      return { latest, finalized };
+    })();
+    cached.set(chain.config.caip2, { at: performance.now(), heads });
+    heads.catch(() => cached.delete(chain.config.caip2));
+    return heads;
+  };
+  return { read, forget: (caip2: string) => cached.delete(caip2) };
+}
+
 function scannedChain(chains: Chains, caip2: string): EvmChain {
   const chain = chains.evm.find((c) => c.config.caip2 === caip2);
   if (!chain) throw new Error(`${caip2} is not a configured EVM chain`);
@@ -62,10 +90,12 @@ export function evmDepositScan(chains: Chains, options: EvmDepositScanOptions = 
   const maxRange = BigInt(options.maxRange ?? DEFAULT_MAX_RANGE);
   const addressBatch = options.addressBatch ?? DEFAULT_ADDRESS_BATCH;
   if (maxRange < 1n || addressBatch < 1) throw new Error('maxRange and addressBatch must be at least 1');
+  const heads = headsReader();
 
   return {
     async scan(caip2, addresses, cursor) {
       const chain = scannedChain(chains, caip2);
+      heads.forget(caip2);
       const client = chain.clients.public;
       const latest = await client.getBlockNumber({ cacheTime: 0 });
       // A reorg shallower than the required confirmations may replace blocks already scanned with blocks holding
@@ -130,9 +160,8 @@ export function evmDepositScan(chains: Chains, options: EvmDepositScanOptions = 
       if (!receipt || receipt.status !== 'success' || receipt.blockHash !== transfer.blockHash) return 'gone';
       const block = await chain.clients.public.getBlock({ blockNumber: receipt.blockNumber });
       if (block.hash !== receipt.blockHash) return 'gone';
-      const finalized = await finalizedBlock(chain);
+      const { latest, finalized } = await heads.read(chain);
       if (finalized !== null && finalized >= receipt.blockNumber) return 'final';
-      const latest = await chain.clients.public.getBlockNumber({ cacheTime: 0 });
       const depth = latest - receipt.blockNumber + 1n;
       if (depth < BigInt(chain.config.confirmations)) return 'pending';
       // Without the tag, the chain's configured depth is its finality (docs/decisions.md §22).
