@@ -65,7 +65,8 @@ function DepositEntry(props: { deposit: DepositOption; lang: Language; t: Transl
   const network = deposit.amount.display.networkName ?? deposit.chain;
   const partial = deposit.received.value !== '0';
   // The amount to type into an exchange's form: what is left, in whole units, every digit kept.
-  const toSend = toDecimal(deposit.remaining.value, deposit.remaining.display.decimals).replace(/\.?0+$/, '');
+  const exact = toDecimal(deposit.remaining.value, deposit.remaining.display.decimals);
+  const toSend = exact.includes('.') ? exact.replace(/\.?0+$/, '') : exact;
   const copy = async (what: string, text: string) => {
     try {
       await navigator.clipboard.writeText(text);
