@@ -4,6 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { getAddress } from 'viem';
+import {
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  partiallySignTransaction,
+  type Address,
+} from '@solana/kit';
+import { associatedTokenAccount } from '../../server/src/chains/solana/transfer.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
 import { useChainSnapshots } from '../helpers/chain.js';
 import { expectJson } from './harness.js';
@@ -30,6 +37,13 @@ describe('gateway getPaymentOptions: collected settlement', () => {
     await h.runtime.db.knex('merchants').where({ id: h.account.merchantId }).update({ settlement_mode: 'collected' });
   });
   after(() => h.close());
+
+  /** TUSD held in the owner's associated token account; none when the account was never created. */
+  const solanaTusdBalance = async (owner: string): Promise<bigint> => {
+    const ata = await associatedTokenAccount(owner as Address, h.solana.mints.tusd.address);
+    const account = await h.chains.solana[0]!.rpc.getAccountInfo(ata, { encoding: 'base64' }).send();
+    return account.value ? Buffer.from(account.value.data[0], 'base64').readBigUInt64LE(64) : 0n;
+  };
 
   const depositAddress = async (paymentId: string, chain: string): Promise<string> => {
     const row = await h.runtime.db
@@ -76,7 +90,7 @@ describe('gateway getPaymentOptions: collected settlement', () => {
     assert.equal(getAddress(first as string), await depositAddress(paymentId, 'eip155:31337'));
   });
 
-  it('a Solana account is offered its SPL tokens, not SOL', async () => {
+  it('a Solana account is offered its SPL tokens, not SOL, and its transfer lands at the deposit address', async () => {
     const buyer = await h.solanaBuyer(100_000_000n, 5_000_000_000n);
     const paymentId = await h.createPayment();
     const answer = await h.options(paymentId, [buyer.caip10]);
@@ -84,6 +98,30 @@ describe('gateway getPaymentOptions: collected settlement', () => {
       answer.options!.map((o) => o.amount.unit),
       [`caip19/${h.solanaTusd}`],
     );
-    await depositAddress(paymentId, h.solana.caip2);
+    const option = answer.options![0]!;
+    const deposit = await depositAddress(paymentId, h.solana.caip2);
+    const merchant = h.solana.settlementOwner.address;
+    const merchantBefore = await solanaTusdBalance(merchant);
+
+    const action = option.actions[0]!;
+    assert.equal(action.type, 'build');
+    const fetched = await expectJson<{ actions: { data: { params: unknown[] } }[] }>(
+      await h.call('POST', `/v1/gateway/payment/${paymentId}/fetch`, {
+        body: { optionId: option.id, data: action.type === 'build' ? action.data.data : '' },
+      }),
+      200,
+    );
+    const { transaction } = fetched.actions[0]!.data.params[0] as { transaction: string };
+    const signed = await partiallySignTransaction(
+      [buyer.signer.keyPair],
+      getTransactionDecoder().decode(Buffer.from(transaction, 'base64')),
+    );
+    await expectJson<StatusAnswer>(
+      await h.confirm(paymentId, { optionId: option.id, results: [getBase64EncodedWireTransaction(signed)] }),
+      200,
+    );
+    await h.settle(paymentId, 'succeeded');
+    assert.equal(await solanaTusdBalance(deposit), 12_500_000n);
+    assert.equal(await solanaTusdBalance(merchant), merchantBefore);
   });
 });
