@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { LedgerEntry } from '../../server/src/db/queries/ledgerEntries.js';
-import { invoiceFees, listFeeBalances } from '../../server/src/settlement/fees.js';
+import { invoiceFees, listFeeBalances } from '../../server/src/settlement/feeBalance.js';
 import { insertLedgerEntries } from '../../server/src/settlement/ledger.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { expectJson, startDashboard, type Dashboard, type Merchant } from '../dashboard/harness.js';

@@ -9,7 +9,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { newMnemonic } from '../settlement/seed.js';
-import { INVOICE_ID, invoiceFees, listFeeBalances } from '../settlement/fees.js';
+import { INVOICE_ID, invoiceFees, listFeeBalances } from '../settlement/feeBalance.js';
 import { commonOptions, emit, loadCliConfig, table, UsageError, withAccounts, type CliIo } from './common.js';
 
 export const settlementUsage = `  set-settlement-mode <merchant id> direct|collected: how the merchant is paid (new payments only)

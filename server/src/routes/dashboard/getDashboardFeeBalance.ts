@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { AccountsDeps } from '../../accounts/accountsDeps.js';
 import type { operations } from '../../generated/dashboard.js';
 import { dashboardScopeOf } from '../../http/dashboardAuth.js';
-import { feeBalancesOf } from '../../settlement/fees.js';
+import { feeBalancesOf } from '../../settlement/feeBalance.js';
 
 type Ok = operations['getDashboardFeeBalance']['responses'][200]['content']['application/json'];
 

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/merchant.js';
 import type { AccountsDeps } from '../../accounts/accountsDeps.js';
 import { merchantAuthOf } from '../../http/merchantAuth.js';
-import { feeBalancesOf } from '../../settlement/fees.js';
+import { feeBalancesOf } from '../../settlement/feeBalance.js';
 
 type Ok = operations['getFeeBalance']['responses'][200]['content']['application/json'];
 
