@@ -30,16 +30,13 @@ export interface DepositDeps {
 }
 
 /**
- * Whether a chain whose namespace has this settlement port takes deposits. The port's rule is all three of
- * `deposits`, `scanner` and `mover`: a deposit nobody detects or sweeps must not be offered.
- *
- * MERGE: while issue 17's parts are built side by side the EVM scanner and mover are not in this branch, so this
- * accepts `deposits` alone. The lead tightens it at merge to `!!port?.deposits && !!port.scanner && !!port.mover`.
+ * Whether a chain whose namespace has this settlement port takes deposits: all three of `deposits`, `scanner` and
+ * `mover`, since a deposit nobody detects or sweeps must not be offered.
  */
 export function takesDeposits(port: SettlementPort | undefined): port is SettlementPort & {
   deposits: NonNullable<SettlementPort['deposits']>;
 } {
-  return !!port?.deposits;
+  return !!port?.deposits && !!port.scanner && !!port.mover;
 }
 
 export interface DepositAddress {

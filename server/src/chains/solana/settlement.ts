@@ -41,8 +41,9 @@ export function createSolanaSettlement(chains: SolanaChain[], seed: Uint8Array):
         .getTokenAccountBalance(ata, { commitment })
         .send()
         .catch((err: unknown) => {
-          // An account that was never created holds nothing; any other failure is the caller's to see.
-          if (/could not find account|Invalid param: could not find/i.test(String((err as Error).message))) return null;
+          // An account that was never created holds nothing (Agave: "could not find account"; the local chain: "not a
+          // Token account"); any other failure is the caller's to see.
+          if (/could not find account|not a Token account/i.test(String((err as Error).message))) return null;
           throw err;
         });
       return info === null ? 0n : BigInt(info.value.amount);
