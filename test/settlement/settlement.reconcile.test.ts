@@ -259,6 +259,20 @@ describeEachDatabase('settlement.reconcile', (get, dialect) => {
     assert.equal((await readyz()).status, 200);
   });
 
+  it('readiness: money sent to the collection account is reported, never fails readiness (a public address)', async () => {
+    const port = runtime.checkout!.adapters.find(
+      (a) => a.settlement && a.namespace === chain.split(':')[0],
+    )!.settlement!;
+    const collection = await port.keyAddress(chain, { role: 'collection' });
+    await transfer(collection, 1n);
+    clock.advance(PENDING_MS);
+    const result = await runtime.reconciler!.run();
+    const surplus = result.differences.find((d) => d.address === collection && d.asset === tusd);
+    assert.deepEqual([surplus?.role, surplus?.state, surplus?.difference], ['collection', 'standing', 1n]);
+    assert.equal(await gauge('paygate_reconciliation_difference', 'collection'), 1);
+    assert.equal((await readyz()).status, 200);
+  });
+
   it('readiness: with PAYGATE_RECONCILE_READINESS=false a standing difference is reported but /readyz stays ready', async () => {
     const address = await depositAddress();
     await received(address, 1n, `${address}:off`);
