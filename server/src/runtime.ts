@@ -18,6 +18,7 @@ import type { Observer } from './observability/observer.js';
 import type { ReadinessCheck } from './observability/readiness.js';
 import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
+import { createReconciler, type Reconciler } from './settlement/reconciliation.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
 import { checkoutTasks } from './checkout/claimTasks.js';
 import { collectedLedgerHook } from './settlement/collectedLedger.js';
@@ -46,6 +47,8 @@ export interface Runtime extends WebhookDeps {
   chains: Chains | null;
   /** Options, fetch, confirm and their jobs; null in a process that serves no chain. */
   checkout: Checkout | null;
+  /** Ledger against chains (settlement/reconciliation.ts); null where no chain offers collected settlement. */
+  reconciler: Reconciler | null;
   /** See LifecycleDeps.expiryGraceMs: PAYGATE_LATE_CONFIRM_GRACE_S. */
   expiryGraceMs: number;
   /** Aborted when a shutdown's deadline passes: long work (a webhook attempt) stops and records itself. */
@@ -197,6 +200,20 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     Object.assign(tasks, timed(runtime.observer, detectionTasks(runtime.checkout)));
   }
   runtime.eventHooks.push(deliveryHook(runtime), collectedLedgerHook(runtime));
+  runtime.reconciler =
+    runtime.checkout && runtime.checkout.adapters.some((a) => a.settlement)
+      ? createReconciler({
+          db,
+          chains: runtime.checkout.chains,
+          adapters: runtime.checkout.adapters,
+          settlement: config.settlement,
+          development: config.env === 'development',
+          now,
+          logger,
+          observer: runtime.observer,
+        })
+      : null;
+  if (runtime.reconciler) runtime.readiness.push(runtime.reconciler.readiness);
 
   runtime.sweep = async () => {
     await sweepExpiredPayments(runtime);
@@ -207,8 +224,21 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   let leaseSweeper: NodeJS.Timeout | null = null;
   let leaseSweep: Promise<void> | null = null;
   let depositScanner: NodeJS.Timeout | null = null;
+  let reconcileTimer: NodeJS.Timeout | null = null;
+  let reconciling: Promise<unknown> = Promise.resolve();
   runtime.startBackground = async () => {
     await runtime.jobs.start();
+    // A timer, not a job: the result serves this process's /readyz (reconciliation.ts), and a read-only comparison
+    // needs no queue's crash safety. The first run waits one interval, so short-lived processes make no RPC load.
+    const reconciler = runtime.reconciler;
+    if (reconciler) {
+      reconcileTimer = setInterval(() => {
+        reconciling = reconciling
+          .then(() => reconciler.run())
+          .catch((err: unknown) => logger.error({ err }, 'reconciliation failed'));
+      }, config.settlement.reconcileIntervalMs);
+      reconcileTimer.unref();
+    }
     const interval = options.sweepIntervalMs ?? 10_000;
     sweeper = setInterval(() => {
       sweeping = sweeping.then(runtime.sweep).catch((err: unknown) => logger.error({ err }, 'sweep failed'));
@@ -240,7 +270,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (sweeper) clearInterval(sweeper);
       if (leaseSweeper) clearInterval(leaseSweeper);
       if (depositScanner) clearInterval(depositScanner);
-      const work = Promise.all([sweeping, leaseSweep]).then(() => runtime.jobs.stop());
+      if (reconcileTimer) clearInterval(reconcileTimer);
+      const work = Promise.all([sweeping, leaseSweep, reconciling]).then(() => runtime.jobs.stop());
       if (await settlesWithin(work, deadlineMs)) return;
       logger.warn({ deadlineMs }, 'shutdown deadline passed; interrupting running jobs');
       shutdown.abort();

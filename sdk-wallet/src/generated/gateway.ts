@@ -328,6 +328,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/gateway/refund-claims/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up a refund's claim link
+         * @description What a refund's one-time claim link (`<base URL>/refund#<token>`) gives back: the amount, the chain and whether an
+         *     address was already entered. The merchant created the refund with `refundPayment` (collected settlement) for a
+         *     payment made by a plain transfer, whose sending address may not be the buyer's own.
+         *
+         *     Takes **no credentials**: the token is the capability (32 random bytes; only its SHA-256 is stored). It travels in
+         *     the body, never in a URL. A link already used answers `404` like an unknown or expired one.
+         */
+        post: operations["lookupRefundClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/refund-claims/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a refund with an address
+         * @description The buyer enters the address the refund is sent to. The address must be one of the refund's chain (checked as
+         *     that chain's accounts are checked everywhere else); the link is then used up, and the refund is queued
+         *     (`planned`): Paygate sends it from the operator's collection account and the merchant's snapshot shows its
+         *     transaction once sent.
+         *
+         *     Takes **no credentials**: the token is the capability; it travels in the body, never in a URL. The first claim
+         *     wins; any later one, or one after the link expired (30 days after the refund), answers `404`.
+         */
+        post: operations["claimRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1303,6 +1354,63 @@ export interface components {
              */
             message: string;
         };
+        /**
+         * RefundClaimToken
+         * @description The token of a refund's claim link: what follows `#` in `<base URL>/refund#<token>`. Sent in the body, never in a
+         *     URL, so it stays out of access logs.
+         * @example Vt3d2Q8rQk1n0m2aQ6hB7cYpLx5sT9wZ4eR1uI0oPj8
+         */
+        RefundClaimToken: string;
+        /** LookupRefundClaimRequest */
+        LookupRefundClaimRequest: {
+            token: components["schemas"]["RefundClaimToken"];
+        };
+        /**
+         * RefundClaim
+         * @description A refund waiting for (or given) the buyer's address, as its claim page shows it.
+         */
+        RefundClaim: {
+            /**
+             * @description `rfd_` followed by 20 base62 characters.
+             * @example rfd_4bN8cQ2wLx7Rt9Vm3Kp6
+             */
+            refundId: string;
+            /** @description What the buyer receives, in the asset the payment was made in (a `caip19/…` unit). */
+            amount: components["schemas"]["Amount"];
+            /**
+             * @description The chain (CAIP-2) the refund is sent on; the address must be one of this chain.
+             * @example eip155:8453
+             */
+            chain: string;
+            /**
+             * @description `awaiting_claim` until an address is entered; then `planned`, `sent` and `final` as the refund goes out, or
+             *     `failed`. An open set: show unknown values as they come.
+             * @example awaiting_claim
+             */
+            state: string;
+            /**
+             * @description The address entered, once claimed.
+             * @example null
+             */
+            destination: string | null;
+            /**
+             * Format: int64
+             * @description Unix time in seconds after which the link can no longer be used.
+             * @example 1774002600
+             */
+            claimExpiresAt: number;
+        };
+        /** ClaimRefundRequest */
+        ClaimRefundRequest: {
+            token: components["schemas"]["RefundClaimToken"];
+            /**
+             * @description The buyer's address on the refund's chain (`chain`), in the chain's usual form: `0x` + 40 hex characters on an
+             *     EVM chain (a mixed-case address must be a valid EIP-55 checksum), a base58 public key on Solana. Use an address
+             *     you control: an exchange deposit address may not credit a transfer it does not expect.
+             * @example 0x3f5CE5FBFe3E9af3971dD833D26bA9b5C936f0bE
+             */
+            address: string;
+        };
     };
     responses: {
         /**
@@ -1475,6 +1583,18 @@ export interface components {
         SolanaPayRateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description `invalid_params`: the link is not valid: unknown, already used or expired (one answer for all, so a link reveals
+         *     nothing about other refunds). Ask the merchant for a new refund.
+         */
+        RefundClaimNotFound: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -2695,6 +2815,85 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    lookupRefundClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LookupRefundClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund waiting for an address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundClaim"];
+                };
+            };
+            /** @description `params_validation`: the body breaks the schema; `invalid_params`: the body cannot be read. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["RefundClaimNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    claimRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund, now with its destination. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundClaim"];
+                };
+            };
+            /**
+             * @description `params_validation`: the body breaks the schema, or `address` is not an address of the refund's chain;
+             *     `invalid_params`: the body cannot be read.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["RefundClaimNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

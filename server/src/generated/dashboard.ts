@@ -2020,18 +2020,54 @@ export interface components {
             tx_id: string | null;
         };
         /**
+         * OnchainRefund
+         * @description A refund Paygate sends on chain from the operator's collection account (collected settlement mode only). It leaves
+         *     as soon as it has a destination: the paying wallet's account for a payment confirmed by a wallet, otherwise the
+         *     address the buyer enters through a one-time claim link (`awaiting_claim` until then).
+         */
+        OnchainRefund: {
+            /**
+             * @description `rfd_` followed by 20 base62 characters.
+             * @example rfd_4bN8cQ2wLx7Rt9Vm3Kp6
+             */
+            refund_id: string;
+            /** @description What the buyer receives, in the payment's settlement asset (a `caip19/…` unit). */
+            amount: components["schemas"]["MoneyAmount"];
+            chain_caip2: components["schemas"]["Caip2Chain"];
+            /**
+             * @description `awaiting_claim`: waiting for the buyer to enter an address through the claim link; `planned`: the destination
+             *     is known and the refund is queued; `sent`: its transaction is on its way; `final`: its transaction is final;
+             *     `failed`: it could not be sent (the operator is alerted). An open set: ignore values you do not know.
+             * @example awaiting_claim
+             */
+            state: string;
+            /** @description The address the refund is sent to, once known. */
+            destination: string | null;
+            /** @description The refund's transaction once sent, else `null`. */
+            tx_id: string | null;
+            /** @description Until when the claim link can be used (a refund through a claim link), else `null`. */
+            claim_expires_at: components["schemas"]["IsoTimestamp"] | null;
+            created_at: components["schemas"]["IsoTimestamp"];
+        };
+        /**
          * RefundedInfo
-         * @description Set when the merchant recorded, through `refundPayment`, that this succeeded payment was refunded
-         *     **off-platform**. Paygate moves no funds for a refund. An additive field, not part of the original payload list.
+         * @description Set when the merchant refunded this succeeded payment through `refundPayment`: recorded **off-platform** (no
+         *     funds move) or, for a payment settled in collected mode, sent on chain by Paygate (`refunds`). An additive field,
+         *     not part of the original payload list.
          */
         RefundedInfo: {
-            /** @description When the refund was recorded. */
+            /** @description When the (first) refund was recorded. */
             refunded_at: components["schemas"]["IsoTimestamp"];
             /**
              * @description The `reason` the merchant sent with the refund, or `null`.
              * @example Goods returned
              */
             reason: string | null;
+            /**
+             * @description Collected mode: the on-chain refunds of this payment, oldest first, each with its state and its transaction
+             *     once sent. Absent for an off-platform refund.
+             */
+            refunds?: components["schemas"]["OnchainRefund"][];
         };
         /**
          * PaymentSnapshot
@@ -2219,7 +2255,8 @@ export interface components {
         };
         /**
          * RefundPaymentRequest
-         * @description Optional details of the refund you made off-platform. The body itself is optional; send `{}` or no body at all.
+         * @description Optional details of the refund. The body itself is optional; send `{}` or no body at all. For a payment settled in
+         *     collected mode the refund moves funds (see `amount`); otherwise it records a refund you made off-platform.
          */
         RefundPaymentRequest: {
             /**
@@ -2227,6 +2264,14 @@ export interface components {
              * @example Goods returned
              */
             reason?: string;
+            /**
+             * @description Collected mode only: how much to send back, in minor units of the payment's settlement asset (the unit of
+             *     `processing.settlement_amount`). At most what is left of that amount after earlier refunds, and at most your
+             *     unpaid balance on that chain and asset (what was paid out cannot be refunded from here). Absent: all that is
+             *     left. Refused (`params_validation`) on a payment not settled in collected mode.
+             * @example 5000000
+             */
+            amount?: string;
         };
         /**
          * SimulatePaymentRequest

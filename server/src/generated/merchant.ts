@@ -162,21 +162,36 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Record an off-platform refund
-         * @description > **No funds move.** This call does not send anything to the buyer. It **records** that you refunded a
-         *     > succeeded payment yourself, outside Paygate (for example by a transfer from your own wallet), so that the
-         *     > payment, the dashboard and your reconciliation show it.
+         * Refund a payment
+         * @description Refunds a succeeded payment (settled or not); otherwise `409 payment_not_succeeded`. What happens depends on how
+         *     the payment settles:
          *
-         *     - Allowed only on a `succeeded` payment (settled or not); otherwise `409 payment_not_succeeded`. A payment can
-         *       be refunded once; a second call answers `409 already_refunded`.
-         *     - On success the `refunded` sub-object is set (`refunded_at`, `reason`); `payment_state_version` does not
-         *       change, because no event is sent for a refund and the versions receivers see stay gap-free. `status` stays `succeeded` (a refund is a stage, not a status), so the merchant status endpoints keep
-         *       reporting `succeeded`.
-         *     - **No webhook is sent** for a refund (none of the seven event types describes it); the next event of the
-         *       payment, if any, carries the `refunded` object.
-         *     - Test payments can be refunded with a test key like live ones.
+         *     **Direct settlement (the default): no funds move.** The buyer paid your own address, so this call does not send
+         *     anything to the buyer. It **records** that you refunded the payment yourself, outside Paygate (for example by a
+         *     transfer from your own wallet), so that the payment, the dashboard and your reconciliation show it. A payment
+         *     can be refunded once; a second call answers `409 already_refunded`. `amount` is refused here
+         *     (`400 params_validation`).
          *
-         *     The body is optional: send `{"reason": "…"}`, `{}` or nothing.
+         *     **Collected settlement: Paygate sends the refund** from the operator's collection account, out of your unpaid
+         *     balance, full (no `amount`: all that is left) or partial (`amount`), as many times as something is left:
+         *     - `amount` is in minor units of the payment's settlement asset; at most what is left of
+         *       `processing.settlement_amount` after earlier refunds (`400 params_validation` otherwise; `409
+         *       already_refunded` when nothing is left), and at most your unpaid balance on that chain and asset (`409
+         *       invalid_state`: what was already paid out to you cannot be refunded from here; refund it yourself).
+         *     - The destination is the paying wallet's account when the buyer paid through a wallet's confirm (the account
+         *       that signed). A plain transfer (from an exchange, say) may come from an address the buyer does not own, so
+         *       the answer's `refund.claim_url` is then a **one-time link** for the buyer, valid 30 days, where they enter an
+         *       address of the payment's chain. The link is shown **once**: only its hash is stored.
+         *     - The answer's `refund` describes the refund; `refunded.refunds` lists every refund of the payment with its
+         *       state and, once sent, its transaction.
+         *
+         *     In both modes, `payment_state_version` does not change, because no event is sent for a refund and the versions
+         *     receivers see stay gap-free. `status` stays `succeeded` (a refund is a stage, not a status), so the merchant
+         *     status endpoints keep reporting `succeeded`. **No webhook is sent** for a refund (none of the seven event types
+         *     describes it); the next event of the payment, if any, carries the `refunded` object. Test payments can be
+         *     refunded with a test key like live ones.
+         *
+         *     The body is optional: send `{"reason": "…"}`, `{"amount": "…"}`, `{}` or nothing.
          */
         post: operations["refundPayment"];
         delete?: never;
@@ -1255,18 +1270,54 @@ export interface components {
             tx_id: string | null;
         };
         /**
+         * OnchainRefund
+         * @description A refund Paygate sends on chain from the operator's collection account (collected settlement mode only). It leaves
+         *     as soon as it has a destination: the paying wallet's account for a payment confirmed by a wallet, otherwise the
+         *     address the buyer enters through a one-time claim link (`awaiting_claim` until then).
+         */
+        OnchainRefund: {
+            /**
+             * @description `rfd_` followed by 20 base62 characters.
+             * @example rfd_4bN8cQ2wLx7Rt9Vm3Kp6
+             */
+            refund_id: string;
+            /** @description What the buyer receives, in the payment's settlement asset (a `caip19/…` unit). */
+            amount: components["schemas"]["MoneyAmount"];
+            chain_caip2: components["schemas"]["Caip2Chain"];
+            /**
+             * @description `awaiting_claim`: waiting for the buyer to enter an address through the claim link; `planned`: the destination
+             *     is known and the refund is queued; `sent`: its transaction is on its way; `final`: its transaction is final;
+             *     `failed`: it could not be sent (the operator is alerted). An open set: ignore values you do not know.
+             * @example awaiting_claim
+             */
+            state: string;
+            /** @description The address the refund is sent to, once known. */
+            destination: string | null;
+            /** @description The refund's transaction once sent, else `null`. */
+            tx_id: string | null;
+            /** @description Until when the claim link can be used (a refund through a claim link), else `null`. */
+            claim_expires_at: components["schemas"]["IsoTimestamp"] | null;
+            created_at: components["schemas"]["IsoTimestamp"];
+        };
+        /**
          * RefundedInfo
-         * @description Set when the merchant recorded, through `refundPayment`, that this succeeded payment was refunded
-         *     **off-platform**. Paygate moves no funds for a refund. An additive field, not part of the original payload list.
+         * @description Set when the merchant refunded this succeeded payment through `refundPayment`: recorded **off-platform** (no
+         *     funds move) or, for a payment settled in collected mode, sent on chain by Paygate (`refunds`). An additive field,
+         *     not part of the original payload list.
          */
         RefundedInfo: {
-            /** @description When the refund was recorded. */
+            /** @description When the (first) refund was recorded. */
             refunded_at: components["schemas"]["IsoTimestamp"];
             /**
              * @description The `reason` the merchant sent with the refund, or `null`.
              * @example Goods returned
              */
             reason: string | null;
+            /**
+             * @description Collected mode: the on-chain refunds of this payment, oldest first, each with its state and its transaction
+             *     once sent. Absent for an off-platform refund.
+             */
+            refunds?: components["schemas"]["OnchainRefund"][];
         };
         /**
          * PaymentStatusResponse
@@ -1320,7 +1371,8 @@ export interface components {
         };
         /**
          * RefundPaymentRequest
-         * @description Optional details of the refund you made off-platform. The body itself is optional; send `{}` or no body at all.
+         * @description Optional details of the refund. The body itself is optional; send `{}` or no body at all. For a payment settled in
+         *     collected mode the refund moves funds (see `amount`); otherwise it records a refund you made off-platform.
          */
         RefundPaymentRequest: {
             /**
@@ -1328,6 +1380,33 @@ export interface components {
              * @example Goods returned
              */
             reason?: string;
+            /**
+             * @description Collected mode only: how much to send back, in minor units of the payment's settlement asset (the unit of
+             *     `processing.settlement_amount`). At most what is left of that amount after earlier refunds, and at most your
+             *     unpaid balance on that chain and asset (what was paid out cannot be refunded from here). Absent: all that is
+             *     left. Refused (`params_validation`) on a payment not settled in collected mode.
+             * @example 5000000
+             */
+            amount?: string;
+        };
+        /**
+         * RefundPaymentResponse
+         * @description The payment with its `refunded` stage, and, for a payment settled in collected mode, the refund this call created.
+         */
+        RefundPaymentResponse: components["schemas"]["PaymentSnapshot"] & {
+            /**
+             * @description The on-chain refund this call created (collected mode), with its claim link when the buyer must enter an
+             *     address; absent for a refund recorded off-platform.
+             */
+            refund?: components["schemas"]["OnchainRefund"] & {
+                /**
+                 * @description The one-time link to hand the buyer (`<base URL>/refund#<token>`), or `null` when the refund goes to
+                 *     the paying wallet. **Shown once:** only its hash is stored, so it cannot be read again; a lost link
+                 *     cannot be recovered.
+                 * @example https://pay.example/refund#Vt3d2Q8rQk1n0m2aQ6hB7cYpLx5sT9wZ4eR1uI0oPj8
+                 */
+                claim_url: string | null;
+            };
         };
         /**
          * SimulatePaymentRequest
@@ -2169,13 +2248,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The payment, with `refunded` set. */
+            /** @description The payment, with `refunded` set, and the on-chain refund this call created (collected mode). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentSnapshot"];
+                    "application/json": components["schemas"]["RefundPaymentResponse"];
                 };
             };
             400: components["responses"]["PaymentActionBadRequest"];
@@ -2185,7 +2264,9 @@ export interface operations {
             /**
              * @description The payment cannot be refunded. Codes:
              *     - `payment_not_succeeded`: the payment is not `succeeded` (nothing was paid, or it is still `processing`).
-             *     - `already_refunded`: a refund was already recorded for this payment.
+             *     - `already_refunded`: a refund was already recorded for this payment (direct), or nothing is left to refund
+             *       (collected).
+             *     - `invalid_state`: collected mode, the amount exceeds your unpaid balance on the payment's chain and asset.
              */
             409: {
                 headers: {

@@ -27,6 +27,18 @@ export interface Observer {
    * `gone`), back again (`reappeared`), or gone for good (`abandoned`: a discrepancy is recorded).
    */
   settlementReorg?(r: { chain: string; outcome: 'gone' | 'reappeared' | 'abandoned' }): void;
+  /**
+   * A reconciliation run's outcome (settlement/reconciliation.ts): the accounts compared and their differences.
+   * Optional: observers that only time calls (the benchmarks') need not know it.
+   */
+  reconciled?(r: ReconciliationReport): void;
+}
+
+/** What metrics need of a reconciliation run; amounts are minor units, signed (actual − expected). */
+export interface ReconciliationReport {
+  at: number;
+  checked: { chain: string; asset: string; role: string }[];
+  differences: { chain: string; asset: string; role: string; difference: bigint; state: 'pending' | 'standing' }[];
 }
 
 export const silentObserver: Observer = {

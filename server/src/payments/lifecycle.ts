@@ -253,8 +253,15 @@ export async function recordStage<S extends 'settled' | 'refunded'>(
   deps: LifecycleDeps,
   paymentId: string,
   stage: S,
-  /** Builds the stage's sub-object from the locked row, or throws an ApiError when the stage is not allowed. */
-  build: (p: PaymentRow, now: number) => Required<StageChange>[S] | null,
+  /**
+   * Builds the stage's sub-object from the locked row, or throws an ApiError when the stage is not allowed. It may
+   * write rows of its own in `trx` (an on-chain refund and its ledger entry), committed with the stage or not at all.
+   */
+  build: (
+    p: PaymentRow,
+    now: number,
+    trx: Knex.Transaction,
+  ) => Required<StageChange>[S] | null | Promise<Required<StageChange>[S] | null>,
   /** The caller's transaction, when the stage must commit together with its own writes (the ledger's). */
   outer?: Knex.Transaction,
 ): Promise<ChangeResult> {
@@ -262,7 +269,7 @@ export async function recordStage<S extends 'settled' | 'refunded'>(
     const current = await findPayment(trx, paymentId, { forUpdate: true });
     if (!current) throw new ApiError('payment_not_found', `No payment with id ${paymentId}.`);
     const now = deps.now();
-    const value = build(current, now);
+    const value = await build(current, now, trx);
     if (value === null) return { payment: current, changed: false };
     // Settlement is a state change with an event; a refund is a record on the payment with neither
     // (docs/decisions.md §1.2), so versions stay gap-free in the event stream.

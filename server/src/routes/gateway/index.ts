@@ -3,6 +3,7 @@ import { gatewayRateLimit } from '../../http/gatewayAuth.js';
 import { PaymentNotifier } from '../../payments/paymentWatch.js';
 import type { Runtime } from '../../runtime.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
+import { claimRefundHandler } from './claimRefund.js';
 import { confirmPaymentHandler } from './confirmPayment.js';
 import { fetchActionHandler } from './fetchAction.js';
 import { getDepositOptionsHandler } from './getDepositOptions.js';
@@ -11,6 +12,7 @@ import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
 import { getSolanaPayIconHandler } from './getSolanaPayIcon.js';
 import { getSolanaPayLabelHandler } from './getSolanaPayLabel.js';
+import { lookupRefundClaimHandler } from './lookupRefundClaim.js';
 import { postSolanaPayTransactionHandler } from './postSolanaPayTransaction.js';
 
 const notifiers = new WeakMap<Runtime, PaymentNotifier>();
@@ -45,5 +47,7 @@ export function gatewayRouter(runtime: Runtime): Router {
   router.get('/v1/gateway/payment/:id/solana-pay', getSolanaPayLabelHandler(runtime));
   router.post('/v1/gateway/payment/:id/solana-pay', postSolanaPayTransactionHandler(runtime));
   router.get('/v1/gateway/solana-pay/icon.svg', getSolanaPayIconHandler());
+  router.post('/v1/gateway/refund-claims/lookup', lookupRefundClaimHandler(runtime));
+  router.post('/v1/gateway/refund-claims/claim', claimRefundHandler(runtime));
   return router;
 }
