@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { generateKeyPairSigner } from '@solana/kit';
+import { updateMerchantSettings } from '../../server/src/accounts/merchants.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
 import { transitionPayment } from '../../server/src/payments/lifecycle.js';
 import { iso } from '../../server/src/payments/snapshot.js';
@@ -23,6 +24,27 @@ describe('settlement.settleDirect on the local Solana chain', () => {
     });
   });
   after(() => h.close());
+
+  it('scheduleDirectSettlement adds no job for a test payment or one created in collected mode', async () => {
+    const testPayment = await h.createPayment();
+    await updateMerchantSettings(
+      h.runtime,
+      h.account.merchantId,
+      { settlementMode: 'collected' },
+      { depositSeed: true },
+    );
+    const collected = await h.createPayment({ live: true });
+    await updateMerchantSettings(h.runtime, h.account.merchantId, { settlementMode: 'direct' }, { depositSeed: true });
+    await h.runtime.db.knex.transaction(async (trx) => {
+      await scheduleDirectSettlement(h.runtime, trx, { id: testPayment, live: false });
+      await scheduleDirectSettlement(h.runtime, trx, { id: collected, live: true });
+    });
+    const jobs = (await h.runtime.db.knex('jobs').where({ task: SETTLE_DIRECT_TASK })) as { payload: string }[];
+    assert.deepEqual(
+      jobs.filter((j) => [testPayment, collected].includes((JSON.parse(j.payload) as { paymentId: string }).paymentId)),
+      [],
+    );
+  });
 
   it('a live direct payment settles once its transaction is finalized, not when it is confirmed', async () => {
     const solana = (await sharedChains()).local!.solana;
