@@ -43,9 +43,9 @@ const isUtf8 = nodeBufferModule?.isUtf8;
 
 /**
  * Throws a TypeError on malformed UTF-8. On Node.js, `Buffer#toString` (plus a validity check when the text holds
- * U+FFFD), which is what brings Buffer bodies to ≥ 3× standardwebhooks (BENCHMARKS.md, verifier): the fatal TextDecoder takes a slower path there.
- * Both keep a BOM and refuse exactly the same bytes (WHATWG UTF-8: no overlongs, surrogates or code points above
- * U+10FFFF); a test compares them.
+ * U+FFFD), which is what brings Buffer bodies to ≥ 3× standardwebhooks (BENCHMARKS.md, verifier): the fatal
+ * TextDecoder takes a slower path there. Both keep a BOM and refuse exactly the same bytes (WHATWG UTF-8: no
+ * overlongs, surrogates or code points above U+10FFFF); a test compares them.
  */
 export const decodeUtf8: (bytes: Uint8Array) => string =
   nodeBuffer !== undefined && isUtf8 !== undefined
