@@ -20,6 +20,7 @@ import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
 import { checkoutTasks } from './checkout/claimTasks.js';
+import { settlementTasks, startSettlementSchedule } from './settlement/settlementTasks.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
@@ -185,7 +186,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   Object.assign(tasks, timed(runtime.observer, { ...paymentTasks(runtime), ...webhookTasks(runtime) }));
   runtime.checkout = createCheckout(runtime, options.checkout);
-  if (runtime.checkout) Object.assign(tasks, timed(runtime.observer, checkoutTasks(runtime.checkout)));
+  if (runtime.checkout) {
+    Object.assign(
+      tasks,
+      timed(runtime.observer, { ...checkoutTasks(runtime.checkout), ...settlementTasks(runtime.checkout) }),
+    );
+  }
   runtime.eventHooks.push(deliveryHook(runtime));
 
   runtime.sweep = async () => {
@@ -196,8 +202,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   let sweeping: Promise<void> = Promise.resolve();
   let leaseSweeper: NodeJS.Timeout | null = null;
   let leaseSweep: Promise<void> | null = null;
+  let stopSettlement: () => Promise<void> = async () => undefined;
   runtime.startBackground = async () => {
     await runtime.jobs.start();
+    if (runtime.checkout) stopSettlement = startSettlementSchedule(runtime.checkout);
     const interval = options.sweepIntervalMs ?? 10_000;
     sweeper = setInterval(() => {
       sweeping = sweeping.then(runtime.sweep).catch((err: unknown) => logger.error({ err }, 'sweep failed'));
@@ -220,7 +228,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     (stopping ??= (async () => {
       if (sweeper) clearInterval(sweeper);
       if (leaseSweeper) clearInterval(leaseSweeper);
-      const work = Promise.all([sweeping, leaseSweep]).then(() => runtime.jobs.stop());
+      const work = Promise.all([sweeping, leaseSweep, stopSettlement()]).then(() => runtime.jobs.stop());
       if (await settlesWithin(work, deadlineMs)) return;
       logger.warn({ deadlineMs }, 'shutdown deadline passed; interrupting running jobs');
       shutdown.abort();

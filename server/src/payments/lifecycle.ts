@@ -255,8 +255,10 @@ export async function recordStage<S extends 'settled' | 'refunded'>(
   stage: S,
   /** Builds the stage's sub-object from the locked row, or throws an ApiError when the stage is not allowed. */
   build: (p: PaymentRow, now: number) => Required<StageChange>[S] | null,
+  /** The caller's transaction, when the stage must commit together with its own writes (a payout's completion). */
+  outer?: Knex.Transaction,
 ): Promise<ChangeResult> {
-  return deps.db.knex.transaction(async (trx) => {
+  const work = async (trx: Knex.Transaction): Promise<ChangeResult> => {
     const current = await findPayment(trx, paymentId, { forUpdate: true });
     if (!current) throw new ApiError('payment_not_found', `No payment with id ${paymentId}.`);
     const now = deps.now();
@@ -283,7 +285,8 @@ export async function recordStage<S extends 'settled' | 'refunded'>(
     if (!applied) throw new Error(`payment ${paymentId} changed concurrently at version ${current.state_version}`);
     if (stage === 'settled') await writeEvent(deps, trx, next, 'payment.settled');
     return { payment: next, changed: true };
-  });
+  };
+  return outer ? work(outer) : deps.db.knex.transaction(work);
 }
 
 /** Expiry applies on every read: a payment past its deadline is moved to `expired` before anyone sees it. */
