@@ -5,7 +5,10 @@ import { cancelPaymentHandler } from './cancelPayment.js';
 import { createPaymentHandler } from './createPayment.js';
 import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
+import { getPayoutHandler } from './getPayout.js';
+import { getSettlementBalancesHandler } from './getSettlementBalances.js';
 import { listPaymentsHandler } from './listPayments.js';
+import { listPayoutsHandler } from './listPayouts.js';
 import { refundPaymentHandler } from './refundPayment.js';
 import { simulatePaymentHandler } from './simulatePayment.js';
 
@@ -30,5 +33,8 @@ export function merchantRouter(runtime: Runtime): Router {
   router.post('/v1/merchant/payment/:id/cancel', cancelPaymentHandler(runtime));
   router.post('/v1/merchant/payment/:id/refund', refundPaymentHandler(runtime));
   router.post('/v1/merchant/test/payment/:id/simulate', simulatePaymentHandler(runtime));
+  router.get('/v1/merchant/payouts', listPayoutsHandler(runtime));
+  router.get('/v1/merchant/payouts/:id', getPayoutHandler(runtime));
+  router.get('/v1/merchant/settlements', getSettlementBalancesHandler(runtime));
   return router;
 }
