@@ -14,7 +14,7 @@ import type { ChainAdapter, Move, MoveLeg, MoveSender } from '../chains/adapter.
 import { forNamespaceOf } from '../chains/adapters.js';
 import type { Chains } from '../chains/index.js';
 import { findMoveRow, openMoveRows, updateMoveRow, type MoveKind, type MoveRow } from '../db/queries/moveRows.js';
-import { payoutItemsOf } from '../db/queries/payoutRows.js';
+import { payoutItemsOf, releasePayoutItems } from '../db/queries/payoutRows.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { RefundedStage, SettledStage } from '../db/queries/paymentStages.js';
 import { releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
@@ -125,7 +125,9 @@ export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promi
     case 'failed':
       await db.transaction(async (trx) => {
         if (!(await updateMoveRow(trx, kind, id, ['sent'], { state: 'failed', now }))) return;
+        // What a failed move covered is owed again and planned again; nothing of it moved (the chain refused it whole).
         if (kind === 'sweep') await releaseSweepTransfers(trx, id);
+        if (kind === 'payout') await releasePayoutItems(trx, id);
       });
       deps.logger.error({ kind, id, reason: progress.reason }, 'settlement move failed');
       return;

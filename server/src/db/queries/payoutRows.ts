@@ -232,3 +232,8 @@ export async function payoutItemsOf(db: Knex | Knex.Transaction, payoutIds: stri
     net: BigInt(r.net),
   }));
 }
+
+/** A failed payout gives its payments back to the next plan (payout_items.payment_id is unique). */
+export async function releasePayoutItems(trx: Knex.Transaction, payoutId: string): Promise<void> {
+  await trx('payout_items').where({ payout_id: payoutId }).delete();
+}
