@@ -25,6 +25,12 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { eventually } from '../helpers/wait.js';
 import { paidDeposit, startCollectedHarness, type CollectedHarness, type PaidDeposit } from './collected.js';
 
+/**
+ * A worker process loads the server through tsx and takes its first job within seconds on an idle machine, but far
+ * later on a loaded one (a failed first attempt waits graphile-worker's backoff): the waits on workers are longer.
+ */
+const SLOW_MS = 120_000;
+
 describe('settlement.move.killRecovery [postgres]', function () {
   useChainSnapshots();
   let test: TestDatabase;
@@ -109,7 +115,7 @@ describe('settlement.move.killRecovery [postgres]', function () {
         await h.local.test.mine({ blocks: 16 });
         return (await row(table, id)).state === 'final';
       },
-      { timeoutMs: 60_000, intervalMs: 250 },
+      { timeoutMs: SLOW_MS, intervalMs: 250 },
     );
 
   async function usesOf(details: EvmMoveDetails) {
@@ -123,7 +129,7 @@ describe('settlement.move.killRecovery [postgres]', function () {
   }
 
   it('a worker killed after preparing a sweep: a restarted worker sends it once', async function () {
-    this.timeout(180_000);
+    this.timeout(420_000);
     const a = await paidDeposit(h, 4_000_000n, 40_000n);
     const b = await paidDeposit(h, 6_000_003n, 60_003n);
     const collection = await h.checkout.adapters[0]!.settlement!.keyAddress(h.chain, { role: 'collection' });
@@ -142,7 +148,9 @@ describe('settlement.move.killRecovery [postgres]', function () {
       ]);
       const doomed = await startWorker();
       const [sweep] = await planSweeps(h.checkout);
-      await eventually('the sweep prepared', async () => (await row('sweeps', sweep!)).details !== '{}');
+      await eventually('the sweep prepared', async () => (await row('sweeps', sweep!)).details !== '{}', {
+        timeoutMs: SLOW_MS,
+      });
       await killed(doomed);
       assert.equal((await row('sweeps', sweep!)).state, 'planned', 'nothing was sent before the kill');
       // Started again, beside a second worker: either may carry the move on.
@@ -167,7 +175,7 @@ describe('settlement.move.killRecovery [postgres]', function () {
   });
 
   it('a worker killed right after a payout reached the node: paid out once, each payment settled once', async function () {
-    this.timeout(180_000);
+    this.timeout(420_000);
     const deposits: PaidDeposit[] = [
       await paidDeposit(h, 2_500_000n, 25_000n),
       await paidDeposit(h, 1_000_001n, 10_001n),
@@ -188,10 +196,14 @@ describe('settlement.move.killRecovery [postgres]', function () {
     await h.local.test.setAutomine(false);
     const doomed = await startWorker();
     const [payout] = await planPayouts(h.checkout);
-    await eventually('the payout at the node', async () => {
-      const pending = await h.local.clients.public.getTransactionCount({ address: relayer, blockTag: 'pending' });
-      return pending > nonceBefore;
-    });
+    await eventually(
+      'the payout at the node',
+      async () => {
+        const pending = await h.local.clients.public.getTransactionCount({ address: relayer, blockTag: 'pending' });
+        return pending > nonceBefore;
+      },
+      { timeoutMs: SLOW_MS },
+    );
     await killed(doomed);
     await startWorker();
     await startWorker();
