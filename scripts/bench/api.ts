@@ -1,7 +1,12 @@
 /**
- * `npm run bench -- api`: rps and p99 of create-payment and payment-status on SQLite and PostgreSQL, beside a bare
- * Express JSON route measured in the same run. Targets: create ≥ 30 % and status ≥ 50 % of the bare route's rps.
- * Servers run in child processes; autocannon runs here.
+ * `npm run bench -- api`: rps and p99 of the merchant API's create (with and without an `Idempotency-Key`) and
+ * status, served by `paygate start` on SQLite and on PostgreSQL, beside a bare Express JSON route measured in the
+ * same run. Targets: keyed create ≥ 0.30, unkeyed create ≥ 0.40 and status ≥ 0.60 of the bare route's rps.
+ *
+ * The server is the shipped one, started as a user starts it: the `paygate` bin in its own process, configured by
+ * its environment only (development with the local chains, its production middleware, metrics and background jobs),
+ * its account made by `paygate admin bootstrap`, logging JSON lines at `info` into a file as a log shipper would
+ * read them. The bare route runs in a process of its own too; autocannon runs here.
  *
  * The machine is shared, so a neighbour's load comes and goes within a run: each row alternates short slices of the
  * bare route and of the Paygate operation (after a warm-up of each), and its ratio is the Paygate requests over the
@@ -9,15 +14,16 @@
  *
  * Environment: BENCH_SECONDS (per row and side, default 10); BENCH_SLICES (default 5); BENCH_DATABASES
  * (sqlite,postgres); BENCH_WRITE=0 prints without rewriting BENCHMARKS.md; BENCH_CPU_PROF=DIR writes the Paygate
- * servers' CPU profiles (`node --cpu-prof`) to DIR.
+ * servers' CPU profiles (`node --cpu-prof`) to DIR; BENCH_LOG_LEVEL (default info).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../test/helpers/postgres.js';
+import { eventually } from '../../test/helpers/wait.js';
 import { machineLine, writeSection } from './_report.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -26,34 +32,85 @@ const WARMUP_SECONDS = 1;
 const CONNECTIONS = 20;
 const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',');
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+const BIN = resolve('server/bin/paygate.js');
 
 interface Started {
   child: ChildProcess;
-  info: { url: string; apiKey?: string; merchantId?: string; paymentId?: string };
+  url: string;
 }
 
-async function startServer(args: string[], profile = false): Promise<Started> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...(profile && CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
-      '--import',
-      'tsx',
-      '--conditions=@paygate/source',
-      'scripts/bench/_server.ts',
-      ...args,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+async function startBare(): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/_bare.ts'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+    child.once('exit', (code) => reject(new Error(`bare server exited ${code}`)));
   });
-  return { child, info: JSON.parse(line) };
+  return { child, url: (JSON.parse(line) as { url: string }).url };
 }
 
-/** SIGINT, so that a profiled server writes its profile on the way out. */
+/** What a user sets: the rate limit out of reach of one busy key, logs as JSON lines at LOG_LEVEL. */
+function paygateEnv(databaseUrl: string, dataDir: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PAYGATE_ENV: 'development',
+    PAYGATE_CHAINS: 'local',
+    DATABASE_URL: databaseUrl,
+    PAYGATE_DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL,
+    LOG_FORMAT: 'json',
+    PAYGATE_RATE_LIMIT_RPS: '1000000',
+    PAYGATE_RATE_LIMIT_BURST: '1000000',
+  };
+}
+
+/** `paygate admin bootstrap --json`: the demo partner, merchant and keys, as a user makes them before starting. */
+async function bootstrap(env: NodeJS.ProcessEnv): Promise<{ merchantId: string; merchantApiKey: string }> {
+  const child = spawn(process.execPath, [BIN, 'admin', 'bootstrap', '--json'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`paygate admin bootstrap exited ${code}`);
+  return JSON.parse(out.trim()) as { merchantId: string; merchantApiKey: string };
+}
+
+/** `paygate start --json`, its stdout (the ready line, then the log) in a file. */
+async function startPaygate(env: NodeJS.ProcessEnv, dataDir: string): Promise<Started> {
+  const logFile = join(dataDir, 'paygate.log');
+  const fd = openSync(logFile, 'w');
+  const child = spawn(
+    process.execPath,
+    [...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), BIN, 'start', '--json'],
+    { env, stdio: ['ignore', fd, 'inherit'] },
+  );
+  closeSync(fd);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  const url = await eventually(
+    'paygate start to print its url',
+    () => {
+      if (exited !== undefined) throw new Error(`paygate start exited ${exited}`);
+      for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+        if (!line.startsWith('{"url"')) continue;
+        return (JSON.parse(line) as { url: string }).url;
+      }
+      return undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 200 },
+  );
+  return { child, url };
+}
+
+/** SIGINT: the server shuts down gracefully (and a profiled one writes its profile on the way out). */
 async function stopServer(server: Started): Promise<void> {
+  if (server.child.exitCode !== null) return;
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGINT');
   await exited;
@@ -118,60 +175,74 @@ async function main(): Promise<void> {
   const pg: ThrowawayPostgres | null = DATABASES.includes('postgres') ? await startThrowawayPostgres() : null;
   const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-'));
   const rows: string[] = [];
-  const bare = await startServer(['bare']);
+  const bare = await startBare();
   try {
     const bareCreate: autocannon.Options = {
-      url: `${bare.info.url}/bare`,
+      url: `${bare.url}/bare`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: createBody(),
     };
-    const bareStatus: autocannon.Options = { url: `${bare.info.url}/bare` };
+    const bareStatus: autocannon.Options = { url: `${bare.url}/bare` };
 
     const databases = [
-      ['sqlite', 'SQLite', `sqlite:${join(dir, 'bench.sqlite')}`],
-      ['postgres', 'PostgreSQL', pg?.url ?? ''],
+      ['sqlite', 'SQLite', (dataDir: string) => `sqlite:${join(dataDir, 'paygate.sqlite')}`],
+      ['postgres', 'PostgreSQL', () => pg?.url ?? ''],
     ] as const;
-    for (const [id, name, url] of databases) {
+    for (const [id, name, databaseUrl] of databases) {
       if (!DATABASES.includes(id)) continue;
-      const server = await startServer(['paygate', url], true);
-      const headers = {
-        'content-type': 'application/json',
-        'api-key': server.info.apiKey!,
-        'merchant-id': server.info.merchantId!,
-      };
-      const [basePost, create] = await interleaved(bareCreate, {
-        url: `${server.info.url}/v1/merchant/payment`,
-        method: 'POST',
-        headers,
-        requests: [{ setupRequest: (req) => ({ ...req, body: createBody() }) }],
-      });
-      // Informational: with a key, a create commits with its key's answer, outside the group commit.
-      const [baseKeyed, keyed] = await interleaved(bareCreate, {
-        url: `${server.info.url}/v1/merchant/payment`,
-        method: 'POST',
-        headers,
-        requests: [
-          {
-            setupRequest: (req) => ({
-              ...req,
-              headers: { ...req.headers, 'idempotency-key': `bench-${counter + 1}` },
-              body: createBody(),
-            }),
-          },
-        ],
-      });
-      const [baseGet, status] = await interleaved(bareStatus, {
-        url: `${server.info.url}/v1/merchant/payment/${server.info.paymentId}/status`,
-        headers,
-      });
-      await stopServer(server);
-      rows.push(row(`bare Express route (POST, baseline), beside the ${name} create row`, basePost, null));
-      rows.push(row(`create payment, ${name}`, create, basePost, 0.3));
-      rows.push(row(`bare Express route (POST, baseline), beside the ${name} keyed create row`, baseKeyed, null));
-      rows.push(row(`create payment with an Idempotency-Key, ${name} (no target)`, keyed, baseKeyed));
-      rows.push(row(`bare Express route (GET, baseline), beside the ${name} status row`, baseGet, null));
-      rows.push(row(`payment status, ${name}`, status, baseGet, 0.5));
+      const dataDir = mkdtempSync(join(dir, `${id}-`));
+      const env = paygateEnv(databaseUrl(dataDir), dataDir);
+      const account = await bootstrap(env);
+      const server = await startPaygate(env, dataDir);
+      try {
+        const headers = {
+          'content-type': 'application/json',
+          'api-key': account.merchantApiKey,
+          'merchant-id': account.merchantId,
+        };
+        const created = await fetch(`${server.url}/v1/merchant/payment`, {
+          method: 'POST',
+          headers,
+          body: createBody(),
+        });
+        if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
+        const { paymentId } = (await created.json()) as { paymentId: string };
+
+        const [basePost, create] = await interleaved(bareCreate, {
+          url: `${server.url}/v1/merchant/payment`,
+          method: 'POST',
+          headers,
+          requests: [{ setupRequest: (req) => ({ ...req, body: createBody() }) }],
+        });
+        // What @paygate/sdk-merchant sends: a new Idempotency-Key with every create.
+        const [baseKeyed, keyed] = await interleaved(bareCreate, {
+          url: `${server.url}/v1/merchant/payment`,
+          method: 'POST',
+          headers,
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                headers: { ...req.headers, 'idempotency-key': `bench-${counter + 1}` },
+                body: createBody(),
+              }),
+            },
+          ],
+        });
+        const [baseGet, status] = await interleaved(bareStatus, {
+          url: `${server.url}/v1/merchant/payment/${paymentId}/status`,
+          headers,
+        });
+        rows.push(row(`bare Express route (POST, baseline), beside the ${name} keyed create row`, baseKeyed, null));
+        rows.push(row(`create payment with an Idempotency-Key, ${name}`, keyed, baseKeyed, 0.3));
+        rows.push(row(`bare Express route (POST, baseline), beside the ${name} create row`, basePost, null));
+        rows.push(row(`create payment, ${name}`, create, basePost, 0.4));
+        rows.push(row(`bare Express route (GET, baseline), beside the ${name} status row`, baseGet, null));
+        rows.push(row(`payment status, ${name}`, status, baseGet, 0.6));
+      } finally {
+        await stopServer(server);
+      }
     }
   } finally {
     await stopServer(bare);
@@ -181,19 +252,22 @@ async function main(): Promise<void> {
   const table = [
     `## api`,
     '',
-    `${machineLine()} · load average ${loadBefore} before, ${loadLine()} after · autocannon, ${CONNECTIONS} connections, ${DURATION} s per row and side in ${SLICES} alternating slices after a ${WARMUP_SECONDS} s warm-up of each, each server in its own process; a ratio is the row's requests over the bare route's in the slices beside it`,
+    `${machineLine()} · load average ${loadBefore} before, ${loadLine()} after · autocannon, ${CONNECTIONS} connections, ${DURATION} s per row and side in ${SLICES} alternating slices after a ${WARMUP_SECONDS} s warm-up of each; \`paygate start\` and the bare route each in its own process; a ratio is the row's requests over the bare route's in the slices beside it`,
     '',
     '| What | req/s | p99 | ratio to bare route |',
     '|---|---|---|---|',
     ...rows,
     '',
-    'Create: `POST /v1/merchant/payment` with a new `referenceId` each time and no `Idempotency-Key`. Status: `GET ' +
-      '/v1/merchant/payment/{id}/status` of one payment. One merchant key throughout (so after its first request it ' +
-      'is served from the credential cache, as a busy integration is); the Paygate servers log nothing (`LOG_LEVEL=' +
-      'silent`) and have the rate limit out of reach; PostgreSQL is a throwaway one with fsync off, on the same two cores. ' +
-      'Under this load, creates that arrive together share one transaction (group commit) and polls share one ' +
-      'statement (`db/combiner.ts`); a create with an `Idempotency-Key` (a new key each time) commits alone, with its ' +
-      "key's answer.",
+    'The server: `paygate admin bootstrap --json`, then `paygate start --json` (the bin, from the sources through tsx ' +
+      'as in a checkout of the repository), configured by its environment only: `PAYGATE_ENV=development`, ' +
+      '`PAYGATE_CHAINS=local` (anvil and the local Solana chain started by the server), background jobs, metrics and ' +
+      `every middleware on, \`LOG_LEVEL=${LOG_LEVEL}\` with \`LOG_FORMAT=json\` (one line per request, into a file, ` +
+      'as a log shipper would read them), and the rate limit out of reach (`PAYGATE_RATE_LIMIT_RPS` and ' +
+      '`PAYGATE_RATE_LIMIT_BURST` at 1000000). PostgreSQL is a throwaway one with fsync off, on the same two cores. ' +
+      'Keyed create: `POST /v1/merchant/payment` with a new `Idempotency-Key` and a new `referenceId` each time, ' +
+      'what `@paygate/sdk-merchant` sends. Create: the same without the key. Status: `GET ' +
+      '/v1/merchant/payment/{id}/status` of one payment. One merchant key throughout (after its first request it is ' +
+      'served from the credential cache, as a busy integration is).',
   ].join('\n');
   console.log(table);
   if (process.env.BENCH_WRITE !== '0') writeSection('api', table);

@@ -15,6 +15,7 @@ import { inSequence, onlyFor, surfaces } from './http/surface.js';
 import { requestTimeout } from './http/timeout.js';
 import { checkoutRouter } from './routes/checkout/index.js';
 import { collectRouter } from './routes/collect/index.js';
+import { refundPageRouter } from './routes/refundPage/index.js';
 import { dashboardRouter } from './routes/dashboard/index.js';
 import { dashboardAppRouter } from './routes/dashboardApp/index.js';
 import { devRouter } from './routes/dev/index.js';
@@ -83,6 +84,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(checkoutRouter(runtime, deps.webDir));
   // The merchant dashboard web app at /dashboard (History API routes) and its assets (web/).
   app.use(dashboardAppRouter(runtime, deps.webDir));
+  // A refund's claim page (§22.6): the same page for every refund; the token stays in the link's fragment.
+  app.use(refundPageRouter(deps.webDir));
 
   app.use(notFoundHandler);
   app.use(errorHandler(runtime.logger));

@@ -18,8 +18,12 @@ import type { Observer } from './observability/observer.js';
 import type { ReadinessCheck } from './observability/readiness.js';
 import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
+import { createReconciler, type Reconciler } from './settlement/reconciliation.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
 import { checkoutTasks } from './checkout/claimTasks.js';
+import { collectedLedgerHook } from './settlement/collectedLedger.js';
+import { detectionTasks, enqueueDepositScans } from './settlement/detection.js';
+import { directSettlementTasks } from './settlement/direct.js';
 import { settlementTasks, startSettlementSchedule } from './settlement/settlementTasks.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
@@ -44,6 +48,8 @@ export interface Runtime extends WebhookDeps {
   chains: Chains | null;
   /** Options, fetch, confirm and their jobs; null in a process that serves no chain. */
   checkout: Checkout | null;
+  /** Ledger against chains (settlement/reconciliation.ts); null where no chain offers collected settlement. */
+  reconciler: Reconciler | null;
   /** See LifecycleDeps.expiryGraceMs: PAYGATE_LATE_CONFIRM_GRACE_S. */
   expiryGraceMs: number;
   /** Aborted when a shutdown's deadline passes: long work (a webhook attempt) stops and records itself. */
@@ -187,12 +193,29 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   Object.assign(tasks, timed(runtime.observer, { ...paymentTasks(runtime), ...webhookTasks(runtime) }));
   runtime.checkout = createCheckout(runtime, options.checkout);
   if (runtime.checkout) {
+    Object.assign(tasks, timed(runtime.observer, checkoutTasks(runtime.checkout)));
     Object.assign(
       tasks,
-      timed(runtime.observer, { ...checkoutTasks(runtime.checkout), ...settlementTasks(runtime.checkout) }),
+      timed(runtime.observer, directSettlementTasks({ ...runtime.checkout, observer: runtime.observer })),
     );
+    Object.assign(tasks, timed(runtime.observer, detectionTasks(runtime.checkout)));
+    Object.assign(tasks, timed(runtime.observer, settlementTasks(runtime.checkout)));
   }
-  runtime.eventHooks.push(deliveryHook(runtime));
+  runtime.eventHooks.push(deliveryHook(runtime), collectedLedgerHook(runtime));
+  runtime.reconciler =
+    runtime.checkout && runtime.checkout.adapters.some((a) => a.settlement)
+      ? createReconciler({
+          db,
+          chains: runtime.checkout.chains,
+          adapters: runtime.checkout.adapters,
+          settlement: config.settlement,
+          development: config.env === 'development',
+          now,
+          logger,
+          observer: runtime.observer,
+        })
+      : null;
+  if (runtime.reconciler) runtime.readiness.push(runtime.reconciler.readiness);
 
   runtime.sweep = async () => {
     await sweepExpiredPayments(runtime);
@@ -203,8 +226,22 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   let leaseSweeper: NodeJS.Timeout | null = null;
   let leaseSweep: Promise<void> | null = null;
   let stopSettlement: () => Promise<void> = async () => undefined;
+  let depositScanner: NodeJS.Timeout | null = null;
+  let reconcileTimer: NodeJS.Timeout | null = null;
+  let reconciling: Promise<unknown> = Promise.resolve();
   runtime.startBackground = async () => {
     await runtime.jobs.start();
+    // A timer, not a job: the result serves this process's /readyz (reconciliation.ts), and a read-only comparison
+    // needs no queue's crash safety. The first run waits one interval, so short-lived processes make no RPC load.
+    const reconciler = runtime.reconciler;
+    if (reconciler) {
+      reconcileTimer = setInterval(() => {
+        reconciling = reconciling
+          .then(() => reconciler.run())
+          .catch((err: unknown) => logger.error({ err }, 'reconciliation failed'));
+      }, config.settlement.reconcileIntervalMs);
+      reconcileTimer.unref();
+    }
     if (runtime.checkout) stopSettlement = startSettlementSchedule(runtime.checkout);
     const interval = options.sweepIntervalMs ?? 10_000;
     sweeper = setInterval(() => {
@@ -222,13 +259,23 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         .finally(() => (leaseSweep = null));
     }, runtime.webhookOptions.leaseSweepIntervalMs);
     leaseSweeper.unref();
+    // Deposit scans run as jobs, one queued per chain (its job key) however many processes run this timer.
+    const checkout = runtime.checkout;
+    if (checkout) {
+      depositScanner = setInterval(() => {
+        enqueueDepositScans(checkout).catch((err: unknown) => logger.error({ err }, 'deposit scan enqueue failed'));
+      }, config.settlement.scanIntervalMs);
+      depositScanner.unref();
+    }
   };
   let stopping: Promise<void> | null = null;
   runtime.stopBackground = (deadlineMs = Infinity) =>
     (stopping ??= (async () => {
       if (sweeper) clearInterval(sweeper);
       if (leaseSweeper) clearInterval(leaseSweeper);
-      const work = Promise.all([sweeping, leaseSweep, stopSettlement()]).then(() => runtime.jobs.stop());
+      if (depositScanner) clearInterval(depositScanner);
+      if (reconcileTimer) clearInterval(reconcileTimer);
+      const work = Promise.all([sweeping, leaseSweep, reconciling, stopSettlement()]).then(() => runtime.jobs.stop());
       if (await settlesWithin(work, deadlineMs)) return;
       logger.warn({ deadlineMs }, 'shutdown deadline passed; interrupting running jobs');
       shutdown.abort();

@@ -16,6 +16,7 @@ describe('dashboard.getSettings', () => {
       settlementAddresses: {},
       collectData: false,
       requireTwoFactor: false,
+      settlementMode: 'direct',
     };
     assert.deepEqual(await expectJson(await m.call('GET', '/v1/dashboard/settings'), 200), expected);
     assert.deepEqual(await expectJson(await m.call('GET', '/v1/dashboard/settings', { live: true }), 200), expected);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describeEachDatabase } from '../helpers/db.js';
+import { listAudit } from '../../server/src/audit/auditLog.js';
 import { createKey } from '../../server/src/accounts/index.js';
 import { authenticateMerchant } from '../../server/src/http/merchantAuth.js';
 import { expectError, expectJson, startDashboard, type Dashboard, type Merchant } from './harness.js';
@@ -42,6 +43,7 @@ describeEachDatabase('dashboard.updateSettings', (get) => {
       settlementAddresses: { [BASE]: ADDRESS },
       collectData: true,
       requireTwoFactor: false,
+      settlementMode: 'direct',
     };
     assert.deepEqual(answer, expected);
     assert.deepEqual(await settings(), expected);
@@ -73,6 +75,29 @@ describeEachDatabase('dashboard.updateSettings', (get) => {
     await expectError(empty.clone(), 400, 'params_validation');
     assert.equal('param' in ((await empty.json()) as object), false, 'an empty body is about no one field');
     assert.equal((await settings()).name, 'Before', 'all or nothing');
+  });
+
+  it('updateSettings settlementMode: collected with a payout address, refused without one, audited', async () => {
+    await expectJson(await update({ settlementAddresses: {} }), 200);
+    const refused = await update({ settlementMode: 'collected' });
+    await expectError(refused.clone(), 400, 'params_validation');
+    assert.equal(((await refused.json()) as { param?: string }).param, 'settlementMode');
+    assert.equal((await settings()).settlementMode, 'direct');
+
+    const answer = await expectJson<{ settlementMode: string }>(
+      await update({ settlementMode: 'collected', settlementAddresses: { [BASE]: ADDRESS } }),
+      200,
+    );
+    assert.equal(answer.settlementMode, 'collected');
+    assert.equal((await settings()).settlementMode, 'collected');
+    // The clock stands still, so entries of one instant are in id order: the one that names a mode is looked for.
+    const audit = await listAudit(d.harness.runtime, m.account.merchantId, { limit: 100 });
+    const modeChanges = audit.data.filter((e) => e.action === 'updateSettings' && e.details?.settlementMode);
+    assert.deepEqual(
+      modeChanges.map((e) => e.details),
+      [{ fields: ['settlementAddresses', 'settlementMode'], settlementMode: 'collected' }],
+    );
+    await expectJson(await update({ settlementMode: 'direct' }), 200);
   });
 
   it('updateSettings is refused to an API key, which acts as a developer (403 forbidden)', async () => {

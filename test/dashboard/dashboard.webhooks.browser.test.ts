@@ -150,13 +150,27 @@ describe('dashboard.webhooks [browser]', function () {
     await page.getByText(/Test event sent/).waitFor();
     const outageDay = await page.getByLabel('Resend every failed delivery since').inputValue();
     await s.d.exhaust();
+    // The server's side first, so a failure here says which side is wrong: still enabled, and failing.
+    const failing = (await (await m.call('GET', '/v1/dashboard/webhook-endpoint')).json()) as {
+      enabled: boolean;
+      failingSince: number | null;
+    };
+    assert.deepEqual([failing.enabled, failing.failingSince !== null], [true, true], JSON.stringify(failing));
     s.d.receiver.respond = (_req, res) => res.writeHead(200).end('ok');
     // The retries took more than a day of the server's clock: that session has expired; the merchant signs in again.
     const reopened = await s.open(m, '/dashboard/webhooks');
     page = reopened.page;
     await page.getByLabel('Status', { exact: true }).selectOption('failed');
-    await button(page, 'Refresh').click();
-    await page.getByText('Deliveries are failing.').waitFor();
+    // Refresh re-reads the endpoint; clicked until the banner shows, since a click can land while the filter's own
+    // reload re-renders the toolbar.
+    await eventually(
+      'the failing banner',
+      async () => {
+        await button(page, 'Refresh').click();
+        return page.getByText('Deliveries are failing.').isVisible();
+      },
+      { intervalMs: 250 },
+    );
     const failedRow = page.locator('tr[data-delivery]').first();
     await failedRow.getByText('failed', { exact: true }).waitFor();
     await failedRow.getByRole('button', { name: /^Attempts/ }).click();

@@ -146,6 +146,7 @@ export const operations: Operation[] = [
     hasBody: true,
     byId: true,
   },
+  { name: 'getFeeBalance', method: 'GET', path: () => '/v1/merchant/fees', hasBody: false, byId: false },
 ];
 
 /** Moves a test payment through `steps` with the simulate call, asserting each step is accepted. */

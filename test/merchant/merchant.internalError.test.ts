@@ -34,6 +34,8 @@ describe('merchant.internalError', () => {
   it('every operation answers 500 internal_error when storage fails', async () => {
     const { paymentId } = await createPayment(h);
     await h.runtime.db.knex.schema.renameTable('payments', 'payments_unavailable');
+    // The fee balance reads the ledger, not the payments.
+    await h.runtime.db.knex.schema.renameTable('ledger_entries', 'ledger_entries_unavailable');
     try {
       for (const op of operations) {
         const message = await expectError(
@@ -41,10 +43,11 @@ describe('merchant.internalError', () => {
           500,
           'internal_error',
         );
-        assert.doesNotMatch(message, /payments|SQLITE|no such table/i, op.name);
+        assert.doesNotMatch(message, /payments|ledger|SQLITE|no such table/i, op.name);
       }
     } finally {
       await h.runtime.db.knex.schema.renameTable('payments_unavailable', 'payments');
+      await h.runtime.db.knex.schema.renameTable('ledger_entries_unavailable', 'ledger_entries');
     }
   });
 });

@@ -111,6 +111,8 @@ describeEachDatabase('merchant.simulatePayment', (get) => {
     assert.deepEqual(data.settled, {
       settled_at: new Date(h.clock.now()).toISOString(),
       settlement_amount: { unit: SAMPLE_UNIT, value: '12500000' },
+      // Test mode names the success transaction, a simulated one here.
+      tx_id: `test:${paymentId}`,
     });
     const detail = await expectJson<Snapshot>(await h.call('GET', `/v1/merchant/payment/${paymentId}`), 200);
     assert.deepEqual(detail, data);

@@ -24,7 +24,9 @@ import {
   type ClaimedDelivery,
 } from '../../server/src/db/queries/webhooks.js';
 import { newId } from '../../server/src/ids.js';
+import { findIdempotencyKey } from '../../server/src/db/queries/idempotencyKeys.js';
 import { createPayment, type NewPayment } from '../../server/src/payments/lifecycle.js';
+import { createMerchantPayment } from '../../server/src/payments/merchantPayments.js';
 import { createEndpoint } from '../../server/src/webhooks/endpoints.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
@@ -81,6 +83,38 @@ describeEachDatabase('ops.db fast paths', (get, dialect) => {
     const alone: PaymentRow[] = [];
     for (const input of inputs) alone.push(await knex().transaction((trx) => createPayment(runtime, input, trx)));
     for (const [i, row] of together.entries()) assert.deepEqual(await stored(row.id), await stored(alone[i]!.id));
+  });
+
+  it('keyed creates committed together store what keyed creates committed one at a time store', async () => {
+    const requests = awkward.map((t, i) => ({
+      key: `key ${t} ${i}`,
+      live: i % 2 === 1,
+      body: { amount: { unit: 'iso4217/USD', value: String(500 + i) }, referenceId: `keyed ${t}` },
+    }));
+    const create = (r: (typeof requests)[number], prefix: string) =>
+      createMerchantPayment(runtime, { merchantId, live: r.live }, r.body, `${prefix} ${r.key}`);
+    const together = await Promise.all(requests.map((r) => create(r, 'together')));
+    const alone: Awaited<ReturnType<typeof createMerchantPayment>>[] = [];
+    for (const r of requests) alone.push(await create(r, 'alone'));
+    const keyOf = async (r: (typeof requests)[number], prefix: string, paymentId: string) => {
+      const row = (await findIdempotencyKey(knex(), {
+        merchant_id: merchantId,
+        live: r.live,
+        key: `${prefix} ${r.key}`,
+      }))!;
+      const { key: _key, ...rest } = row;
+      return JSON.parse(withoutIds(JSON.stringify(rest), { payment: paymentId })) as unknown;
+    };
+    for (const [i, r] of requests.entries()) {
+      const [fast, plain] = [together[i]!, alone[i]!];
+      assert.equal(fast.replayed, false);
+      assert.deepEqual(
+        JSON.parse(withoutIds(JSON.stringify(fast.body), { payment: fast.body.paymentId })),
+        JSON.parse(withoutIds(JSON.stringify(plain.body), { payment: plain.body.paymentId })),
+      );
+      assert.deepEqual(await stored(fast.body.paymentId), await stored(plain.body.paymentId));
+      assert.deepEqual(await keyOf(r, 'together', fast.body.paymentId), await keyOf(r, 'alone', plain.body.paymentId));
+    }
   });
 
   it('payments and events inserted in one statement read back as those the query builder inserts', async () => {

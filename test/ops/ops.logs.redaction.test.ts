@@ -13,6 +13,7 @@ import { listen, type Listening } from '../helpers/http.js';
 import { captureLogs, type CapturedLogs } from '../helpers/logs.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { testClock } from '../helpers/runtime.js';
+import { unredactedChild } from '../../server/src/observability/logger.js';
 
 const FULL_NAME = 'Ada Lovelace-Byron 7f3e';
 const DOB = '1815-12-10';
@@ -168,6 +169,24 @@ describe('ops.logs.redaction', () => {
       assert.match(line.reqId, /\S/);
       assert.ok(line.ms >= 0);
     }
+  });
+
+  it('writes each request line without the redaction walk exactly as the redacting logger would', () => {
+    const requestLines = logs.lines().filter((l) => l.msg === 'request');
+    assert.ok(requestLines.length > 5, String(requestLines.length));
+    const written = (log: (l: typeof logs.logger) => void) => {
+      const captured = captureLogs('info');
+      log(captured.logger);
+      return captured.lines().map(({ time: _time, ...rest }) => rest);
+    };
+    const fields = requestLines.map(({ time: _t, level: _l, pid: _p, hostname: _h, msg: _m, ...rest }) => rest);
+    const plain = written((logger) => fields.forEach((f) => logger.info(f, 'request')));
+    const fast = written((logger) => fields.forEach((f) => unredactedChild(logger).info(f, 'request')));
+    assert.deepEqual(fast, plain);
+    assert.ok(
+      fields.some((f) => f.merchant),
+      JSON.stringify(fields.slice(0, 3)),
+    );
   });
 
   it('writes one line per job run with its task and duration', () => {

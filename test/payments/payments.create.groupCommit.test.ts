@@ -9,6 +9,7 @@ import type { Runtime } from '@paygate/server';
 import { listEventsForPayment } from '../../server/src/db/queries/events.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
 import { createPayment, type NewPayment } from '../../server/src/payments/lifecycle.js';
+import { createMerchantPayment, type CreatePaymentRequest } from '../../server/src/payments/merchantPayments.js';
 import { createEndpoint } from '../../server/src/webhooks/endpoints.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
@@ -139,5 +140,63 @@ describeEachDatabase('payments.create group commit', (get) => {
     );
     const stored = (await knex('payments').whereIn('reference_id', ['lost-1', 'lost-2', 'lost-3'])) as unknown[];
     assert.equal(stored.length, 3);
+  });
+
+  const body = (referenceId: string): CreatePaymentRequest => ({
+    amount: { unit: 'iso4217/USD', value: '1250' },
+    referenceId,
+  });
+
+  it('keyed creates made together: one commit; a key sent twice makes one payment, the second answer a replay', async () => {
+    const scope = { merchantId, live: false };
+    // The first keyed create of a minute purges expired keys first, which would keep it out of the batch below.
+    await createMerchantPayment(runtime, scope, body('keyed-first'), 'gc-key-first');
+    const { statements, stop } = recordStatements(get().db.knex);
+    const answers = await Promise.all([
+      ...Array.from({ length: 8 }, (_, i) => createMerchantPayment(runtime, scope, body(`keyed-${i}`), `gc-key-${i}`)),
+      createMerchantPayment(runtime, scope, body('keyed-0'), 'gc-key-0'),
+    ]);
+    stop();
+    assert.equal(statements.filter((s) => s.startsWith('commit')).length, 1);
+    assert.equal(new Set(answers.map((a) => a.body.paymentId)).size, 8);
+    assert.deepEqual(
+      answers.slice(1, 8).map((a) => a.replayed),
+      Array.from({ length: 7 }, () => false),
+    );
+    // Of the two with one key, one created and the other replays its answer.
+    assert.deepEqual(answers[0]!.body, answers[8]!.body);
+    assert.deepEqual([answers[0]!.replayed, answers[8]!.replayed].sort(), [false, true]);
+    const stored = (await get().db.knex('payments').where({ reference_id: 'keyed-0' })) as unknown[];
+    assert.equal(stored.length, 1);
+  });
+
+  it('keyed creates whose commit is lost: each gets the error; retried with its key, each replays its one payment', async () => {
+    const knex = get().db.knex;
+    const lost = new Error('connection lost during commit');
+    // The real transaction commits; the caller then hears of a failure, as when the connection drops on COMMIT.
+    const flaky = new Proxy(knex, {
+      get: (target, property, receiver) =>
+        property === 'transaction'
+          ? async (work: Parameters<typeof knex.transaction>[0]) => {
+              await knex.transaction(work as (trx: unknown) => Promise<unknown>);
+              throw lost;
+            }
+          : Reflect.get(target, property, receiver),
+    });
+    const deps = { ...runtime, db: { ...runtime.db, knex: flaky } };
+    const scope = { merchantId, live: false };
+    const refs = ['lost-key-1', 'lost-key-2', 'lost-key-3'];
+    const results = await Promise.allSettled(refs.map((ref) => createMerchantPayment(deps, scope, body(ref), ref)));
+    assert.deepEqual(
+      results.map((r) => (r.status === 'rejected' ? r.reason : 'created')),
+      [lost, lost, lost],
+    );
+    const retried = await Promise.all(refs.map((ref) => createMerchantPayment(runtime, scope, body(ref), ref)));
+    assert.ok(retried.every((a) => a.replayed));
+    const stored = (await knex('payments').whereIn('reference_id', refs).orderBy('reference_id')) as { id: string }[];
+    assert.deepEqual(
+      stored.map((p) => p.id),
+      retried.map((a) => a.body.paymentId),
+    );
   });
 });

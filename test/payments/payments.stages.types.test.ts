@@ -26,9 +26,9 @@ describe('payments.stages', () => {
     change({ succeeded: { succeeded_at: at, tx_id: '0x1' } });
     // @ts-expect-error a stage is set by a change, never cleared
     change({ expired: null });
-    settled({ settled_at: at, settlement_amount: money });
+    settled({ settled_at: at, settlement_amount: money, tx_id: null });
     // @ts-expect-error the contract has no `settled_amount`
-    settled({ settled_at: at, settled_amount: money });
+    settled({ settled_at: at, settled_amount: money, tx_id: null });
     // @ts-expect-error the contract has no `refund_amount`
     refunded({ refunded_at: at, reason: null, refund_amount: money });
 

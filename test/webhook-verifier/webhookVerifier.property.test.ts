@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Webhook, WebhookVerificationError } from '@paygate/webhook-verifier';
+import { decodeUtf8, decodeUtf8Portable } from '../../webhook-verifier/src/crypto.js';
 import { NOW, clock, newSecret, signedHeaders } from './helpers.js';
 
 const secret = newSecret();
@@ -107,6 +108,43 @@ describe('webhookVerifier.property', () => {
         );
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('the Node.js UTF-8 decoding and the WHATWG decoder refuse the same bytes and decode the rest alike', () => {
+    const outcome = (decode: (b: Uint8Array) => string, bytes: Uint8Array) => {
+      try {
+        return { text: decode(bytes) };
+      } catch (err) {
+        return { refused: err instanceof TypeError };
+      }
+    };
+    const edges = [
+      [0xef, 0xbb, 0xbf, 0x7b, 0x7d], // a BOM, kept
+      [0xc0, 0xaf], // overlong
+      [0xe0, 0x80, 0xaf], // overlong
+      [0xed, 0xa0, 0x80], // a surrogate
+      [0xf4, 0x90, 0x80, 0x80], // above U+10FFFF
+      [0xe2, 0x82], // truncated
+      [0xf0, 0x9d, 0x84, 0x9e], // a 4-byte character
+      [0x80],
+      [],
+    ].map((b) => Uint8Array.from(b));
+    const check = (bytes: Uint8Array) => {
+      const plain = outcome(decodeUtf8Portable, bytes);
+      assert.deepEqual(outcome(decodeUtf8, bytes), plain);
+      // A view into a larger buffer, and a Buffer, decode alike too.
+      const padded = new Uint8Array(bytes.length + 3);
+      padded.set(bytes, 2);
+      assert.deepEqual(outcome(decodeUtf8, padded.subarray(2, 2 + bytes.length)), plain);
+      assert.deepEqual(outcome(decodeUtf8, Buffer.from(bytes)), plain);
+    };
+    edges.forEach(check);
+    assert.equal(outcome(decodeUtf8, edges[0]!).text, '\uFEFF{}');
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), check), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => check(new TextEncoder().encode(text))),
+      { numRuns: 500 },
     );
   });
 });

@@ -69,6 +69,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/gateway/payment/{id}/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get deposit options
+         * @description For a payment whose merchant is paid in **collected** settlement mode: how to pay it from any wallet or exchange
+         *     account, without a signature flow or an SDK. Each entry says "send exactly this amount of this asset on this
+         *     network to this address"; the address is the payment's own deposit address, so a plain transfer needs no
+         *     reference. Paygate detects the transfer on chain.
+         *
+         *     **Rules**
+         *
+         *     - Send the whole `remaining` amount in one asset on one network. Transfers to the address add up until the
+         *       payment's `expiresAt`: after a partial transfer, `received` and `remaining` say what is left. More than the
+         *       amount, or a transfer after the payment ended, is recorded for refund.
+         *     - Only stablecoins worth one unit of the payment's currency are offered (no exchange rate, so `expiresAt` of an
+         *       entry is `null`); on EVM chains, only tokens Paygate can move without gas at the deposit address (EIP-3009).
+         *     - The deposit address is allocated on the first call and stays the payment's: calls are safe to repeat.
+         *     - Only a payment in `requires_action` can be paid (`409 invalid_state` otherwise, `410 payment_expired` once
+         *       it expired). A payment of a merchant in **direct** mode answers `409 invalid_state`: pay it with
+         *       [get payment options](#operation/getPaymentOptions).
+         *     - Follow the payment with [get payment status](#operation/getPaymentStatus).
+         */
+        get: operations["getDepositOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/gateway/payment/{id}/fetch": {
         parameters: {
             query?: never;
@@ -286,6 +322,57 @@ export interface paths {
         get: operations["getSolanaPayIcon"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/refund-claims/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up a refund's claim link
+         * @description What a refund's one-time claim link (`<base URL>/refund#<token>`) gives back: the amount, the chain and whether an
+         *     address was already entered. The merchant created the refund with `refundPayment` (collected settlement) for a
+         *     payment made by a plain transfer, whose sending address may not be the buyer's own.
+         *
+         *     Takes **no credentials**: the token is the capability (32 random bytes; only its SHA-256 is stored). It travels in
+         *     the body, never in a URL. A link already used answers `404` like an unknown or expired one.
+         */
+        post: operations["lookupRefundClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/refund-claims/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a refund with an address
+         * @description The buyer enters the address the refund is sent to. The address must be one of the refund's chain (checked as
+         *     that chain's accounts are checked everywhere else); the link is then used up, and the refund is queued
+         *     (`planned`): Paygate sends it from the operator's collection account and the merchant's snapshot shows its
+         *     transaction once sent.
+         *
+         *     Takes **no credentials**: the token is the capability; it travels in the body, never in a URL. The first claim
+         *     wins; any later one, or one after the link expired (30 days after the refund), answers `404`.
+         */
+        post: operations["claimRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -971,6 +1058,60 @@ export interface components {
             info?: components["schemas"]["PaymentInfo"] | null;
         };
         /**
+         * DepositOption
+         * @description One way to pay a collected-mode payment from any wallet or exchange, with no signature flow: send exactly `amount`
+         *     of the asset on the network to `address`. Only stablecoins worth one unit of the payment's currency are offered,
+         *     so no exchange rate is involved and the amount does not change while the payment is open.
+         */
+        DepositOption: {
+            /**
+             * @description The network, CAIP-2 (for example `eip155:8453` or `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`).
+             * @example eip155:8453
+             */
+            chain: string;
+            /**
+             * @description The payment's own deposit address on that network (EIP-55 checksummed on EVM chains, base58 on Solana).
+             *     It receives this payment only; on Solana, send to the address's associated token account of the asset (what
+             *     any wallet does when given the address).
+             * @example 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0
+             */
+            address: string;
+            /** @description The whole amount to send in this asset, in its minor units. */
+            amount: components["schemas"]["Amount"];
+            /**
+             * @description What the deposit address has received in this asset so far (transfers seen on chain and not undone by a
+             *     reorganisation); `0` when nothing yet.
+             */
+            received: components["schemas"]["Amount"];
+            /** @description What is left to send in this asset: `amount` minus `received`, never below `0`. */
+            remaining: components["schemas"]["Amount"];
+            /**
+             * @description A payment URI for the remaining amount that a wallet opens or a QR code carries: EIP-681 on EVM chains
+             *     (`ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<minor units>`, always with the chain id), a
+             *     Solana Pay transfer request on Solana (`solana:<deposit>?amount=<whole units>&spl-token=<mint>&label=<merchant>`).
+             * @example ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453/transfer?address=0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0&uint256=12500000
+             */
+            uri: string;
+            /**
+             * Format: int64
+             * @description Unix seconds after which `amount` no longer holds; `null` when no rate is involved (always, today: only
+             *     stablecoins of the payment's currency are offered). The payment's own `expiresAt` still applies.
+             * @example null
+             */
+            expiresAt: number | null;
+        };
+        /**
+         * GetDepositOptionsResponse
+         * @description The payment's deposit options, one per network and asset.
+         */
+        GetDepositOptionsResponse: {
+            /**
+             * @description One entry per network and asset, in the server's chain order. Empty when no network of the payment's mode
+             *     takes deposits.
+             */
+            deposits: components["schemas"]["DepositOption"][];
+        };
+        /**
          * FetchActionRequest
          * @description The `build` action to resolve: the id of the option that holds it and the action's `data.data`, both exactly as
          *     received from [get payment options](#operation/getPaymentOptions).
@@ -1213,6 +1354,63 @@ export interface components {
              */
             message: string;
         };
+        /**
+         * RefundClaimToken
+         * @description The token of a refund's claim link: what follows `#` in `<base URL>/refund#<token>`. Sent in the body, never in a
+         *     URL, so it stays out of access logs.
+         * @example Vt3d2Q8rQk1n0m2aQ6hB7cYpLx5sT9wZ4eR1uI0oPj8
+         */
+        RefundClaimToken: string;
+        /** LookupRefundClaimRequest */
+        LookupRefundClaimRequest: {
+            token: components["schemas"]["RefundClaimToken"];
+        };
+        /**
+         * RefundClaim
+         * @description A refund waiting for (or given) the buyer's address, as its claim page shows it.
+         */
+        RefundClaim: {
+            /**
+             * @description `rfd_` followed by 20 base62 characters.
+             * @example rfd_4bN8cQ2wLx7Rt9Vm3Kp6
+             */
+            refundId: string;
+            /** @description What the buyer receives, in the asset the payment was made in (a `caip19/…` unit). */
+            amount: components["schemas"]["Amount"];
+            /**
+             * @description The chain (CAIP-2) the refund is sent on; the address must be one of this chain.
+             * @example eip155:8453
+             */
+            chain: string;
+            /**
+             * @description `awaiting_claim` until an address is entered; then `planned`, `sent` and `final` as the refund goes out, or
+             *     `failed`. An open set: show unknown values as they come.
+             * @example awaiting_claim
+             */
+            state: string;
+            /**
+             * @description The address entered, once claimed.
+             * @example null
+             */
+            destination: string | null;
+            /**
+             * Format: int64
+             * @description Unix time in seconds after which the link can no longer be used.
+             * @example 1774002600
+             */
+            claimExpiresAt: number;
+        };
+        /** ClaimRefundRequest */
+        ClaimRefundRequest: {
+            token: components["schemas"]["RefundClaimToken"];
+            /**
+             * @description The buyer's address on the refund's chain (`chain`), in the chain's usual form: `0x` + 40 hex characters on an
+             *     EVM chain (a mixed-case address must be a valid EIP-55 checksum), a base58 public key on Solana. Use an address
+             *     you control: an exchange deposit address may not credit a transfer it does not expect.
+             * @example 0x3f5CE5FBFe3E9af3971dD833D26bA9b5C936f0bE
+             */
+            address: string;
+        };
     };
     responses: {
         /**
@@ -1385,6 +1583,18 @@ export interface components {
         SolanaPayRateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description `invalid_params`: the link is not valid: unknown, already used or expired (one answer for all, so a link reveals
+         *     nothing about other refunds). Ask the merchant for a new refund.
+         */
+        RefundClaimNotFound: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -1755,6 +1965,135 @@ export interface operations {
             410: components["responses"]["PaymentExpired"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDepositOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Private-key mode.** The wallet's private API key: `wk_test_` or `wk_live_` followed by 32 base62 characters.
+                 *     Secret: send it only from a backend, never from an app a user can inspect. Do not send `App-Id` with it.
+                 *
+                 *     Missing in both modes → `401 missing_auth_headers`; unknown, revoked or malformed → `401 invalid_api_key`; sent
+                 *     with `App-Id` → `400 conflicting_auth_headers`; non-ASCII or control characters → `400 header_not_ascii`.
+                 * @example wk_test_23qOhPGTT0tAoCdPOciylKUEwKlupvg3
+                 */
+                "Api-Key"?: components["parameters"]["ApiKeyHeader"];
+                /**
+                 * @description **Public-app mode.** The wallet app's public id: `app_test_` or `app_live_` followed by 24 base62 characters.
+                 *     Public: it may ship inside an app. Requires `Client-Id`; do not send `Api-Key` with it.
+                 *
+                 *     Without `Client-Id` → `401 missing_client_id`; unknown, revoked or malformed → `401 invalid_app_id`; sent with
+                 *     `Api-Key` → `400 conflicting_auth_headers`; non-ASCII or control characters → `400 header_not_ascii`.
+                 * @example app_test_MEiOZwLmrbC2o0YIsTbwFV1N
+                 */
+                "App-Id"?: components["parameters"]["AppIdHeader"];
+                /**
+                 * @description Identifies the installation of the wallet (one value per device or per user install, chosen by the wallet,
+                 *     for example a random UUID kept in local storage): 1 to 128 printable ASCII characters.
+                 *
+                 *     **Required with `App-Id`**: rate limits and logs are kept per `App-Id` + `Client-Id`. Sent with neither `App-Id`
+                 *     nor `Api-Key` → `401 missing_app_id`. With `Api-Key` it is optional and only used in logs. Outside 1–128
+                 *     characters → `400 params_validation`; non-ASCII or control characters → `400 header_not_ascii`.
+                 * @example 6f1c2b1e-8d3a-4f57-9a0e-2c4b7d9e1f30
+                 */
+                "Client-Id"?: components["parameters"]["ClientIdHeader"];
+                /**
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 *
+                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *
+                 *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
+                 *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
+                 *     for that request only), never an older one. Checked in this order:
+                 *
+                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
+                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     3. not a published version → `400 unknown_api_version`;
+                 *     4. otherwise the request is served at that version.
+                 *
+                 *     Non-ASCII or control characters → `400 header_not_ascii`. The schema accepts any string on purpose: the server
+                 *     applies the rules above and reports the precise code.
+                 * @example 2026-02-18
+                 */
+                "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
+                 *     metrics to help support; it never changes how the request is served.
+                 * @example @paygate/sdk-wallet
+                 */
+                "Sdk-Name"?: components["parameters"]["SdkNameHeader"];
+                /**
+                 * @description Version of the SDK making the request, for example `0.1.0`. Informational, like `Sdk-Name`.
+                 * @example 0.1.0
+                 */
+                "Sdk-Version"?: components["parameters"]["SdkVersionHeader"];
+                /**
+                 * @description Platform the SDK runs on, for example `node`, `web`, `ios`, `android` or `react-native`. Informational, like
+                 *     `Sdk-Name`.
+                 * @example node
+                 */
+                "Sdk-Platform"?: components["parameters"]["SdkPlatformHeader"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                id: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deposit options of the payment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetDepositOptionsResponse"];
+                };
+            };
+            /**
+             * @description The request is invalid. Codes:
+             *
+             *     - `conflicting_auth_headers`: both `Api-Key` and `App-Id` were sent;
+             *     - `header_not_ascii`: `Api-Key`, `App-Id`, `Client-Id` or `Svc-Version` holds non-ASCII or control characters;
+             *     - `invalid_api_version`, `api_version_downgrade`, `unknown_api_version`: see the `Svc-Version` header;
+             *     - `params_validation`: the path `id` is longer than 128 characters, or `Client-Id` is not 1–128 characters;
+             *     - `invalid_params`: an unknown query parameter.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PaymentNotFound"];
+            /**
+             * @description `invalid_state`: the payment is not in `requires_action`, so there is nothing left to pay, or its merchant
+             *     is paid in direct mode, where a payment has no deposit address (use
+             *     [get payment options](#operation/getPaymentOptions)).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            410: components["responses"]["PaymentExpired"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2476,6 +2815,85 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    lookupRefundClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LookupRefundClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund waiting for an address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundClaim"];
+                };
+            };
+            /** @description `params_validation`: the body breaks the schema; `invalid_params`: the body cannot be read. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["RefundClaimNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    claimRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund, now with its destination. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundClaim"];
+                };
+            };
+            /**
+             * @description `params_validation`: the body breaks the schema, or `address` is not an address of the refund's chain;
+             *     `invalid_params`: the body cannot be read.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["RefundClaimNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

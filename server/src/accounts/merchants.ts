@@ -21,6 +21,7 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { parseFeeConfig, type BasePlusPercentConfig } from '../payments/fees.js';
 import { cleanText, inTransaction, type AccountsDeps } from './accountsDeps.js';
+import { checkSettlementMode, type SettlementMode, type SettlementModeContext } from './settlementMode.js';
 
 export interface NewPartner {
   name: string;
@@ -53,6 +54,8 @@ export interface NewMerchant {
   settlementAddresses?: Record<string, string>;
   /** Every payment requires the buyer's identity data, whatever its amount (docs/decisions.md §16). */
   collectData?: boolean;
+  /** `direct` when absent; `collected` is checked against `settlementContext` (accounts/settlementMode.ts). */
+  settlementMode?: SettlementMode;
   /** An explicit id (imports, fixtures); generated when absent. */
   id?: string;
 }
@@ -61,6 +64,7 @@ export async function createMerchant(
   deps: AccountsDeps,
   input: NewMerchant,
   trx?: Knex.Transaction,
+  settlementContext: SettlementModeContext = { depositSeed: false },
 ): Promise<MerchantRow> {
   const row: MerchantRow = {
     id: input.id === undefined ? newId.merchant() : parseMerchantId(input.id),
@@ -72,9 +76,10 @@ export async function createMerchant(
     settlement_addresses: parseSettlementAddresses(input.settlementAddresses ?? {}),
     collect_data: input.collectData ?? false,
     require_two_factor: false,
-    settlement_mode: 'direct',
+    settlement_mode: input.settlementMode ?? 'direct',
     created_at: deps.now(),
   };
+  checkSettlementMode(row.settlement_mode, row.settlement_addresses, settlementContext);
   const taken = () => new ApiError('merchant_exists', `A merchant with id "${row.id}" already exists.`);
   try {
     await inTransaction(deps, trx, async (t) => {
@@ -185,6 +190,7 @@ export interface MerchantSettings {
   settlementAddresses: Record<string, string>;
   collectData: boolean;
   requireTwoFactor: boolean;
+  settlementMode: SettlementMode;
 }
 
 function settingsOf(m: MerchantRow): MerchantSettings {
@@ -194,6 +200,7 @@ function settingsOf(m: MerchantRow): MerchantSettings {
     settlementAddresses: m.settlement_addresses,
     collectData: m.collect_data,
     requireTwoFactor: m.require_two_factor,
+    settlementMode: m.settlement_mode,
   };
 }
 
@@ -218,6 +225,8 @@ export async function updateMerchantSettings(
   deps: AccountsDeps,
   merchantId: string,
   input: Partial<MerchantSettings>,
+  /** What `settlementMode: collected` needs of the server; a change of mode applies to payments created after it. */
+  settlementContext: SettlementModeContext = { depositSeed: false },
 ): Promise<MerchantSettings> {
   const change: MerchantSettingsChange = {};
   if (input.name !== undefined) change.name = cleanText(input.name, 'name', 200);
@@ -227,8 +236,18 @@ export async function updateMerchantSettings(
   }
   if (input.collectData !== undefined) change.collect_data = input.collectData;
   if (input.requireTwoFactor !== undefined) change.require_two_factor = input.requireTwoFactor;
+  if (input.settlementMode !== undefined) change.settlement_mode = input.settlementMode;
   const updated = await deps.db.knex.transaction(async (trx) => {
-    await requireMerchant(trx, merchantId);
+    const current = await requireMerchant(trx, merchantId);
+    if (change.settlement_mode !== undefined || change.settlement_addresses !== undefined) {
+      // Checked on the merchant as it would be, so removing the last payout address of a collected merchant is
+      // refused like switching to collected without one.
+      checkSettlementMode(
+        change.settlement_mode ?? current.settlement_mode,
+        change.settlement_addresses ?? current.settlement_addresses,
+        settlementContext,
+      );
+    }
     if (Object.keys(change).length > 0) await updateMerchant(trx, merchantId, change);
     return requireMerchant(trx, merchantId);
   });

@@ -128,6 +128,13 @@ export interface ConfirmContext {
 }
 
 /**
+ * `final`: the transaction is in a block the chain will never revert (EVM: at or below the `finalized` block, its
+ * block still canonical; Solana: `finalized` commitment). `pending`: landed, not final yet. `gone`: the chain does
+ * not hold it as a successful transaction now (reorged out, dropped, or failed).
+ */
+export type Finality = 'pending' | 'final' | 'gone';
+
+/**
  * A namespace's account rules, pure (no chain connection), so a merchant's settlement addresses are checked the
  * same way where no chain runs (the CLI) as where the checkout pays them.
  */
@@ -194,6 +201,8 @@ export interface ChainAdapter extends AccountRules {
   submit(claim: ClaimRecord): Promise<{ txId: string | null; details?: Record<string, unknown> }>;
   /** Looks at the chain: still pending, final at the required depth, or failed. */
   progress(claim: ClaimRecord, now: number): Promise<ClaimProgress>;
+  /** Where a landed transaction of `chain` stands against the chain's finality (direct settlement waits for it). */
+  finality(chain: string, txId: string): Promise<Finality>;
   /** Present where the namespace serves transaction requests. */
   transactionRequests?: TransactionRequests;
   /** Present when the deposit seed is configured (collected settlement). */

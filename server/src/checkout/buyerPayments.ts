@@ -71,7 +71,7 @@ const SAMPLE_DISPLAY: AmountDisplay = {
   networkName: 'Simulated chain',
 };
 
-function assetDisplay(chains: Chains | null, unit: string): AmountDisplay {
+export function assetDisplay(chains: Chains | null, unit: string): AmountDisplay {
   if (unit === SAMPLE.unit) return SAMPLE_DISPLAY;
   const caip19 = unit.slice('caip19/'.length).toLowerCase();
   for (const chain of chains ? allChains(chains) : []) {

@@ -1,6 +1,7 @@
 /**
  * Get payment options: every configured asset the buyer's accounts hold enough of, priced now, each with its
- * actions and a signed id. Nothing is written: the id carries the quote (optionToken.ts).
+ * actions and a signed id. Nothing is written: the id carries the quote (optionToken.ts); in collected settlement
+ * only the payment's deposit addresses, once (settlement/deposits.ts).
  */
 import { collectDataFor, collectDataRequired } from '../collect/index.js';
 import { findMerchant, type MerchantRow } from '../db/queries/accounts.js';
@@ -12,6 +13,7 @@ import { buyerPaymentInfo, readBuyerPayment, type GatewayScope } from './buyerPa
 import type { ChainAdapter, Holding, OptionClaims } from '../chains/adapter.js';
 import { adapterFor, type Checkout } from './context.js';
 import { newSalt, signOption, verifyOption } from './optionToken.js';
+import { collectedRecipients } from '../settlement/deposits.js';
 
 type OptionsRequest = components['schemas']['GetPaymentOptionsRequest'];
 type OptionsResponse = components['schemas']['GetPaymentOptionsResponse'];
@@ -140,12 +142,16 @@ export async function pricedOptions(
   collectData: CollectData | null,
 ): Promise<PaymentOption[]> {
   const options: PaymentOption[] = [];
+  // Collected settlement: every option pays the payment's deposit address, in an asset a deposit may hold.
+  const collected = merchant.settlement_mode === 'collected' ? await collectedRecipients(checkout, payment) : null;
   for (const [adapter, accounts] of grouped) {
-    const holdings = await adapter.holdings({
-      accounts,
-      live: payment.live,
-      settlement: merchant.settlement_addresses,
-    });
+    const holdings = (
+      await adapter.holdings({
+        accounts,
+        live: payment.live,
+        settlement: collected?.settlement ?? merchant.settlement_addresses,
+      })
+    ).filter((h) => collected === null || collected.assets.has(h.asset.caip19));
     const priced = await Promise.all(holdings.map((h) => optionOf(checkout, adapter, payment, h, collectData)));
     options.push(...priced.filter((o): o is PaymentOption => o !== null));
   }

@@ -6,7 +6,7 @@
 import { isUniqueViolation } from '../db/failure.js';
 import type { ClaimDraft, OptionClaims, VerifiedOption } from '../chains/adapter.js';
 import { currencyOfUnit } from '../currencies.js';
-import { findMerchant } from '../db/queries/accounts.js';
+import { findMerchant, type SettlementMode } from '../db/queries/accounts.js';
 import { findClaimOfPayment, insertClaim, type ClaimRow } from '../db/queries/claims.js';
 import { insertDiscrepancy, type DiscrepancyKind } from '../db/queries/discrepancies.js';
 import { findPayment, type PaymentRow } from '../db/queries/payments.js';
@@ -27,6 +27,16 @@ export function atOptionRate(claims: OptionClaims, money: Money): bigint {
   const numerator = BigInt(money.value) * scale * BigInt(claims.rate?.denominator ?? '1');
   const denominator = fiatScale * BigInt(claims.rate?.numerator ?? '1');
   return (numerator + denominator - 1n) / denominator;
+}
+
+/**
+ * What the merchant is owed for the option's amount. Direct settlement: all of it (the fee is reported beside it and
+ * invoiced, docs/decisions.md §11). Collected settlement: the amount minus the fee, which the payout keeps back
+ * (§22.2). No rounding: both are integers in the option asset's minor units, and the fee never exceeds the amount.
+ */
+export function settlementAmountOf(mode: SettlementMode, optionAmount: Money, fee: FeeBreakdown | null): Money {
+  if (mode === 'direct' || fee === null) return optionAmount;
+  return { unit: optionAmount.unit, value: (BigInt(optionAmount.value) - BigInt(fee.total_amount.value)).toString() };
 }
 
 function feeOf(feeConfig: Record<string, unknown> | null, claims: OptionClaims, amount: Money): FeeBreakdown | null {
@@ -93,6 +103,7 @@ export async function recordClaim(checkout: Checkout, input: ClaimInput): Promis
   const id = input.payment.id;
   const merchant = await findMerchant(checkout.db.knex, input.payment.merchant_id);
   const optionAmount = { unit: `caip19/${option.claims.asset}`, value: option.claims.amount };
+  const fee = feeOf(merchant?.fee_config ?? null, option.claims, optionAmount);
   try {
     await checkout.db.knex.transaction(async (trx) => {
       await insertClaim(trx, {
@@ -120,8 +131,8 @@ export async function recordClaim(checkout: Checkout, input: ClaimInput): Promis
             processing: {
               processing_at: iso(now),
               option_amount: optionAmount,
-              fee: feeOf(merchant?.fee_config ?? null, option.claims, optionAmount),
-              settlement_amount: optionAmount,
+              fee,
+              settlement_amount: settlementAmountOf(merchant?.settlement_mode ?? 'direct', optionAmount, fee),
               buyer_caip10: option.claims.account,
               chain_caip2: option.claims.chain,
             },

@@ -18,6 +18,7 @@ import {
   commonOptions,
   emit,
   keyJson,
+  loadCliConfig,
   merchantJson,
   partnerJson,
   table,
@@ -28,6 +29,8 @@ import {
   type CliIo,
 } from './common.js';
 import { readPassword } from './passwordInput.js';
+import { depositSeedAvailable, settlementCommands, settlementHelp, settlementUsage } from './adminSettlement.js';
+import { isSettlementMode } from '../accounts/settlementMode.js';
 
 export const adminUsage = `Usage: paygate admin <command> [options]
 
@@ -35,7 +38,7 @@ Commands:
   create-partner     --name <name>
   create-merchant    --partner <id> --name <name> [--icon-url <url>] [--id <id>]
                      [--fee-base <minor units> --fee-percent <n>/<d> [--fee-currency <ISO 4217>]]
-                     [--settlement <caip2>=<address>]... [--collect-data]
+                     [--settlement <caip2>=<address>]... [--collect-data] [--settlement-mode direct|collected]
   create-api-key     --partner <id> --mode test|live [--label <text>]
   create-wallet-key  --mode test|live [--label <text>] [--partner <id>]
   create-app         --mode test|live [--label <text>] [--partner <id>]
@@ -45,7 +48,7 @@ Commands:
   create-user        --email <email> --merchant <id> --role owner|developer|viewer [--password-file <path>]
   bootstrap          demo partner and merchant with test and live credentials, and a dashboard login
   discrepancies      [--mode test|live] [--payment <id>] [--limit <n>]: money that moved but did not pay
-  webhook-endpoint   a merchant's webhook endpoint and deliveries (paygate admin webhook-endpoint --help)
+${settlementUsage}  webhook-endpoint   a merchant's webhook endpoint and deliveries (paygate admin webhook-endpoint --help)
 
 Options:
   --json             Print one JSON document
@@ -68,6 +71,9 @@ Options:
   --id <id>                        use this merchant id instead of a generated one
   --collect-data                   every payment requires the buyer's identity data (travel rule),
                                    whatever its amount
+  --settlement-mode <mode>         direct (default: buyers pay the settlement addresses) or collected
+                                   (deposit addresses, paid out net of fees; needs PAYGATE_DEPOSIT_SEED
+                                   and a settlement address)
 `,
   'create-api-key': 'Usage: paygate admin create-api-key --partner <id> --mode test|live [--label <text>] [--json]\n',
   'create-wallet-key':
@@ -85,6 +91,7 @@ Creates a dashboard user, member of the merchant with the role. The password (12
 --password-file (its first line; - for stdin), else from stdin: typed at a prompt that does not echo, or piped.
 It is never taken as an argument, where the process list and the shell history would keep it.
 `,
+  ...settlementHelp,
   discrepancies: `Usage: paygate admin discrepancies [--mode test|live] [--payment <id>] [--limit <n>] [--json]
 
 Lists transfers that moved money without paying a payment as issued, newest first: late payments (mined after
@@ -191,6 +198,7 @@ function showHelp(io: CliIo, command: string): number {
 }
 
 const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
+  ...settlementCommands,
   // Loaded on use: the webhook modules and the job queue are more than the other commands need.
   'webhook-endpoint': async (args, io) => (await import('./webhookEndpoint.js')).runWebhookEndpoint(args, io),
 
@@ -256,11 +264,16 @@ const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> =
           'fee-percent': { type: 'string' },
           settlement: { type: 'string', multiple: true },
           'collect-data': { type: 'boolean' },
+          'settlement-mode': { type: 'string' },
         },
       }),
     );
     if (!parsed) return showHelp(io, 'create-merchant');
     const { values } = parsed;
+    const settlementMode = values['settlement-mode'] ?? 'direct';
+    if (!isSettlementMode(settlementMode)) {
+      throw new UsageError('--settlement-mode must be direct or collected', help['create-merchant']!);
+    }
     const input = {
       partnerId: required(values.partner, '--partner', 'create-merchant'),
       name: required(values.name, '--name', 'create-merchant'),
@@ -268,15 +281,18 @@ const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> =
       feeConfig: parseFee(values['fee-base'], values['fee-percent'], values['fee-currency']),
       settlementAddresses: parseSettlements(values.settlement ?? []),
       collectData: values['collect-data'] ?? false,
+      settlementMode,
       ...(values.id === undefined ? {} : { id: values.id }),
     };
-    const merchant = await withAccounts(io, (deps) => createMerchant(deps, input));
+    const context = { depositSeed: depositSeedAvailable(loadCliConfig(io)) };
+    const merchant = await withAccounts(io, (deps) => createMerchant(deps, input, undefined, context));
     emit(
       io,
       values.json,
       merchantJson(merchant),
       `Created merchant ${merchant.id} (${merchant.name}) for partner ${merchant.partner_id}` +
-        (merchant.collect_data ? "; every payment requires the buyer's identity data" : ''),
+        (merchant.collect_data ? "; every payment requires the buyer's identity data" : '') +
+        (merchant.settlement_mode === 'collected' ? '; settlement mode collected' : ''),
     );
     return 0;
   },

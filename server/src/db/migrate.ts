@@ -9,6 +9,7 @@ import * as gateway from './migrations/004_gateway.js';
 import * as solanaPay from './migrations/005_solana_pay.js';
 import * as dashboard from './migrations/006_dashboard.js';
 import * as settlement from './migrations/007_settlement.js';
+import * as direct from './migrations/008_direct.js';
 import * as moves from './migrations/008_moves.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
@@ -20,6 +21,7 @@ const migrations: Record<string, Knex.Migration> = {
   '005_solana_pay': solanaPay,
   '006_dashboard': dashboard,
   '007_settlement': settlement,
+  '008_direct': direct,
   '008_moves': moves,
 };
 

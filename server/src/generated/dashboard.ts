@@ -659,8 +659,8 @@ export interface paths {
         /**
          * Get the settings
          * @description The merchant's settings: its name and icon (shown to buyers on the checkout page), settlement addresses per
-         *     chain, whether every payment collects the buyer's data, and whether the team must use two-factor
-         *     authentication. They apply to both modes.
+         *     chain, whether every payment collects the buyer's data, whether the team must use two-factor authentication,
+         *     and the settlement mode (`direct` or `collected`). They apply to both modes.
          */
         get: operations["getSettings"];
         put?: never;
@@ -672,10 +672,35 @@ export interface paths {
          * Change the settings
          * @description Changes the fields sent; absent ones stay. `settlementAddresses` replaces the whole map, each address checked
          *     by its chain's adapter; `iconUrl: null` removes the icon. All or nothing: when a field is refused, nothing
-         *     changes, and the error's `param` names the field (`name`, `iconUrl`, `settlementAddresses.<chain>`). The
-         *     checkout shows a new name or icon at once.
+         *     changes, and the error's `param` names the field (`name`, `iconUrl`, `settlementAddresses.<chain>`,
+         *     `settlementMode`). The checkout shows a new name or icon at once. A new `settlementMode` applies to payments
+         *     created from then on; `collected` is refused while the server has no deposit seed (`PAYGATE_DEPOSIT_SEED`) or
+         *     the merchant has no settlement address to be paid out to.
          */
         patch: operations["updateSettings"];
+        trace?: never;
+    };
+    "/v1/dashboard/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the fee balance
+         * @description The fees the merchant owes the operator in `direct` settlement mode, for the request's mode, per chain and asset:
+         *     accrued (a payment's fee counts once the payment is settled, that is once its success transaction is final on
+         *     chain), invoiced by the operator, and outstanding. The same answer as the merchant API's `getFeeBalance`.
+         *     Amounts are exact decimal strings in the asset's minor units.
+         */
+        get: operations["getDashboardFeeBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/dashboard/webhook-sources": {
@@ -1485,6 +1510,7 @@ export interface components {
              *     they do. API keys are not affected.
              */
             requireTwoFactor: boolean;
+            settlementMode: components["schemas"]["SettlementMode"];
         };
         /**
          * UpdateSettingsRequest
@@ -1506,6 +1532,7 @@ export interface components {
             settlementAddresses?: components["schemas"]["SettlementAddresses"];
             collectData?: boolean;
             requireTwoFactor?: boolean;
+            settlementMode?: components["schemas"]["SettlementMode"];
         };
         /**
          * WebhookSources
@@ -1974,27 +2001,73 @@ export interface components {
         /**
          * SettledInfo
          * @description Set when merchant settlement of a succeeded payment completed. Settlement is a stage of a `succeeded` payment,
-         *     not a status: `status` stays `succeeded`.
+         *     not a status: `status` stays `succeeded`. A live payment of a merchant in `direct` settlement mode settles when its
+         *     success transaction is final (the `finalized` block on EVM chains, `finalized` commitment on Solana); a test
+         *     payment settles automatically right after it succeeds.
          */
         SettledInfo: {
             /** @description When settlement completed. */
             settled_at: components["schemas"]["IsoTimestamp"];
             /** @description The amount settled, in the settlement asset. */
             settlement_amount: components["schemas"]["MoneyAmount"];
+            /**
+             * @description The transaction that settled the payment, on `processing.chain_caip2`: in `direct` mode the success transaction
+             *     (`success.tx_id`), final on chain; in `collected` mode the payout transaction. A test payment carries its
+             *     success transaction (`test:<paymentId>` when simulated), `null` when it has none. Payments settled before this
+             *     field existed read `null`.
+             * @example 0x69b2304b42c08ebed78451646e73ffcc4e7751e58e8c476e149156353e6817a4
+             */
+            tx_id: string | null;
+        };
+        /**
+         * OnchainRefund
+         * @description A refund Paygate sends on chain from the operator's collection account (collected settlement mode only). It leaves
+         *     as soon as it has a destination: the paying wallet's account for a payment confirmed by a wallet, otherwise the
+         *     address the buyer enters through a one-time claim link (`awaiting_claim` until then).
+         */
+        OnchainRefund: {
+            /**
+             * @description `rfd_` followed by 20 base62 characters.
+             * @example rfd_4bN8cQ2wLx7Rt9Vm3Kp6
+             */
+            refund_id: string;
+            /** @description What the buyer receives, in the payment's settlement asset (a `caip19/…` unit). */
+            amount: components["schemas"]["MoneyAmount"];
+            chain_caip2: components["schemas"]["Caip2Chain"];
+            /**
+             * @description `awaiting_claim`: waiting for the buyer to enter an address through the claim link; `planned`: the destination
+             *     is known and the refund is queued; `sent`: its transaction is on its way; `final`: its transaction is final;
+             *     `failed`: it could not be sent (the operator is alerted). An open set: ignore values you do not know.
+             * @example awaiting_claim
+             */
+            state: string;
+            /** @description The address the refund is sent to, once known. */
+            destination: string | null;
+            /** @description The refund's transaction once sent, else `null`. */
+            tx_id: string | null;
+            /** @description Until when the claim link can be used (a refund through a claim link), else `null`. */
+            claim_expires_at: components["schemas"]["IsoTimestamp"] | null;
+            created_at: components["schemas"]["IsoTimestamp"];
         };
         /**
          * RefundedInfo
-         * @description Set when the merchant recorded, through `refundPayment`, that this succeeded payment was refunded
-         *     **off-platform**. Paygate moves no funds for a refund. An additive field, not part of the original payload list.
+         * @description Set when the merchant refunded this succeeded payment through `refundPayment`: recorded **off-platform** (no
+         *     funds move) or, for a payment settled in collected mode, sent on chain by Paygate (`refunds`). An additive field,
+         *     not part of the original payload list.
          */
         RefundedInfo: {
-            /** @description When the refund was recorded. */
+            /** @description When the (first) refund was recorded. */
             refunded_at: components["schemas"]["IsoTimestamp"];
             /**
              * @description The `reason` the merchant sent with the refund, or `null`.
              * @example Goods returned
              */
             reason: string | null;
+            /**
+             * @description Collected mode: the on-chain refunds of this payment, oldest first, each with its state and its transaction
+             *     once sent. Absent for an off-platform refund.
+             */
+            refunds?: components["schemas"]["OnchainRefund"][];
         };
         /**
          * PaymentSnapshot
@@ -2182,7 +2255,8 @@ export interface components {
         };
         /**
          * RefundPaymentRequest
-         * @description Optional details of the refund you made off-platform. The body itself is optional; send `{}` or no body at all.
+         * @description Optional details of the refund. The body itself is optional; send `{}` or no body at all. For a payment settled in
+         *     collected mode the refund moves funds (see `amount`); otherwise it records a refund you made off-platform.
          */
         RefundPaymentRequest: {
             /**
@@ -2190,6 +2264,14 @@ export interface components {
              * @example Goods returned
              */
             reason?: string;
+            /**
+             * @description Collected mode only: how much to send back, in minor units of the payment's settlement asset (the unit of
+             *     `processing.settlement_amount`). At most what is left of that amount after earlier refunds, and at most your
+             *     unpaid balance on that chain and asset (what was paid out cannot be refunded from here). Absent: all that is
+             *     left. Refused (`params_validation`) on a payment not settled in collected mode.
+             * @example 5000000
+             */
+            amount?: string;
         };
         /**
          * SimulatePaymentRequest
@@ -2278,6 +2360,55 @@ export interface components {
          */
         SettlementAddresses: {
             [key: string]: string;
+        };
+        /**
+         * SettlementMode
+         * @description How the merchant is paid. `direct`: the buyer pays the merchant's own settlement address; the fee accrues to a fee
+         *     balance the operator invoices. `collected`: the buyer pays a deposit address of the operator's, and the operator
+         *     pays the merchant out net of the fee. `collected` needs the server's deposit seed (`PAYGATE_DEPOSIT_SEED`) and a
+         *     settlement (payout) address on every chain the merchant is paid on. A change applies to payments created after it;
+         *     a payment keeps the mode it was created under.
+         * @example direct
+         * @enum {string}
+         */
+        SettlementMode: "direct" | "collected";
+        /**
+         * FeeBalance
+         * @description The fees of one chain and asset in `direct` settlement mode, where the buyer pays the merchant's own address and
+         *     the operator invoices its fee off-chain. All three amounts are decimal integer strings in the asset's minor units,
+         *     exact (never rounded): `outstanding` = `accrued` − `invoiced`.
+         */
+        FeeBalance: {
+            chain: components["schemas"]["Caip2Chain"];
+            /**
+             * @description The asset the fees are counted in, as a unit `caip19/<asset>` (the payments' settlement asset).
+             * @example caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+             */
+            asset: string;
+            /**
+             * @description The fees of every settled payment (a payment's fee counts once its success transaction is final).
+             * @example 675000
+             */
+            accrued: string;
+            /**
+             * @description What the operator has invoiced so far.
+             * @example 450000
+             */
+            invoiced: string;
+            /**
+             * @description Accrued and not invoiced yet.
+             * @example 225000
+             */
+            outstanding: string;
+        };
+        /**
+         * FeeBalances
+         * @description The merchant's fee balance in one mode, per chain and asset (an empty list when no fee accrued).
+         */
+        FeeBalances: {
+            /** @description Whether these are the fees of live payments (`true`) or of test payments. */
+            live: boolean;
+            balances: components["schemas"]["FeeBalance"][];
         };
         /**
          * WebhookEndpointUrl
@@ -4907,8 +5038,9 @@ export interface operations {
              * @description The request breaks a rule; nothing changed. Codes:
              *     - `params_validation`: the body breaks the schema (an empty body, an unknown field, a wrong type), or a
              *       field breaks its rule: a blank `name` or one with control characters, an `iconUrl` that is not an
-             *       `http(s)` URL, a settlement chain that is not supported or an address not in the chain's form.
-             *       `param` names the field.
+             *       `http(s)` URL, a settlement chain that is not supported or an address not in the chain's form,
+             *       `settlementMode: collected` without a deposit seed on the server or without a settlement address (or
+             *       removing the last address of a merchant in `collected` mode). `param` names the field.
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
              *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
@@ -4927,6 +5059,62 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDashboardFeeBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fee balance of the request's mode. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeeBalances"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5938,4 +6126,5 @@ export const webhookDeliveryTriggerValues: ReadonlyArray<FlattenedDeepRequired<c
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]> = ["pending", "delivered", "failed"];
 export const paymentTimelineEntryKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineEntry"]["kind"]> = ["transition", "event"];
 export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
+export const settlementModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SettlementMode"]> = ["direct", "collected"];
 export const webhookModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMode"]> = ["test", "live"];

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { unredactedChild } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { loadContract, ownsPath, templatePattern, type ApiName } from './openapi.js';
 
@@ -80,6 +81,8 @@ const CLIENT_CLOSED = 499;
 
 export function requestContext(deps: { logger: Logger; metrics: Metrics }): RequestHandler {
   const nameRoute = routeNamer();
+  // The request line's fields are all built below from known values, none of them a secret or personal data.
+  const lineLogger = unredactedChild(deps.logger);
   return (req, res, next) => {
     const started = performance.now();
     const requestId = requestIdOf(req.get(REQUEST_ID_HEADER));
@@ -116,7 +119,11 @@ export function requestContext(deps: { logger: Logger; metrics: Metrics }): Requ
       };
       // Without a child, the line carries the child's binding first, where the child would have written it.
       if (log) log[level](line, 'request');
-      else deps.logger[level]({ reqId: requestId, ...line }, 'request');
+      else {
+        // Follows the runtime's logger if its level was changed after start.
+        if (lineLogger.level !== deps.logger.level) lineLogger.level = deps.logger.level;
+        lineLogger[level]({ reqId: requestId, ...line }, 'request');
+      }
     };
     res.on('finish', complete);
     res.on('close', complete);

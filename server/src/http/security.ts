@@ -213,6 +213,8 @@ export function securityHeaders(config: Pick<Config, 'corsOrigins'>): RequestHan
     if (req.path.startsWith('/collect/')) return collect(req, res, next);
     if (req.path.startsWith('/pay/') || req.path.startsWith('/checkout/')) return checkout(req, res, next);
     if (isDashboardPagePath(req.path)) return dashboard(req, res, next);
+    // A refund's claim page wants exactly the dashboard's policy: its own files only, this server's API, no framing.
+    if (req.path === '/refund' || req.path.startsWith('/refund/')) return dashboard(req, res, next);
     return api(req, res, next);
   };
 }

@@ -95,5 +95,16 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, des
     const { build: prettyStream } = require('pino-pretty') as { build: typeof PrettyBuild };
     return pino(options, prettyStream({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
   }
-  return pino(options);
+  // Asynchronous writes: under load the lines of many requests leave in one write instead of one system call each
+  // (BENCHMARKS.md, api); pino flushes what is pending synchronously when the process exits.
+  return pino(options, pino.destination({ dest: 1, sync: false }));
+}
+
+/**
+ * A child of `logger` that skips the redaction walk, for lines whose every field the caller builds from known,
+ * non-sensitive values (the request line of http/requestContext.ts): with ~200 wildcard paths, redaction was the
+ * largest cost of a request in the shipped server (BENCHMARKS.md, api). Anything else logs through `logger`.
+ */
+export function unredactedChild(logger: Logger): Logger {
+  return logger.child({}, { redact: [] });
 }

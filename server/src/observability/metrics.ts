@@ -133,7 +133,48 @@ export function createMetrics(options: MetricsOptions): Metrics {
     registers,
   });
 
+  const settlementReorgs = new Counter({
+    name: 'paygate_settlement_reorgs_total',
+    help: 'Succeeded payments whose transaction left the chain before finality: gone, reappeared, or abandoned.',
+    labelNames: ['chain', 'outcome'] as const,
+    registers,
+  });
+  const reconciliationDifference = new Gauge({
+    name: 'paygate_reconciliation_difference',
+    help: 'Standing differences between the chains and the ledger, in minor units of the asset (on chain − ledger, summed over the accounts of the role: deposit, collection, treasury). 0 when they agree.',
+    labelNames: ['chain', 'asset', 'role'] as const,
+    registers,
+  });
+  const reconciliationPending = new Gauge({
+    name: 'paygate_reconciliation_pending_difference',
+    help: 'Differences explained for now by money on its way (detection, finality, a move in flight), in minor units; they stand once older than 30 minutes.',
+    labelNames: ['chain', 'asset', 'role'] as const,
+    registers,
+  });
+  const reconciliationLastRun = new Gauge({
+    name: 'paygate_reconciliation_last_run_timestamp_seconds',
+    help: 'When the last reconciliation run of this process finished comparing (Unix seconds).',
+    registers,
+  });
+
   const observer: Observer = {
+    reconciled({ at, checked, differences }) {
+      reconciliationDifference.reset();
+      reconciliationPending.reset();
+      for (const { chain, asset, role } of checked) {
+        reconciliationDifference.set({ chain, asset, role }, 0);
+        reconciliationPending.set({ chain, asset, role }, 0);
+      }
+      // A gauge is a float: an 18-decimal amount loses its last digits here, never its sign or its size; the log line
+      // carries the exact value.
+      for (const { chain, asset, role, difference, state } of differences) {
+        (state === 'standing' ? reconciliationDifference : reconciliationPending).inc(
+          { chain, asset, role },
+          Number(difference),
+        );
+      }
+      reconciliationLastRun.set(at / 1000);
+    },
     paymentTransition({ from, to, live }) {
       transitions.inc({ from: from ?? 'none', to, mode: live ? 'live' : 'test' });
     },
@@ -150,6 +191,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
     rpcCall({ chain, method, ok, seconds }) {
       rpcDuration.observe({ chain, method }, seconds);
       if (!ok) rpcErrors.inc({ chain, method });
+    },
+    settlementReorg({ chain, outcome }) {
+      settlementReorgs.inc({ chain, outcome });
     },
   };
 

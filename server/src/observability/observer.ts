@@ -22,6 +22,23 @@ export interface Observer {
   webhookDelivered(a: { seconds: number }): void;
   jobRun(r: { task: string; outcome: 'completed' | 'failed'; seconds: number }): void;
   rpcCall(r: { chain: string; method: string; ok: boolean; seconds: number }): void;
+  /**
+   * Direct settlement found a succeeded payment's transaction gone from its chain before finality (`outcome`
+   * `gone`), back again (`reappeared`), or gone for good (`abandoned`: a discrepancy is recorded).
+   */
+  settlementReorg?(r: { chain: string; outcome: 'gone' | 'reappeared' | 'abandoned' }): void;
+  /**
+   * A reconciliation run's outcome (settlement/reconciliation.ts): the accounts compared and their differences.
+   * Optional: observers that only time calls (the benchmarks') need not know it.
+   */
+  reconciled?(r: ReconciliationReport): void;
+}
+
+/** What metrics need of a reconciliation run; amounts are minor units, signed (actual − expected). */
+export interface ReconciliationReport {
+  at: number;
+  checked: { chain: string; asset: string; role: string }[];
+  differences: { chain: string; asset: string; role: string; difference: bigint; state: 'pending' | 'standing' }[];
 }
 
 export const silentObserver: Observer = {

@@ -1,14 +1,14 @@
 /**
  * `Idempotency-Key` on create (docs/decisions.md §5, §10, §12): scoped per merchant and mode, kept 24 hours, and
- * only a created payment is stored. The in-flight row is committed on its own before the work starts, so a
- * concurrent request with the same key sees it at once (409) instead of waiting on a lock; the answer is stored in
- * the transaction that creates the payment, so a crash cannot leave a payment without its record.
+ * only a created payment is stored. The key is inserted with its answer in the transaction that creates the
+ * payment (in the group commit of creates, payments/lifecycle.ts), so both commit or neither does: a crash or a
+ * lost commit cannot leave a payment without its key, and a retry after either replays or creates, never both.
+ * A concurrent request with the same key finds the key taken (on PostgreSQL once the holder's transaction ends)
+ * and replays its answer.
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
   deleteIdempotencyKey,
   findIdempotencyKey,
   purgeIdempotencyKeys,
@@ -19,8 +19,9 @@ import type { LifecycleDeps } from './lifecycle.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
- * An in-flight row older than this belongs to a request that died (the process crashed between claim and commit);
- * it is well above the request timeout, so a live request is never taken over.
+ * An in-flight row (one without an answer, as servers before the answered insert wrote while their create ran)
+ * older than this belongs to a request that died; it is well above the request timeout, so a live request is never
+ * taken over.
  */
 export const IN_FLIGHT_TIMEOUT_MS = 60_000;
 /** Expired keys are purged by whichever create comes along, at most this often per database. */
@@ -74,25 +75,33 @@ export interface IdempotentAnswer<T> {
   replayed: boolean;
 }
 
+/** The key a create under `Idempotency-Key` inserts with its answer (payments/lifecycle.ts `KeyedCreate`). */
+export interface KeyClaim {
+  scope: IdempotencyScope;
+  requestHash: string;
+  createdAt: number;
+}
+
 /**
- * Runs `work` at most once per key: the caller that claims the key runs it inside a transaction that also stores
- * the answer; every other caller gets the stored answer (same body) or 409 `idempotency_conflict`.
+ * Runs `attempt` until one creates (it inserts the key with its answer, in its own transaction) or the key is found
+ * taken: then the stored answer is replayed (same body), or the answer is 409 `idempotency_conflict`. `attempt`
+ * answers null when the key was taken and it did nothing.
  */
 export async function withIdempotencyKey<T>(
   deps: LifecycleDeps,
   scope: { merchantId: string; live: boolean; key: string },
   body: unknown,
-  work: (trx: Knex.Transaction) => Promise<{ status: number; body: T }>,
+  attempt: (claim: KeyClaim) => Promise<{ status: number; body: T } | null>,
 ): Promise<IdempotentAnswer<T>> {
   const s: IdempotencyScope = { merchant_id: scope.merchantId, live: scope.live, key: scope.key };
   const hash = requestHash(body);
   await purgeExpiredIdempotencyKeys(deps);
 
-  // A few rounds: the row we collided with may be released or taken over between our insert and our read.
+  // A few rounds: the key we collided with may be purged or taken over between our insert and our read.
   for (let round = 0; round < 3; round++) {
     const now = deps.now();
-    const claim = { ...s, request_hash: hash, created_at: now };
-    if (await claimIdempotencyKey(deps.db.knex, claim)) return runClaimed(deps, claim, work);
+    const created = await attempt({ scope: s, requestHash: hash, createdAt: now });
+    if (created) return { ...created, replayed: false };
 
     const existing = await findIdempotencyKey(deps.db.knex, s);
     if (!existing) continue;
@@ -115,31 +124,4 @@ export async function withIdempotencyKey<T>(
     'idempotency_conflict',
     `A request with Idempotency-Key ${scope.key} is still in progress; retry shortly with the same key and body.`,
   );
-}
-
-async function runClaimed<T>(
-  deps: LifecycleDeps,
-  claim: IdempotencyScope & { request_hash: string; created_at: number },
-  work: (trx: Knex.Transaction) => Promise<{ status: number; body: T }>,
-): Promise<IdempotentAnswer<T>> {
-  try {
-    return await deps.db.knex.transaction(async (trx) => {
-      const answer = await work(trx);
-      const stored = await completeIdempotencyKey(trx, claim, {
-        status: answer.status,
-        body: JSON.stringify(answer.body),
-      });
-      // Our claim was taken over as abandoned: roll the work back rather than let two requests both create.
-      if (!stored) {
-        throw new ApiError('idempotency_conflict', `Idempotency-Key ${claim.key} was taken over by a later request.`);
-      }
-      return { ...answer, replayed: false };
-    });
-  } catch (err) {
-    // A refused or failed request stores nothing, so the caller may fix it and retry with the same key.
-    await deleteIdempotencyKey(deps.db.knex, claim, { created_at: claim.created_at, inFlightOnly: true }).catch(
-      (releaseErr: unknown) => deps.logger.error({ err: releaseErr }, 'could not release an idempotency key'),
-    );
-    throw err;
-  }
 }

@@ -9,6 +9,7 @@ import type { Database } from '../db/connect.js';
 import { Combiner } from '../db/combiner.js';
 import { isEmbedded } from '../db/dialect.js';
 import { insertEvents, type EventRow } from '../db/queries/events.js';
+import { insertAnsweredKeys, scopeId, type IdempotencyScope } from '../db/queries/idempotencyKeys.js';
 import { findPayment, insertPayments, updatePaymentAtVersion, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -131,49 +132,106 @@ function newPaymentRow(deps: LifecycleDeps, input: NewPayment): PaymentRow {
   };
 }
 
-/** Creates payments and their `payment.created` events in the caller's transaction. */
-async function insertNewPayments(deps: LifecycleDeps, trx: Knex.Transaction, inputs: NewPayment[]) {
-  const rows = inputs.map((input) => newPaymentRow(deps, input));
-  await insertPayments(
+/**
+ * A create under an `Idempotency-Key` (payments/idempotency.ts): its key, with the answer, is inserted in the
+ * transaction that inserts the payment, so the two commit together or not at all, and a key another create holds
+ * makes this one create nothing.
+ */
+export interface KeyedCreate {
+  scope: IdempotencyScope;
+  requestHash: string;
+  createdAt: number;
+  /** The answer stored with the key, from the payment about to be inserted. */
+  answer: (row: PaymentRow) => { status: number; body: string };
+}
+
+interface CreateItem {
+  input: NewPayment;
+  key?: KeyedCreate;
+}
+
+/**
+ * Which creates of a batch may go ahead: every unkeyed one, and each keyed one whose key row was inserted. Of two
+ * creates of one batch with the same key, only the first tries; the second finds the first's key once committed.
+ */
+async function claimKeys(trx: Knex.Transaction, items: CreateItem[], rows: PaymentRow[]): Promise<boolean[]> {
+  const go = items.map((item) => item.key === undefined);
+  const tried: number[] = [];
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    if (item.key && !seen.has(scopeId(item.key.scope))) {
+      seen.add(scopeId(item.key.scope));
+      tried.push(i);
+    }
+  });
+  if (tried.length === 0) return go;
+  const inserted = await insertAnsweredKeys(
     trx,
-    rows.map(({ stages: _stages, ...columns }) => columns),
+    tried.map((i) => {
+      const key = items[i]!.key!;
+      const answer = key.answer(rows[i]!);
+      return {
+        ...key.scope,
+        request_hash: key.requestHash,
+        created_at: key.createdAt,
+        response_status: answer.status,
+        response_body: answer.body,
+      };
+    }),
   );
-  await writeEvents(
-    deps,
-    trx,
-    rows.map((row) => eventOf(deps, row, 'payment.created')),
-  );
+  tried.forEach((i, n) => (go[i] = inserted[n]!));
+  return go;
+}
+
+/**
+ * Creates payments and their `payment.created` events in the caller's transaction; null for a keyed create whose
+ * key was taken.
+ */
+async function insertNewPayments(
+  deps: LifecycleDeps,
+  trx: Knex.Transaction,
+  items: CreateItem[],
+): Promise<(PaymentRow | null)[]> {
+  const all = items.map((item) => newPaymentRow(deps, item.input));
+  const go = await claimKeys(trx, items, all);
+  const rows = all.filter((_, i) => go[i]);
+  if (rows.length > 0) {
+    await insertPayments(
+      trx,
+      rows.map(({ stages: _stages, ...columns }) => columns),
+    );
+    await writeEvents(
+      deps,
+      trx,
+      rows.map((row) => eventOf(deps, row, 'payment.created')),
+    );
+  }
   for (const row of rows) observeOnCommit(deps, trx, null, row.status, row.live);
-  return rows;
+  return all.map((row, i) => (go[i] ? row : null));
 }
 
 /**
  * Group commit: creates that arrive together share one transaction (one commit, and on PostgreSQL one insert per
- * table), since a create is mostly commit and round-trip cost. Each create is still answered only after its own
- * payment has committed; if the shared transaction fails, each create is retried in a transaction of its own
- * (db/combiner.ts). One combiner per set of lifecycle deps, so batched creates share one clock and one set of hooks.
+ * table), since a create is mostly commit and round-trip cost; keyed creates too, each with its key row. Each
+ * create is still answered only after its own payment has committed; if the shared transaction fails, each create
+ * is retried in a transaction of its own (db/combiner.ts). One combiner per set of lifecycle deps, so batched
+ * creates share one clock and one set of hooks.
  */
-const createCombiners = new WeakMap<LifecycleDeps, Combiner<NewPayment, PaymentRow>>();
+const createCombiners = new WeakMap<LifecycleDeps, Combiner<CreateItem, PaymentRow | null>>();
 /** Errors thrown by the statements of a group commit, before any commit was attempted. */
 const failedInside = new WeakSet<object>();
 
-export async function createPayment(
-  deps: LifecycleDeps,
-  input: NewPayment,
-  /** The caller's transaction, when the payment must commit together with its own writes (idempotency). */
-  trx?: Knex.Transaction,
-): Promise<PaymentRow> {
-  if (trx) return (await insertNewPayments(deps, trx, [input]))[0]!;
+function createCombinerOf(deps: LifecycleDeps): Combiner<CreateItem, PaymentRow | null> {
   let combiner = createCombiners.get(deps);
   if (!combiner) {
     // Two transactions in flight on a database server, so the next batch forms and starts while one waits on the
     // network; an embedded database has one connection, and a second transaction would only wait for it.
     const concurrency = isEmbedded(deps.db) ? 1 : 2;
     combiner = new Combiner(
-      (inputs) =>
+      (items) =>
         deps.db.knex.transaction(async (t) => {
           try {
-            return await insertNewPayments(deps, t, inputs);
+            return await insertNewPayments(deps, t, items);
           } catch (err) {
             if (typeof err === 'object' && err !== null) failedInside.add(err);
             throw err;
@@ -188,7 +246,26 @@ export async function createPayment(
     );
     createCombiners.set(deps, combiner);
   }
-  return combiner.add(input);
+  return combiner;
+}
+
+export async function createPayment(
+  deps: LifecycleDeps,
+  input: NewPayment,
+  /** The caller's transaction, when the payment must commit together with its own writes. */
+  trx?: Knex.Transaction,
+): Promise<PaymentRow> {
+  if (trx) return (await insertNewPayments(deps, trx, [{ input }]))[0]!;
+  return (await createCombinerOf(deps).add({ input }))!;
+}
+
+/** Creates a payment and stores its key with the answer, in the group commit; null (nothing created) when the key is taken. */
+export async function createPaymentWithKey(
+  deps: LifecycleDeps,
+  input: NewPayment,
+  key: KeyedCreate,
+): Promise<PaymentRow | null> {
+  return createCombinerOf(deps).add({ input, key });
 }
 
 export interface Change {
@@ -253,16 +330,23 @@ export async function recordStage<S extends 'settled' | 'refunded'>(
   deps: LifecycleDeps,
   paymentId: string,
   stage: S,
-  /** Builds the stage's sub-object from the locked row, or throws an ApiError when the stage is not allowed. */
-  build: (p: PaymentRow, now: number) => Required<StageChange>[S] | null,
-  /** The caller's transaction, when the stage must commit together with its own writes (a payout's completion). */
+  /**
+   * Builds the stage's sub-object from the locked row, or throws an ApiError when the stage is not allowed. It may
+   * write rows of its own in `trx` (an on-chain refund and its ledger entry), committed with the stage or not at all.
+   */
+  build: (
+    p: PaymentRow,
+    now: number,
+    trx: Knex.Transaction,
+  ) => Required<StageChange>[S] | null | Promise<Required<StageChange>[S] | null>,
+  /** The caller's transaction, when the stage must commit together with its own writes (the ledger's). */
   outer?: Knex.Transaction,
 ): Promise<ChangeResult> {
   const work = async (trx: Knex.Transaction): Promise<ChangeResult> => {
     const current = await findPayment(trx, paymentId, { forUpdate: true });
     if (!current) throw new ApiError('payment_not_found', `No payment with id ${paymentId}.`);
     const now = deps.now();
-    const value = build(current, now);
+    const value = await build(current, now, trx);
     if (value === null) return { payment: current, changed: false };
     // Settlement is a state change with an event; a refund is a record on the payment with neither
     // (docs/decisions.md §1.2), so versions stay gap-free in the event stream.
@@ -309,7 +393,10 @@ export async function expireIfOverdue(deps: LifecycleDeps, payment: PaymentRow):
   }
 }
 
-/** Test mode's automatic settlement: the whole settlement amount, at once. Idempotent. */
+/**
+ * Test mode's automatic settlement: the whole settlement amount, at once, naming the success transaction (a
+ * simulated one's `test:<id>`; null when there is none). Idempotent.
+ */
 export async function settleTestPayment(deps: LifecycleDeps, paymentId: string): Promise<ChangeResult> {
   return recordStage(deps, paymentId, 'settled', (p, now): SettledStage | null => {
     if (p.status !== 'succeeded' || p.live || p.stages.settled !== null) return null;
@@ -317,6 +404,6 @@ export async function settleTestPayment(deps: LifecycleDeps, paymentId: string):
       unit: p.amount_unit,
       value: p.amount_value,
     };
-    return { settled_at: iso(now), settlement_amount: settlement };
+    return { settled_at: iso(now), settlement_amount: settlement, tx_id: p.stages.success?.tx_id ?? null };
   });
 }

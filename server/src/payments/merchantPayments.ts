@@ -2,7 +2,6 @@
  * The merchant interface's domain: create, read, list, cancel and record a refund, always within one merchant and
  * one mode (a test key sees only test payments; another merchant's payment or the other mode's is invisible).
  */
-import type { Knex } from 'knex';
 import { findPaymentStatus } from '../db/queries/paymentStatus.js';
 import { findOverduePayments, findPayment, listPayments, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
@@ -11,6 +10,7 @@ import { currencyOfUnit } from '../currencies.js';
 import { withIdempotencyKey, type IdempotentAnswer } from './idempotency.js';
 import {
   createPayment,
+  createPaymentWithKey,
   expireIfOverdue,
   recordStage,
   transitionPayment,
@@ -125,12 +125,17 @@ export async function createMerchantPayment(
   body: CreatePaymentRequest,
   idempotencyKey?: string,
 ): Promise<IdempotentAnswer<CreatePaymentResponse>> {
-  const create = async (trx?: Knex.Transaction) => {
-    const row = await createPayment(deps, newPaymentFrom(deps.now(), scope, body), trx);
-    return { status: 201, body: createdAnswer(deps, row) };
-  };
-  if (idempotencyKey === undefined) return { ...(await create()), replayed: false };
-  return withIdempotencyKey(deps, { ...scope, key: idempotencyKey }, body, create);
+  const input = newPaymentFrom(deps.now(), scope, body);
+  if (idempotencyKey === undefined) {
+    return { status: 201, body: createdAnswer(deps, await createPayment(deps, input)), replayed: false };
+  }
+  return withIdempotencyKey(deps, { ...scope, key: idempotencyKey }, body, async (claim) => {
+    const row = await createPaymentWithKey(deps, input, {
+      ...claim,
+      answer: (created) => ({ status: 201, body: JSON.stringify(createdAnswer(deps, created)) }),
+    });
+    return row && { status: 201, body: createdAnswer(deps, row) };
+  });
 }
 
 /** Another merchant's payment, or one of the other mode, is answered exactly like an unknown id. */

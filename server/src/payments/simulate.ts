@@ -89,7 +89,7 @@ async function settle(deps: LifecycleDeps, id: string): Promise<PaymentRow> {
       unit: p.amount_unit,
       value: p.amount_value,
     };
-    return { settled_at: iso(now), settlement_amount: settlement };
+    return { settled_at: iso(now), settlement_amount: settlement, tx_id: p.stages.success?.tx_id ?? null };
   });
   return payment;
 }

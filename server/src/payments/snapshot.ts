@@ -26,7 +26,8 @@ export function toSnapshot(row: PaymentRow): PaymentSnapshot {
     failed: row.stages.failed,
     cancelled: row.stages.cancelled,
     expired: row.stages.expired,
-    settled: row.stages.settled,
+    // Settled stages stored before `tx_id` existed lack it; the contract reads them as null.
+    settled: row.stages.settled && { ...row.stages.settled, tx_id: row.stages.settled.tx_id ?? null },
     refunded: row.stages.refunded,
   };
 }

@@ -16,12 +16,13 @@ import type { Chains } from '../chains/index.js';
 import { findMoveRow, openMoveRows, updateMoveRow, type MoveKind, type MoveRow } from '../db/queries/moveRows.js';
 import { payoutItemsOf, releasePayoutItems } from '../db/queries/payoutRows.js';
 import { findPayment } from '../db/queries/payments.js';
-import type { RefundedStage, SettledStage } from '../db/queries/paymentStages.js';
+import type { SettledStage } from '../db/queries/paymentStages.js';
 import { releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
 import type { JobQueue } from '../jobs/types.js';
 import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
+import { syncRefundedStage } from './refunds.js';
 
 export const MOVE_TASK = 'settlement.move';
 
@@ -227,22 +228,9 @@ async function complete(
       refundId: row.id,
     },
   ]);
-  await recordStage(
-    deps,
-    payment.id,
-    'refunded',
-    (p): RefundedStage | null => {
-      if (p.stages.refunded !== null) return null;
-      const refunded = {
-        refunded_at: iso(now),
-        reason: (row.raw.reason as string | null) ?? null,
-        tx_id: txId,
-        amount: { unit: `caip19/${row.asset}`, value: amount.toString() },
-      };
-      return refunded;
-    },
-    trx,
-  );
+  // The request wrote the refund's record (and reserved its ledger entry above, the same key); the record now shows
+  // the refund's transaction.
+  await syncRefundedStage(deps, payment.id, trx);
 }
 
 /** Every row still moving gets its job back (a restart, or rows written before their job existed). */

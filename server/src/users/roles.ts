@@ -76,5 +76,6 @@ export const OPERATION_ROLES: Record<OperationId, Access> = {
   revokeApiKey: 'developer',
   getSettings: 'viewer',
   updateSettings: 'owner',
+  getDashboardFeeBalance: 'viewer',
   getWebhookSources: 'viewer',
 };

@@ -182,7 +182,8 @@ export async function sendTestEvent(
       cancelled:
         type === 'payment.cancelled' ? { cancelled_at: at, cancelled_by: 'merchant', cancellation_reason: null } : null,
       expired: type === 'payment.expired' ? { expired_at: at } : null,
-      settled: type === 'payment.settled' ? { settled_at: at, settlement_amount: token } : null,
+      settled:
+        type === 'payment.settled' ? { settled_at: at, settlement_amount: token, tx_id: `test:${paymentId}` } : null,
       refunded: null,
     },
   };

@@ -19,6 +19,7 @@ import type { CheckoutChain, CheckoutPageConfig, Language } from '../pageConfig.
 import { gatewayFor } from './api.js';
 import { serverClock } from './clock.js';
 import { CollectClosed, CollectDialog, CollectError, type CollectRequest } from './CollectDialog.js';
+import { DepositPanel } from './DepositPanel.js';
 import { formatFiat, formatRemaining, formatTime, formatToken, shorten } from './format.js';
 import { PhonePanel } from './PhonePanel.js';
 import {
@@ -109,6 +110,8 @@ export function App(props: { config: CheckoutPageConfig }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [collect, setCollect] = useState<CollectRequest | null>(null);
+  // Counts the status poll's answers: the deposit panel reads what was received again on each.
+  const [statusAnswers, setStatusAnswers] = useState(0);
   const viewRef = useRef(view);
   viewRef.current = view;
 
@@ -165,6 +168,7 @@ export function App(props: { config: CheckoutPageConfig }) {
         try {
           const answer = await gateway.getPaymentStatus(paymentId, { maxPollMs: POLL_MS, signal: controller.signal });
           if (controller.signal.aborted) return;
+          setStatusAnswers((n) => n + 1);
           if (answer.status !== 'requires_action') showStatus(answer, true);
           if (answer.isFinal) return;
           if (answer.status === 'requires_action' && answer.pollInMs) await pause(answer.pollInMs, controller.signal);
@@ -447,6 +451,7 @@ export function App(props: { config: CheckoutPageConfig }) {
               onPay={(o) => void pay(o)}
               onRefresh={() => void loadOptions()}
             />
+            <DepositPanel gateway={gateway} paymentId={paymentId!} lang={lang} t={t} refresh={statusAnswers} />
             <PhonePanel config={config} t={t} open={wallets.length === 0} />
             <Cancel t={t} onCancel={() => void cancel()} disabled={busy !== null} />
           </section>

@@ -162,21 +162,36 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Record an off-platform refund
-         * @description > **No funds move.** This call does not send anything to the buyer. It **records** that you refunded a
-         *     > succeeded payment yourself, outside Paygate (for example by a transfer from your own wallet), so that the
-         *     > payment, the dashboard and your reconciliation show it.
+         * Refund a payment
+         * @description Refunds a succeeded payment (settled or not); otherwise `409 payment_not_succeeded`. What happens depends on how
+         *     the payment settles:
          *
-         *     - Allowed only on a `succeeded` payment (settled or not); otherwise `409 payment_not_succeeded`. A payment can
-         *       be refunded once; a second call answers `409 already_refunded`.
-         *     - On success the `refunded` sub-object is set (`refunded_at`, `reason`); `payment_state_version` does not
-         *       change, because no event is sent for a refund and the versions receivers see stay gap-free. `status` stays `succeeded` (a refund is a stage, not a status), so the merchant status endpoints keep
-         *       reporting `succeeded`.
-         *     - **No webhook is sent** for a refund (none of the seven event types describes it); the next event of the
-         *       payment, if any, carries the `refunded` object.
-         *     - Test payments can be refunded with a test key like live ones.
+         *     **Direct settlement (the default): no funds move.** The buyer paid your own address, so this call does not send
+         *     anything to the buyer. It **records** that you refunded the payment yourself, outside Paygate (for example by a
+         *     transfer from your own wallet), so that the payment, the dashboard and your reconciliation show it. A payment
+         *     can be refunded once; a second call answers `409 already_refunded`. `amount` is refused here
+         *     (`400 params_validation`).
          *
-         *     The body is optional: send `{"reason": "…"}`, `{}` or nothing.
+         *     **Collected settlement: Paygate sends the refund** from the operator's collection account, out of your unpaid
+         *     balance, full (no `amount`: all that is left) or partial (`amount`), as many times as something is left:
+         *     - `amount` is in minor units of the payment's settlement asset; at most what is left of
+         *       `processing.settlement_amount` after earlier refunds (`400 params_validation` otherwise; `409
+         *       already_refunded` when nothing is left), and at most your unpaid balance on that chain and asset (`409
+         *       invalid_state`: what was already paid out to you cannot be refunded from here; refund it yourself).
+         *     - The destination is the paying wallet's account when the buyer paid through a wallet's confirm (the account
+         *       that signed). A plain transfer (from an exchange, say) may come from an address the buyer does not own, so
+         *       the answer's `refund.claim_url` is then a **one-time link** for the buyer, valid 30 days, where they enter an
+         *       address of the payment's chain. The link is shown **once**: only its hash is stored.
+         *     - The answer's `refund` describes the refund; `refunded.refunds` lists every refund of the payment with its
+         *       state and, once sent, its transaction.
+         *
+         *     In both modes, `payment_state_version` does not change, because no event is sent for a refund and the versions
+         *     receivers see stay gap-free. `status` stays `succeeded` (a refund is a stage, not a status), so the merchant
+         *     status endpoints keep reporting `succeeded`. **No webhook is sent** for a refund (none of the seven event types
+         *     describes it); the next event of the payment, if any, carries the `refunded` object. Test payments can be
+         *     refunded with a test key like live ones.
+         *
+         *     The body is optional: send `{"reason": "…"}`, `{"amount": "…"}`, `{}` or nothing.
          */
         post: operations["refundPayment"];
         delete?: never;
@@ -232,11 +247,35 @@ export interface paths {
          *     | `processing.chain_caip2` | `eip155:31337` |
          *     | `processing.option_amount`, `processing.settlement_amount`, `settled.settlement_amount` | `{unit: "caip19/eip155:31337/erc20:0x0000000000000000000000000000000000000000", value: <amount scaled to 6 decimals>}` (USD 12.50 → `"12500000"`) |
          *     | `processing.fee` | the merchant's fee if one is configured, otherwise `null` |
-         *     | `success.tx_id` | `test:<paymentId>` |
+         *     | `success.tx_id`, `settled.tx_id` | `test:<paymentId>` |
          *     | `failed.failure_reason` | `Simulated failure` |
          *     | `cancelled.cancelled_by` | `merchant` (`cancellation_reason`: `null`) |
          */
         post: operations["simulatePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchant/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the fee balance
+         * @description The fees the merchant owes the operator in `direct` settlement mode, for the key's mode, per chain and asset:
+         *     accrued (a payment's fee, `processing.fee.total_amount`, counts once the payment is settled, that is once its
+         *     success transaction is final on chain), invoiced by the operator, and outstanding. In `collected` mode fees are
+         *     kept from the payouts and never owed, so they do not appear here. Amounts are exact decimal strings in the
+         *     asset's minor units.
+         */
+        get: operations["getFeeBalance"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -730,9 +769,11 @@ export interface webhooks {
         /**
          * payment.settled: Merchant settlement completed
          * @description Sent when merchant settlement of a succeeded payment completes. Settlement is a stage, not a status:
-         *     `data.status` stays `succeeded` and `data.settled` holds the settled amount; the version still goes up by 1.
-         *     **Do not fulfil again**: you fulfilled on success. In test mode a succeeded payment settles automatically, right
-         *     after `payment.succeeded`. To find succeeded payments still awaiting settlement, list them with
+         *     `data.status` stays `succeeded` and `data.settled` holds the settled amount and the settling transaction
+         *     (`tx_id`); the version still goes up by 1. **Do not fulfil again**: you fulfilled on success. In test mode a
+         *     succeeded payment settles automatically, right after `payment.succeeded`. A live payment of a merchant in
+         *     `direct` settlement mode settles once its success transaction is final on chain (the `finalized` block on EVM
+         *     chains, which is minutes after success; `finalized` commitment on Solana). To find succeeded payments still awaiting settlement, list them with
          *     `status=succeeded&settled=false`.
          *
          *     The body is a `WebhookEvent` with `type: payment.settled` whose `data` is the full `PaymentSnapshot` of the payment at the time of the event (never a delta).
@@ -1277,27 +1318,73 @@ export interface components {
         /**
          * SettledInfo
          * @description Set when merchant settlement of a succeeded payment completed. Settlement is a stage of a `succeeded` payment,
-         *     not a status: `status` stays `succeeded`.
+         *     not a status: `status` stays `succeeded`. A live payment of a merchant in `direct` settlement mode settles when its
+         *     success transaction is final (the `finalized` block on EVM chains, `finalized` commitment on Solana); a test
+         *     payment settles automatically right after it succeeds.
          */
         SettledInfo: {
             /** @description When settlement completed. */
             settled_at: components["schemas"]["IsoTimestamp"];
             /** @description The amount settled, in the settlement asset. */
             settlement_amount: components["schemas"]["MoneyAmount"];
+            /**
+             * @description The transaction that settled the payment, on `processing.chain_caip2`: in `direct` mode the success transaction
+             *     (`success.tx_id`), final on chain; in `collected` mode the payout transaction. A test payment carries its
+             *     success transaction (`test:<paymentId>` when simulated), `null` when it has none. Payments settled before this
+             *     field existed read `null`.
+             * @example 0x69b2304b42c08ebed78451646e73ffcc4e7751e58e8c476e149156353e6817a4
+             */
+            tx_id: string | null;
+        };
+        /**
+         * OnchainRefund
+         * @description A refund Paygate sends on chain from the operator's collection account (collected settlement mode only). It leaves
+         *     as soon as it has a destination: the paying wallet's account for a payment confirmed by a wallet, otherwise the
+         *     address the buyer enters through a one-time claim link (`awaiting_claim` until then).
+         */
+        OnchainRefund: {
+            /**
+             * @description `rfd_` followed by 20 base62 characters.
+             * @example rfd_4bN8cQ2wLx7Rt9Vm3Kp6
+             */
+            refund_id: string;
+            /** @description What the buyer receives, in the payment's settlement asset (a `caip19/…` unit). */
+            amount: components["schemas"]["MoneyAmount"];
+            chain_caip2: components["schemas"]["Caip2Chain"];
+            /**
+             * @description `awaiting_claim`: waiting for the buyer to enter an address through the claim link; `planned`: the destination
+             *     is known and the refund is queued; `sent`: its transaction is on its way; `final`: its transaction is final;
+             *     `failed`: it could not be sent (the operator is alerted). An open set: ignore values you do not know.
+             * @example awaiting_claim
+             */
+            state: string;
+            /** @description The address the refund is sent to, once known. */
+            destination: string | null;
+            /** @description The refund's transaction once sent, else `null`. */
+            tx_id: string | null;
+            /** @description Until when the claim link can be used (a refund through a claim link), else `null`. */
+            claim_expires_at: components["schemas"]["IsoTimestamp"] | null;
+            created_at: components["schemas"]["IsoTimestamp"];
         };
         /**
          * RefundedInfo
-         * @description Set when the merchant recorded, through `refundPayment`, that this succeeded payment was refunded
-         *     **off-platform**. Paygate moves no funds for a refund. An additive field, not part of the original payload list.
+         * @description Set when the merchant refunded this succeeded payment through `refundPayment`: recorded **off-platform** (no
+         *     funds move) or, for a payment settled in collected mode, sent on chain by Paygate (`refunds`). An additive field,
+         *     not part of the original payload list.
          */
         RefundedInfo: {
-            /** @description When the refund was recorded. */
+            /** @description When the (first) refund was recorded. */
             refunded_at: components["schemas"]["IsoTimestamp"];
             /**
              * @description The `reason` the merchant sent with the refund, or `null`.
              * @example Goods returned
              */
             reason: string | null;
+            /**
+             * @description Collected mode: the on-chain refunds of this payment, oldest first, each with its state and its transaction
+             *     once sent. Absent for an off-platform refund.
+             */
+            refunds?: components["schemas"]["OnchainRefund"][];
         };
         /**
          * PaymentStatusResponse
@@ -1351,7 +1438,8 @@ export interface components {
         };
         /**
          * RefundPaymentRequest
-         * @description Optional details of the refund you made off-platform. The body itself is optional; send `{}` or no body at all.
+         * @description Optional details of the refund. The body itself is optional; send `{}` or no body at all. For a payment settled in
+         *     collected mode the refund moves funds (see `amount`); otherwise it records a refund you made off-platform.
          */
         RefundPaymentRequest: {
             /**
@@ -1359,6 +1447,33 @@ export interface components {
              * @example Goods returned
              */
             reason?: string;
+            /**
+             * @description Collected mode only: how much to send back, in minor units of the payment's settlement asset (the unit of
+             *     `processing.settlement_amount`). At most what is left of that amount after earlier refunds, and at most your
+             *     unpaid balance on that chain and asset (what was paid out cannot be refunded from here). Absent: all that is
+             *     left. Refused (`params_validation`) on a payment not settled in collected mode.
+             * @example 5000000
+             */
+            amount?: string;
+        };
+        /**
+         * RefundPaymentResponse
+         * @description The payment with its `refunded` stage, and, for a payment settled in collected mode, the refund this call created.
+         */
+        RefundPaymentResponse: components["schemas"]["PaymentSnapshot"] & {
+            /**
+             * @description The on-chain refund this call created (collected mode), with its claim link when the buyer must enter an
+             *     address; absent for a refund recorded off-platform.
+             */
+            refund?: components["schemas"]["OnchainRefund"] & {
+                /**
+                 * @description The one-time link to hand the buyer (`<base URL>/refund#<token>`), or `null` when the refund goes to
+                 *     the paying wallet. **Shown once:** only its hash is stored, so it cannot be read again; a lost link
+                 *     cannot be recovered.
+                 * @example https://pay.example/refund#Vt3d2Q8rQk1n0m2aQ6hB7cYpLx5sT9wZ4eR1uI0oPj8
+                 */
+                claim_url: string | null;
+            };
         };
         /**
          * SimulatePaymentRequest
@@ -1380,6 +1495,44 @@ export interface components {
              * @enum {string}
              */
             to: "processing" | "succeeded" | "failed" | "expired" | "cancelled" | "settled";
+        };
+        /**
+         * FeeBalance
+         * @description The fees of one chain and asset in `direct` settlement mode, where the buyer pays the merchant's own address and
+         *     the operator invoices its fee off-chain. All three amounts are decimal integer strings in the asset's minor units,
+         *     exact (never rounded): `outstanding` = `accrued` − `invoiced`.
+         */
+        FeeBalance: {
+            chain: components["schemas"]["Caip2Chain"];
+            /**
+             * @description The asset the fees are counted in, as a unit `caip19/<asset>` (the payments' settlement asset).
+             * @example caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+             */
+            asset: string;
+            /**
+             * @description The fees of every settled payment (a payment's fee counts once its success transaction is final).
+             * @example 675000
+             */
+            accrued: string;
+            /**
+             * @description What the operator has invoiced so far.
+             * @example 450000
+             */
+            invoiced: string;
+            /**
+             * @description Accrued and not invoiced yet.
+             * @example 225000
+             */
+            outstanding: string;
+        };
+        /**
+         * FeeBalances
+         * @description The merchant's fee balance in one mode, per chain and asset (an empty list when no fee accrued).
+         */
+        FeeBalances: {
+            /** @description Whether these are the fees of live payments (`true`) or of test payments. */
+            live: boolean;
+            balances: components["schemas"]["FeeBalance"][];
         };
         /**
          * Payout
@@ -1659,6 +1812,20 @@ export interface components {
          *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
          */
         PaymentActionBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The request breaks a rule. Codes:
+         *     - `invalid_params`: the request cannot be read (for example an unknown query parameter).
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         */
+        HeadersBadRequest: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2235,13 +2402,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The payment, with `refunded` set. */
+            /** @description The payment, with `refunded` set, and the on-chain refund this call created (collected mode). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentSnapshot"];
+                    "application/json": components["schemas"]["RefundPaymentResponse"];
                 };
             };
             400: components["responses"]["PaymentActionBadRequest"];
@@ -2251,7 +2418,9 @@ export interface operations {
             /**
              * @description The payment cannot be refunded. Codes:
              *     - `payment_not_succeeded`: the payment is not `succeeded` (nothing was paid, or it is still `processing`).
-             *     - `already_refunded`: a refund was already recorded for this payment.
+             *     - `already_refunded`: a refund was already recorded for this payment (direct), or nothing is left to refund
+             *       (collected).
+             *     - `invalid_state`: collected mode, the amount exceeds your unpaid balance on the payment's chain and asset.
              */
             409: {
                 headers: {
@@ -2361,6 +2530,56 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFeeBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fee balance of the key's mode. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeeBalances"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

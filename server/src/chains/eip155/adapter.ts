@@ -4,6 +4,7 @@ import type { Database } from '../../db/connect.js';
 import { ApiError } from '../../errors.js';
 import type { ChainAdapter, Holding } from '../adapter.js';
 import type { Chains, EvmChain } from '../index.js';
+import { evmFinality } from './finality.js';
 import { evmAccountRules } from './accountRules.js';
 import { erc20Abi, multicall3BalanceAbi } from './abis.js';
 import { evmActions } from './actions.js';
@@ -153,5 +154,7 @@ export function createEvmAdapter(chains: Chains, db: Database, options: EvmAdapt
         ? authorizationProgress(chain, claim, now, settle)
         : transactionProgress(chain, claim, now, settle);
     },
+
+    finality: (caip2, txId) => evmFinality(chainOf(caip2), txId),
   };
 }

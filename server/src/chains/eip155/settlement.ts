@@ -8,6 +8,8 @@ import type { KeyRole, SettlementPort } from '../adapter.js';
 import type { Chains, EvmChain } from '../index.js';
 import { erc20Abi } from './abis.js';
 import { evmSettlementKeys, type EvmSettlementKeys } from './depositKeys.js';
+import { evmDepositScan } from './depositScan.js';
+import { evmDepositInstructions } from './depositUri.js';
 import { evmMoves } from './moves.js';
 
 export interface EvmSettlement extends SettlementPort {
@@ -24,8 +26,10 @@ export function createEvmSettlement(chains: Chains, seed: Uint8Array, db: Databa
   const keys = evmSettlementKeys(seed);
   return {
     keys,
+    deposits: evmDepositInstructions(chains),
     mover: evmMoves(chains, db, keys),
     keyAddress: async (_chain: string, role: KeyRole) => keys.address(role),
+    scanner: evmDepositScan(chains),
     async balance(caip2, asset, address) {
       const chain = evmChainOf(chains, caip2);
       const config = chain.config.assets.find((a) => a.caip19 === asset);

@@ -294,5 +294,15 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
         (chain.config.commitment === 'confirmed' && status.confirmationStatus === 'confirmed');
       return final ? { state: 'succeeded', txId: signature } : { state: 'pending', recheckInMs: RECHECK_MS };
     },
+
+    async finality(caip2, txId) {
+      const chain = chainOf(caip2);
+      const [status] = (
+        await chain.rpc.getSignatureStatuses([txId as Signature], { searchTransactionHistory: true }).send()
+      ).value;
+      // The chain's own finality, whatever commitment the chain's payments succeed at.
+      if (!status || status.err) return 'gone';
+      return status.confirmationStatus === 'finalized' ? 'final' : 'pending';
+    },
   };
 }

@@ -7,6 +7,9 @@ import type { Address } from '@solana/kit';
 import type { KeyRole, SettlementPort } from '../adapter.js';
 import type { SolanaChain } from './client.js';
 import { solanaSettlementKeys, type SolanaSettlementKeys } from './depositKeys.js';
+import { solanaDepositScan } from './depositScan.js';
+import { solanaDepositInstructions } from './depositUri.js';
+import { solanaMoveSender } from './moveSender.js';
 import { associatedTokenAccount, mintOf } from './transfer.js';
 
 export interface SolanaSettlement extends SettlementPort {
@@ -23,7 +26,10 @@ export function createSolanaSettlement(chains: SolanaChain[], seed: Uint8Array):
   const keys = solanaSettlementKeys(seed);
   return {
     keys,
+    deposits: solanaDepositInstructions(chains),
     keyAddress: async (_chain: string, role: KeyRole) => keys.address(role),
+    scanner: solanaDepositScan(chains),
+    mover: solanaMoveSender(chains, keys),
     async balance(caip2, asset, address) {
       const chain = solanaChainOf(chains, caip2);
       if (!chain.config.assets.some((a) => a.caip19 === asset)) throw new Error(`${asset} is not an asset of ${caip2}`);
@@ -35,8 +41,9 @@ export function createSolanaSettlement(chains: SolanaChain[], seed: Uint8Array):
         .getTokenAccountBalance(ata, { commitment })
         .send()
         .catch((err: unknown) => {
-          // An account that was never created holds nothing; any other failure is the caller's to see.
-          if (/could not find account|Invalid param: could not find/i.test(String((err as Error).message))) return null;
+          // An account that was never created holds nothing (Agave: "could not find account"; the local chain: "not a
+          // Token account"); any other failure is the caller's to see.
+          if (/could not find account|not a Token account/i.test(String((err as Error).message))) return null;
           throw err;
         });
       return info === null ? 0n : BigInt(info.value.amount);

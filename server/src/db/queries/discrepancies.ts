@@ -1,6 +1,10 @@
 import type { Knex } from 'knex';
 
-export type DiscrepancyKind = 'late_payment' | 'overpayment' | 'underpayment';
+/**
+ * `reorged_out`: a succeeded payment's transaction left the chain before it was final and did not come back
+ * (direct settlement, docs/decisions.md §22.1); the payment stays succeeded and is never settled.
+ */
+export type DiscrepancyKind = 'late_payment' | 'overpayment' | 'underpayment' | 'reorged_out';
 
 export interface DiscrepancyRow {
   id: string;

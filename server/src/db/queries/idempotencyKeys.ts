@@ -26,8 +26,8 @@ function fromRaw(raw: RawRow): IdempotencyRow {
 }
 
 /**
- * Inserts the in-flight row unless one exists. The primary key decides a race, on SQLite and PostgreSQL alike:
- * exactly one concurrent caller gets `true`.
+ * Inserts an in-flight row (no answer yet) unless one exists, as servers before `insertAnsweredKeys` did while
+ * their create ran: such rows may still appear during a rolling upgrade, and tests make them.
  */
 export async function claimIdempotencyKey(
   db: Knex | Knex.Transaction,
@@ -41,25 +41,47 @@ export async function claimIdempotencyKey(
   return inserted.length === 1;
 }
 
+export type AnsweredKeyRow = IdempotencyScope & {
+  request_hash: string;
+  created_at: number;
+  response_status: number;
+  response_body: string;
+};
+
+/** The identity of a key's scope, as one string. */
+export function scopeId(scope: IdempotencyScope): string {
+  return `${scope.merchant_id}\u0000${scope.live ? 1 : 0}\u0000${scope.key}`;
+}
+
+/**
+ * Inserts keys with their answers, each unless its scope holds a key already; answers, per row, whether it was
+ * inserted. The rows must name distinct scopes. Run in the transaction that creates the payments: the primary key
+ * decides every race, and on PostgreSQL a row another transaction has inserted but not yet committed makes this
+ * one wait for that transaction's outcome. Rows go in scope order, so that two transactions inserting overlapping
+ * keys take their locks in one order and cannot deadlock.
+ */
+export async function insertAnsweredKeys(db: Knex.Transaction, rows: AnsweredKeyRow[]): Promise<boolean[]> {
+  if (rows.length === 0) return [];
+  const sorted = [...rows].sort((a, b) => {
+    const x = scopeId(a);
+    const y = scopeId(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  const inserted = (await db('idempotency_keys')
+    .insert(sorted)
+    .onConflict(['merchant_id', 'live', 'key'])
+    .ignore()
+    .returning(['merchant_id', 'live', 'key'])) as RawRow[];
+  const ids = new Set(inserted.map((raw) => scopeId({ ...raw, live: raw.live === true || raw.live === 1 })));
+  return rows.map((row) => ids.has(scopeId(row)));
+}
+
 export async function findIdempotencyKey(
   db: Knex | Knex.Transaction,
   scope: IdempotencyScope,
 ): Promise<IdempotencyRow | null> {
   const raw = (await db('idempotency_keys').where(scope).first()) as RawRow | undefined;
   return raw ? fromRaw(raw) : null;
-}
-
-/** Stores the answer on the caller's own in-flight row; false when that row is no longer the caller's. */
-export async function completeIdempotencyKey(
-  db: Knex | Knex.Transaction,
-  claim: IdempotencyScope & { request_hash: string; created_at: number },
-  response: { status: number; body: string },
-): Promise<boolean> {
-  const count = await db('idempotency_keys')
-    .where(claim)
-    .whereNull('response_status')
-    .update({ response_status: response.status, response_body: response.body });
-  return count === 1;
 }
 
 /** Removes a row only if it is still exactly the one the caller saw (its creation time), so a newer claim survives. */

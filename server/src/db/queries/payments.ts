@@ -79,12 +79,19 @@ function fromRaw(raw: RawRow): PaymentRow {
 const insertPaymentsPg = preparedReadAll(
   'paygate_insert_payments',
   `insert into payments (id, merchant_id, live, status, state_version, reference_id, amount_unit, amount_value,
-     success_url, error_url, created_at, expires_at, updated_at)
-   select * from unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[],
-     ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[])`,
+     success_url, error_url, created_at, expires_at, updated_at, settlement_mode)
+   select u.*, (select m.settlement_mode from merchants m where m.id = u.merchant_id)
+   from unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[],
+     ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[])
+     as u(id, merchant_id, live, status, state_version, reference_id, amount_unit, amount_value, success_url,
+       error_url, created_at, expires_at, updated_at)`,
 );
 
-/** New payments, all stages empty; several in one statement when creates are committed together. */
+/**
+ * New payments, all stages empty; several in one statement when creates are committed together. Each takes its
+ * merchant's settlement mode in the same statement (`settlement_mode`, read back by `settlementModeOfPayment`), so
+ * the mode a payment is created under is the one it is settled under, whatever the merchant changes later.
+ */
 export async function insertPayments(db: Knex | Knex.Transaction, rows: Omit<PaymentRow, 'stages'>[]): Promise<void> {
   if (dialectOf(db) === 'postgres') {
     const column = <K extends keyof Omit<PaymentRow, 'stages'>>(k: K) => rows.map((r) => r[k]);
@@ -106,7 +113,23 @@ export async function insertPayments(db: Knex | Knex.Transaction, rows: Omit<Pay
     return;
   }
   const empty = Object.fromEntries(stageColumns.map((c) => [c, null]));
-  await db('payments').insert(rows.map((row) => ({ ...row, ...empty })));
+  await db('payments').insert(
+    rows.map((row) => ({
+      ...row,
+      ...empty,
+      settlement_mode: db.raw('(select settlement_mode from merchants where id = ?)', [row.merchant_id]),
+    })),
+  );
+}
+
+/** The settlement mode a payment was created under (its merchant's then); null for an unknown payment. */
+export async function settlementModeOfPayment(
+  db: Knex | Knex.Transaction,
+  id: string,
+): Promise<'direct' | 'collected' | null> {
+  const row = (await db('payments').where({ id }).first('settlement_mode')) as
+    { settlement_mode: 'direct' | 'collected' } | undefined;
+  return row?.settlement_mode ?? null;
 }
 
 /** The payment with this id, or null; an id that is not of an issued id's form names none (ids.ts, isPaymentId). */

@@ -10,6 +10,7 @@ import { createWebhookEndpointHandler } from './createWebhookEndpoint.js';
 import { deleteWebhookEndpointHandler } from './deleteWebhookEndpoint.js';
 import { disableTwoFactorHandler } from './disableTwoFactor.js';
 import { exportPaymentsHandler } from './exportPayments.js';
+import { getDashboardFeeBalanceHandler } from './getDashboardFeeBalance.js';
 import { getDashboardPaymentHandler } from './getDashboardPayment.js';
 import { getOverviewHandler } from './getOverview.js';
 import { getPaymentTimelineHandler } from './getPaymentTimeline.js';
@@ -102,6 +103,7 @@ export function dashboardRouter(runtime: Runtime): Router {
 
   router.get('/v1/dashboard/settings', getSettingsHandler(runtime));
   router.patch('/v1/dashboard/settings', updateSettingsHandler(runtime));
+  router.get('/v1/dashboard/fees', getDashboardFeeBalanceHandler(runtime));
 
   // Team, invitations and the audit log (owner only, but the invitation link's two open operations).
   const team = '/v1/dashboard/team';

@@ -3,13 +3,16 @@ import { gatewayRateLimit } from '../../http/gatewayAuth.js';
 import { PaymentNotifier } from '../../payments/paymentWatch.js';
 import type { Runtime } from '../../runtime.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
+import { claimRefundHandler } from './claimRefund.js';
 import { confirmPaymentHandler } from './confirmPayment.js';
 import { fetchActionHandler } from './fetchAction.js';
+import { getDepositOptionsHandler } from './getDepositOptions.js';
 import { getPaymentOptionsHandler } from './getPaymentOptions.js';
 import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
 import { getSolanaPayIconHandler } from './getSolanaPayIcon.js';
 import { getSolanaPayLabelHandler } from './getSolanaPayLabel.js';
+import { lookupRefundClaimHandler } from './lookupRefundClaim.js';
 import { postSolanaPayTransactionHandler } from './postSolanaPayTransaction.js';
 
 const notifiers = new WeakMap<Runtime, PaymentNotifier>();
@@ -38,10 +41,13 @@ export function gatewayRouter(runtime: Runtime): Router {
   router.get('/v1/gateway/payment/:id/status', getPaymentStatusHandler(runtime, notifier));
   router.post('/v1/gateway/payment/:id/cancel', cancelPaymentHandler(runtime));
   router.post('/v1/gateway/payment/:id/options', getPaymentOptionsHandler(runtime));
+  router.get('/v1/gateway/payment/:id/deposit', getDepositOptionsHandler(runtime));
   router.post('/v1/gateway/payment/:id/fetch', fetchActionHandler(runtime));
   router.post('/v1/gateway/payment/:id/confirm', confirmPaymentHandler(runtime, notifier));
   router.get('/v1/gateway/payment/:id/solana-pay', getSolanaPayLabelHandler(runtime));
   router.post('/v1/gateway/payment/:id/solana-pay', postSolanaPayTransactionHandler(runtime));
   router.get('/v1/gateway/solana-pay/icon.svg', getSolanaPayIconHandler());
+  router.post('/v1/gateway/refund-claims/lookup', lookupRefundClaimHandler(runtime));
+  router.post('/v1/gateway/refund-claims/claim', claimRefundHandler(runtime));
   return router;
 }

@@ -3,6 +3,7 @@ import { merchantKeyRateLimit } from '../../http/rateLimit.js';
 import type { Runtime } from '../../runtime.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
 import { createPaymentHandler } from './createPayment.js';
+import { getFeeBalanceHandler } from './getFeeBalance.js';
 import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
 import { getPayoutHandler } from './getPayout.js';
@@ -36,5 +37,6 @@ export function merchantRouter(runtime: Runtime): Router {
   router.get('/v1/merchant/payouts', listPayoutsHandler(runtime));
   router.get('/v1/merchant/payouts/:id', getPayoutHandler(runtime));
   router.get('/v1/merchant/settlements', getSettlementBalancesHandler(runtime));
+  router.get('/v1/merchant/fees', getFeeBalanceHandler(runtime));
   return router;
 }

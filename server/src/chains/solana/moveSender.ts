@@ -1,0 +1,198 @@
+/**
+ * Moves of funds by the service on Solana (chains/adapter.ts `MoveSender`, docs/decisions.md §22.5): one v0
+ * transaction per move whose fee payer is the chain's fee payer (so deposit and collection keys never hold SOL),
+ * with one `TransferChecked` per leg signed by the leg's settlement key, each destination's associated token account
+ * created idempotently first (the fee payer pays its rent).
+ *
+ * - `prepare` signs it at a fresh blockhash; the caller stores the wire bytes, the signature and the blockhash's
+ *   `lastValidBlockHeight` before anything is sent, so a resend after a crash is the same transaction and lands at
+ *   most once (the signature is the transaction's identity on chain).
+ * - `send` skips preflight: a transaction that would fail lands with its error and the fee payer pays its fee, so a
+ *   failure is a fact on chain that `progress` reads, not a refusal at send that a caller would retry forever.
+ * - A Solana transaction is atomic: `failed` means none of its legs moved, and `expired` means it never landed and
+ *   can no longer land (the finalized block height passed its `lastValidBlockHeight`): in both cases nothing moved
+ *   and the move may be prepared again.
+ */
+import {
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Address,
+  type Base64EncodedWireTransaction,
+  type Instruction,
+  type KeyPairSigner,
+  type Signature,
+} from '@solana/kit';
+import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
+import type { KeyRole, Move, MoveProgress, MoveSender } from '../adapter.js';
+import type { SolanaChain } from './client.js';
+import type { SolanaSettlementKeys } from './depositKeys.js';
+import { associatedTokenAccount } from './transfer.js';
+
+/** Solana's largest transaction on the wire (PACKET_DATA_SIZE). */
+const MAX_TRANSACTION_BYTES = 1232;
+/** A landed transaction reaches `finalized` ~32 slots (~13 s) later; one that has not landed is checked as often. */
+const RECHECK_MS = 2_000;
+
+/** What `prepare` answers and the move's row stores (`details`). */
+export interface SolanaMoveDetails {
+  /** The signed transaction, base64 wire format: what every send sends. */
+  transaction: string;
+  signature: string;
+  /** Decimal: after this block height the transaction can no longer land. */
+  lastValidBlockHeight: string;
+}
+
+function detailsOf(move: Move, details: Record<string, unknown>): SolanaMoveDetails {
+  const { transaction, signature, lastValidBlockHeight } = details;
+  if (
+    typeof transaction !== 'string' ||
+    typeof signature !== 'string' ||
+    typeof lastValidBlockHeight !== 'string' ||
+    !/^\d+$/.test(lastValidBlockHeight)
+  ) {
+    throw new Error(`move ${move.id}: its details are not a prepared Solana transaction`);
+  }
+  return { transaction, signature, lastValidBlockHeight };
+}
+
+function roleId(role: KeyRole): string {
+  return role.role === 'deposit' ? `deposit:${role.index}` : role.role;
+}
+
+/** A transaction error as text: kit answers u64 fields as bigint, which JSON.stringify refuses. */
+function errorText(err: unknown): string {
+  return JSON.stringify(err, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+}
+
+export function solanaMoveSender(chains: SolanaChain[], keys: SolanaSettlementKeys): MoveSender {
+  const chainOf = (caip2: string): SolanaChain => {
+    const chain = chains.find((c) => c.config.caip2 === caip2);
+    if (!chain) throw new Error(`${caip2} is not a configured Solana chain`);
+    return chain;
+  };
+
+  async function instructionsOf(chain: SolanaChain, move: Move): Promise<Instruction[]> {
+    const asset = chain.config.assets.find((a) => a.caip19 === move.asset);
+    if (!asset) throw new Error(`move ${move.id}: ${move.asset} is not an asset of ${move.chain}`);
+    if (asset.mint === null) throw new Error(`move ${move.id}: only SPL tokens move in collected settlement, not SOL`);
+    if (move.legs.length === 0) throw new Error(`move ${move.id} has no legs`);
+    const mint = asset.mint;
+    // One signer object per key: kit refuses two different signers of one address in a transaction.
+    const signers = new Map<string, Promise<KeyPairSigner>>();
+    const signerOf = (role: KeyRole) => {
+      const id = roleId(role);
+      if (!signers.has(id)) signers.set(id, keys.signer(role));
+      return signers.get(id)!;
+    };
+    const created = new Set<string>();
+    const instructions: Instruction[] = [];
+    for (const leg of move.legs) {
+      if (leg.amount <= 0n) throw new Error(`move ${move.id}: a leg's amount must be positive`);
+      const authority = await signerOf(leg.from);
+      const owner = leg.to as Address;
+      const [source, destination] = await Promise.all([
+        associatedTokenAccount(authority.address, mint),
+        associatedTokenAccount(owner, mint),
+      ]);
+      if (!created.has(destination)) {
+        created.add(destination);
+        instructions.push(
+          getCreateAssociatedTokenIdempotentInstruction({ payer: chain.feePayer, ata: destination, owner, mint }),
+        );
+      }
+      instructions.push(
+        getTransferCheckedInstruction({
+          source,
+          mint,
+          destination,
+          authority,
+          amount: leg.amount,
+          decimals: asset.decimals,
+        }),
+      );
+    }
+    return instructions;
+  }
+
+  async function statusOf(chain: SolanaChain, signature: string) {
+    const answer = await chain.rpc
+      .getSignatureStatuses([signature as Signature], { searchTransactionHistory: true })
+      .send();
+    return answer.value[0] ?? null;
+  }
+
+  return {
+    async prepare(move) {
+      const chain = chainOf(move.chain);
+      const instructions = await instructionsOf(chain, move);
+      const { value: lifetime } = await chain.rpc.getLatestBlockhash({ commitment: chain.config.commitment }).send();
+      const message = pipe(
+        createTransactionMessage({ version: 0 }),
+        (m) => setTransactionMessageFeePayerSigner(chain.feePayer, m),
+        (m) => setTransactionMessageLifetimeUsingBlockhash(lifetime, m),
+        (m) => appendTransactionMessageInstructions(instructions, m),
+      );
+      const signed = await signTransactionMessageWithSigners(message);
+      const transaction = getBase64EncodedWireTransaction(signed);
+      const size = Buffer.from(transaction, 'base64').length;
+      if (size > MAX_TRANSACTION_BYTES) {
+        throw new Error(
+          `move ${move.id}: ${move.legs.length} legs take ${size} bytes, more than one Solana transaction holds (${MAX_TRANSACTION_BYTES})`,
+        );
+      }
+      const details: SolanaMoveDetails = {
+        transaction,
+        signature: getSignatureFromTransaction(signed),
+        lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
+      };
+      return { ...details };
+    },
+
+    async send(move, details) {
+      const chain = chainOf(move.chain);
+      const prepared = detailsOf(move, details);
+      try {
+        await chain.rpc
+          .sendTransaction(prepared.transaction as Base64EncodedWireTransaction, {
+            encoding: 'base64',
+            skipPreflight: true,
+          })
+          .send();
+      } catch (err) {
+        // A resend of a transaction that already landed (after a lost answer, by another worker) is not an error.
+        if ((await statusOf(chain, prepared.signature)) === null) throw err;
+      }
+      return { txId: prepared.signature };
+    },
+
+    async progress(move, details): Promise<MoveProgress> {
+      const chain = chainOf(move.chain);
+      const prepared = detailsOf(move, details);
+      // The height is read before the status: if it is past the last valid height and the status (read after)
+      // is still unknown, the transaction had not landed by then and never can.
+      const finalizedHeight = await chain.rpc.getBlockHeight({ commitment: 'finalized' }).send();
+      const status = await statusOf(chain, prepared.signature);
+      const txId = prepared.signature;
+      if (status === null) {
+        return finalizedHeight > BigInt(prepared.lastValidBlockHeight)
+          ? { state: 'expired' }
+          : { state: 'pending', recheckInMs: RECHECK_MS };
+      }
+      // Until finalized, a landing (failed or not) may still be rolled back and the same bytes land again.
+      if (status.confirmationStatus !== 'finalized') return { state: 'pending', recheckInMs: RECHECK_MS, txId };
+      if (status.err !== null) {
+        return {
+          state: 'failed',
+          reason: `Transaction ${txId} landed with an error, so none of its legs moved: ${errorText(status.err)}`,
+        };
+      }
+      return { state: 'final', txId };
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/** The request side of on-chain refunds (`onchain_refunds`): created by the merchant, claimed by the buyer. */
+import type { Knex } from 'knex';
+import { dialectOf } from '../dialect.js';
+
+export type OnchainRefundState = 'awaiting_claim' | 'planned' | 'sent' | 'final' | 'failed';
+
+export interface OnchainRefundRow {
+  id: string;
+  payment_id: string;
+  merchant_id: string;
+  chain_caip2: string;
+  asset_caip19: string;
+  amount: string;
+  destination: string | null;
+  claim_token_hash: string | null;
+  claim_expires_at: number | null;
+  reason: string | null;
+  state: OnchainRefundState;
+  tx_id: string | null;
+  details: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const numeric = (r: OnchainRefundRow): OnchainRefundRow => ({
+  ...r,
+  claim_expires_at: r.claim_expires_at === null ? null : Number(r.claim_expires_at),
+  created_at: Number(r.created_at),
+  updated_at: Number(r.updated_at),
+});
+
+/**
+ * Serialises refunds of one merchant (PostgreSQL locks its row; SQLite's single connection already serialises), so
+ * two refunds at once cannot both spend the same unpaid balance.
+ */
+export async function lockMerchantBalance(trx: Knex.Transaction, merchantId: string): Promise<void> {
+  if (dialectOf(trx) === 'postgres') await trx('merchants').select('id').where({ id: merchantId }).forUpdate();
+}
+
+export async function insertOnchainRefund(trx: Knex.Transaction, row: OnchainRefundRow): Promise<void> {
+  await trx('onchain_refunds').insert(row);
+}
+
+/** A payment's refunds, oldest first (the order of its `refunded.refunds`). */
+export async function refundsOfPayment(db: Knex | Knex.Transaction, paymentId: string): Promise<OnchainRefundRow[]> {
+  const rows = (await db('onchain_refunds')
+    .where('payment_id', paymentId)
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])) as OnchainRefundRow[];
+  return rows.map(numeric);
+}
+
+export async function findRefundByClaimHash(
+  db: Knex | Knex.Transaction,
+  hash: string,
+): Promise<OnchainRefundRow | null> {
+  const row = (await db('onchain_refunds').where('claim_token_hash', hash).first()) as OnchainRefundRow | undefined;
+  return row ? numeric(row) : null;
+}
+
+/**
+ * Gives an awaiting refund its destination, once: the update names the state it expects, so of two claims at once
+ * only the first changes a row. Answers whether it did.
+ */
+export async function claimOnchainRefund(
+  trx: Knex.Transaction,
+  id: string,
+  change: { destination: string; now: number },
+): Promise<boolean> {
+  const updated = await trx('onchain_refunds')
+    .where({ id, state: 'awaiting_claim' })
+    .where('claim_expires_at', '>', change.now)
+    .update({ destination: change.destination, state: 'planned', updated_at: change.now });
+  return updated === 1;
+}

@@ -1,0 +1,21 @@
+import type { RequestHandler } from 'express';
+import type { operations } from '../../generated/gateway.js';
+import { readBuyerPayment } from '../../checkout/buyerPayments.js';
+import { requirePayable } from '../../checkout/options.js';
+import { gatewayAuthOf } from '../../http/gatewayAuth.js';
+import type { Runtime } from '../../runtime.js';
+import { listDepositOptions } from '../../settlement/deposits.js';
+import { checkoutOf } from './checkoutOf.js';
+
+type Operation = operations['getDepositOptions'];
+type Ok = Operation['responses'][200]['content']['application/json'];
+
+/** GET /v1/gateway/payment/{id}/deposit */
+export function getDepositOptionsHandler(runtime: Runtime): RequestHandler<Operation['parameters']['path'], Ok> {
+  return async (req, res) => {
+    const checkout = checkoutOf(runtime);
+    const payment = await readBuyerPayment(checkout, { live: gatewayAuthOf(res).mode === 'live' }, req.params.id);
+    requirePayable(checkout, payment);
+    res.json(await listDepositOptions(checkout, payment));
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The ledger's split of a collected payment at success (docs/decisions.md §22.3): `fee` (the fee total) and `payable`
+ * (what the merchant is owed: the amount paid less the fee), written by an event hook in the transaction of the
+ * `payment.succeeded` event, so whichever path made it succeed (detection, or the wallet's confirm to the deposit
+ * address) writes them, once (`fee:<paymentId>`, `payable:<paymentId>`).
+ */
+import type { Knex } from 'knex';
+import type { EventRow } from '../db/queries/events.js';
+import { findPayment } from '../db/queries/payments.js';
+import { depositAddressOf } from '../db/queries/seenTransfers.js';
+import type { EventHook } from '../payments/lifecycle.js';
+import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
+
+/**
+ * A payment is collected when it was paid on a chain where it has a deposit address: the option's recipient there is
+ * that address (what the merchant's mode was when it was paid), whatever the mode is by the time it succeeds.
+ */
+export function collectedLedgerHook(deps: { now: () => number }): EventHook {
+  return async (trx: Knex.Transaction, event: EventRow) => {
+    if (event.type !== 'payment.succeeded') return;
+    const payment = await findPayment(trx, event.payment_id);
+    const processing = payment?.stages.processing;
+    if (!payment || !processing || !processing.option_amount.unit.startsWith('caip19/')) return;
+    const deposit = await depositAddressOf(trx, payment.id, processing.chain_caip2);
+    if (!deposit) return;
+    const asset = processing.option_amount.unit.slice('caip19/'.length);
+    const gross = BigInt(processing.option_amount.value);
+    const fee =
+      processing.fee && processing.fee.total_amount.unit === processing.option_amount.unit
+        ? BigInt(processing.fee.total_amount.value)
+        : 0n;
+    const entry = (kind: 'fee' | 'payable', amount: bigint): LedgerEntry => ({
+      entryKey: `${kind}:${payment.id}`,
+      kind,
+      merchantId: payment.merchant_id,
+      live: payment.live,
+      mode: 'collected',
+      chain: processing.chain_caip2,
+      asset,
+      amount,
+      address: deposit,
+      paymentId: payment.id,
+      txId: payment.stages.success?.tx_id ?? null,
+      createdAt: deps.now(),
+    });
+    await insertLedgerEntries(
+      trx,
+      [entry('fee', fee), entry('payable', gross - fee)].filter((e) => e.amount > 0n),
+    );
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * Deposit addresses (docs/decisions.md §22.2): in collected settlement every payment gets one derivation index
+ * (`deposit_accounts`) and, from it, its own address on every chain of its mode that serves collected settlement.
+ * A buyer pays that address, from a wallet's option or by a plain transfer from anywhere, and detection credits the
+ * payment by the address alone.
+ */
+import type { ChainAdapter, SettlementPort } from '../chains/adapter.js';
+import { forNamespaceOf } from '../chains/adapters.js';
+import { allChains, type Chains, type ConfiguredAsset } from '../chains/index.js';
+import { currencyOfUnit } from '../currencies.js';
+import type { Database } from '../db/connect.js';
+import { findMerchant } from '../db/queries/accounts.js';
+import { allocateDerivationIndex, insertDepositAddress, receivedByAsset } from '../db/queries/depositAccounts.js';
+import type { PaymentRow } from '../db/queries/payments.js';
+import { ApiError } from '../errors.js';
+import type { components } from '../generated/gateway.js';
+import type { Pricing } from '../quotes/index.js';
+
+type DepositOption = components['schemas']['DepositOption'];
+type DepositOptionsResponse = components['schemas']['GetDepositOptionsResponse'];
+type Amount = components['schemas']['Amount'];
+
+/** What deposits need of the runtime's checkout (checkout/context.ts `Checkout` has all of it). */
+export interface DepositDeps {
+  db: Database;
+  chains: Chains | null;
+  adapters: ChainAdapter[];
+  pricing: Pricing;
+  now: () => number;
+}
+
+/**
+ * Whether a chain whose namespace has this settlement port takes deposits: all three of `deposits`, `scanner` and
+ * `mover`, since a deposit nobody detects or sweeps must not be offered.
+ */
+export function takesDeposits(port: SettlementPort | undefined): port is SettlementPort & {
+  deposits: NonNullable<SettlementPort['deposits']>;
+} {
+  return !!port?.deposits && !!port.scanner && !!port.mover;
+}
+
+export interface DepositAddress {
+  chain: string;
+  address: string;
+}
+
+interface DepositChain {
+  caip2: string;
+  assets: ConfiguredAsset[];
+  port: SettlementPort & { deposits: NonNullable<SettlementPort['deposits']> };
+}
+
+/** The chains of the payment's mode that take deposits, in the configuration's order. */
+function depositChains(deps: DepositDeps, live: boolean): DepositChain[] {
+  const mode = live ? 'live' : 'test';
+  const found: DepositChain[] = [];
+  for (const chain of deps.chains ? allChains(deps.chains) : []) {
+    if (chain.config.mode !== mode) continue;
+    const port = forNamespaceOf(deps.adapters, chain.config.caip2)?.settlement;
+    if (takesDeposits(port)) found.push({ caip2: chain.config.caip2, assets: chain.config.assets, port });
+  }
+  return found;
+}
+
+/**
+ * The payment's deposit address on every chain of its mode that takes deposits. The derivation index is allocated
+ * once (insert-or-read: concurrent callers get the same one) and each address is recorded (`deposit_addresses`)
+ * before it is shown to anyone, so detection knows every address a buyer may have been given. No chain takes
+ * deposits: nothing is allocated.
+ */
+export async function depositAddressesFor(deps: DepositDeps, payment: PaymentRow): Promise<DepositAddress[]> {
+  const chains = depositChains(deps, payment.live);
+  if (chains.length === 0) return [];
+  const now = deps.now();
+  const index = await allocateDerivationIndex(deps.db.knex, payment.id, now);
+  const addresses: DepositAddress[] = [];
+  for (const chain of chains) {
+    const address = await chain.port.keyAddress(chain.caip2, { role: 'deposit', index });
+    await insertDepositAddress(deps.db.knex, {
+      chain: chain.caip2,
+      address,
+      paymentId: payment.id,
+      derivationIndex: index,
+      createdAt: now,
+    });
+    addresses.push({ chain: chain.caip2, address });
+  }
+  return addresses;
+}
+
+/**
+ * What a collected-mode payment's wallet options pay: the deposit address as the recipient on each chain (the
+ * `settlement` map `adapter.holdings` takes) and only the assets a deposit may hold (`deposits.assets`).
+ */
+export async function collectedRecipients(
+  deps: DepositDeps,
+  payment: PaymentRow,
+): Promise<{ settlement: Record<string, string>; assets: Set<string> }> {
+  const chains = depositChains(deps, payment.live);
+  const addresses = await depositAddressesFor(deps, payment);
+  return {
+    settlement: Object.fromEntries(addresses.map((a) => [a.chain, a.address])),
+    assets: new Set(chains.flatMap((c) => c.port.deposits.assets(c.caip2))),
+  };
+}
+
+function amountOf(asset: ConfiguredAsset, value: bigint): Amount {
+  return {
+    unit: `caip19/${asset.caip19}`,
+    value: value.toString(),
+    display: {
+      assetSymbol: asset.symbol,
+      assetName: asset.name,
+      decimals: asset.decimals,
+      iconUrl: asset.iconUrl,
+      networkIconUrl: asset.networkIconUrl,
+      networkName: asset.networkName,
+    },
+  };
+}
+
+/**
+ * The deposit options of a payable collected-mode payment (the caller checked it is payable): one per chain and
+ * deposit asset pegged to the payment's currency. Only pegs are offered, so an entry's amount is the payment's
+ * amount at 1:1 (rounded up to the token's decimals by pricing), involves no rate and never expires: a transfer
+ * counts at the amount it was shown whenever it lands before the payment's `expiresAt`. What was received is the sum
+ * of the transfers detection saw in that asset and no reorg removed; the URI asks for what is left.
+ */
+export async function listDepositOptions(deps: DepositDeps, payment: PaymentRow): Promise<DepositOptionsResponse> {
+  const merchant = await findMerchant(deps.db.knex, payment.merchant_id);
+  if (!merchant) throw new Error(`payment ${payment.id} names merchant ${payment.merchant_id}, which does not exist`);
+  if (merchant.settlement_mode !== 'collected') {
+    throw new ApiError(
+      'invalid_state',
+      `Payment ${payment.id} is paid to the merchant directly and has no deposit address; list its options instead.`,
+    );
+  }
+  const currency = currencyOfUnit(payment.amount_unit);
+  if (!currency) return { deposits: [] };
+  const chains = new Map(depositChains(deps, payment.live).map((c) => [c.caip2, c]));
+  const addresses = await depositAddressesFor(deps, payment);
+  const received = await receivedByAsset(deps.db.knex, payment.id);
+  const now = deps.now();
+  const deposits: DepositOption[] = [];
+  for (const { chain: caip2, address } of addresses) {
+    const chain = chains.get(caip2)!;
+    const depositable = new Set(chain.port.deposits.assets(caip2));
+    for (const asset of chain.assets) {
+      if (!depositable.has(asset.caip19) || asset.peg !== currency.code) continue;
+      const quote = await deps.pricing.quote(
+        { currency: currency.code, digits: currency.digits, minor: BigInt(payment.amount_value) },
+        { ...asset, chainCaip2: caip2 },
+        now,
+      );
+      if (!quote || quote.source !== 'peg' || quote.amount <= 0n) continue;
+      const got = received.get(asset.caip19) ?? 0n;
+      const remaining = got >= quote.amount ? 0n : quote.amount - got;
+      deposits.push({
+        chain: caip2,
+        address,
+        amount: amountOf(asset, quote.amount),
+        received: amountOf(asset, got),
+        remaining: amountOf(asset, remaining),
+        uri: chain.port.deposits.paymentUri({
+          chain: caip2,
+          asset: asset.caip19,
+          address,
+          amount: remaining,
+          label: merchant.name,
+        }),
+        expiresAt: null,
+      });
+    }
+  }
+  return { deposits };
+}

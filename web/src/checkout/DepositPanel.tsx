@@ -1,0 +1,133 @@
+/**
+ * "Pay from any wallet or exchange": for a payment of a merchant in collected settlement, the gateway's deposit
+ * options (getDepositOptions), one per network and asset: the exact amount, the payment's own deposit address (each
+ * with a copy button) and a QR code of the payment URI (EIP-681 or a Solana Pay transfer request). What was received
+ * and what is left are read again each time the page's status poll answers. A merchant paid directly answers
+ * `invalid_state` and the panel stays hidden.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { PaygateWallet } from '@paygate/sdk-wallet';
+import type { components } from '../../../server/src/generated/gateway';
+import type { Translate } from '../i18n.js';
+import type { Language } from '../pageConfig.js';
+import { formatToken, toDecimal } from './format.js';
+import { QrCode } from './qr.js';
+
+type DepositOption = components['schemas']['DepositOption'];
+
+async function readDeposits(gateway: PaygateWallet, paymentId: string): Promise<DepositOption[]> {
+  const answer = await gateway.client.GET('/v1/gateway/payment/{id}/deposit', {
+    params: { path: { id: paymentId } },
+  });
+  return answer.data?.deposits ?? [];
+}
+
+export function DepositPanel(props: {
+  gateway: PaygateWallet;
+  paymentId: string;
+  lang: Language;
+  t: Translate;
+  /** Changes each time the status poll answers: the moment to read what was received again. */
+  refresh: number;
+}) {
+  const { gateway, paymentId, t } = props;
+  const [deposits, setDeposits] = useState<DepositOption[]>([]);
+  useEffect(() => {
+    let current = true;
+    readDeposits(gateway, paymentId)
+      .then((list) => current && setDeposits(list))
+      // Unreachable for now: keep what is shown; the next status answer reads again.
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [gateway, paymentId, props.refresh]);
+
+  if (deposits.length === 0) return null;
+  return (
+    <section class="deposits" aria-labelledby="deposits-title" data-testid="deposits">
+      <h2 id="deposits-title">{t('deposit.title')}</h2>
+      <p class="muted">{t('deposit.body')}</p>
+      <ul class="deposit-list">
+        {deposits.map((d) => (
+          <DepositEntry key={`${d.chain}/${d.amount.unit}`} deposit={d} lang={props.lang} t={t} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function DepositEntry(props: { deposit: DepositOption; lang: Language; t: Translate }) {
+  const { deposit, t } = props;
+  const [shown, setShown] = useState(false);
+  const [copied, setCopied] = useState('');
+  const symbol = deposit.amount.display.assetSymbol;
+  const network = deposit.amount.display.networkName ?? deposit.chain;
+  const partial = deposit.received.value !== '0';
+  // The amount to type into an exchange's form: what is left, in whole units, every digit kept.
+  const exact = toDecimal(deposit.remaining.value, deposit.remaining.display.decimals);
+  const toSend = exact.includes('.') ? exact.replace(/\.?0+$/, '') : exact;
+  const copy = async (what: string, text: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied(t('deposit.copied', { what }));
+    } catch {
+      setCopied('');
+    }
+  };
+  return (
+    <li class="deposit" data-testid="deposit" data-chain={deposit.chain}>
+      {partial && (
+        <p class="deposit-progress" data-testid="deposit-progress">
+          {t('deposit.partial', {
+            network,
+            received: formatToken(deposit.received, props.lang),
+            left: formatToken(deposit.remaining, props.lang),
+          })}
+        </p>
+      )}
+      <details onToggle={(e) => e.currentTarget.open && setShown(true)}>
+        <summary>{t('deposit.entry', { asset: symbol, network })}</summary>
+        <p>{t('deposit.instruction', { asset: symbol, network })}</p>
+        <dl class="deposit-fields">
+          <dt>{t('deposit.amount')}</dt>
+          <dd class="link-row">
+            <code data-testid="deposit-amount">{`${toSend} ${symbol}`}</code>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => void copy(t('deposit.amount'), toSend)}
+              aria-label={t('deposit.copyAmount', { network })}
+            >
+              {t('deposit.copy')}
+            </button>
+          </dd>
+          <dt>{t('deposit.address')}</dt>
+          <dd class="link-row">
+            <code class="wrap" data-testid="deposit-address">
+              {deposit.address}
+            </code>
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => void copy(t('deposit.address'), deposit.address)}
+              aria-label={t('deposit.copyAddress', { network })}
+            >
+              {t('deposit.copy')}
+            </button>
+          </dd>
+        </dl>
+        <p class="muted">{t('deposit.warning', { asset: symbol, network })}</p>
+        {shown && <QrCode value={deposit.uri} label={t('deposit.qr', { asset: symbol, network })} />}
+        <p>
+          <a href={deposit.uri} data-testid="deposit-uri">
+            {t('deposit.open')}
+          </a>
+        </p>
+        <p role="status" class="muted">
+          {copied}
+        </p>
+      </details>
+    </li>
+  );
+}
