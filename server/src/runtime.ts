@@ -24,6 +24,7 @@ import { checkoutTasks } from './checkout/claimTasks.js';
 import { collectedLedgerHook } from './settlement/collectedLedger.js';
 import { detectionTasks, enqueueDepositScans } from './settlement/detection.js';
 import { directSettlementTasks } from './settlement/direct.js';
+import { settlementTasks, startSettlementSchedule } from './settlement/settlementTasks.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
@@ -198,6 +199,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       timed(runtime.observer, directSettlementTasks({ ...runtime.checkout, observer: runtime.observer })),
     );
     Object.assign(tasks, timed(runtime.observer, detectionTasks(runtime.checkout)));
+    Object.assign(tasks, timed(runtime.observer, settlementTasks(runtime.checkout)));
   }
   runtime.eventHooks.push(deliveryHook(runtime), collectedLedgerHook(runtime));
   runtime.reconciler =
@@ -223,6 +225,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   let sweeping: Promise<void> = Promise.resolve();
   let leaseSweeper: NodeJS.Timeout | null = null;
   let leaseSweep: Promise<void> | null = null;
+  let stopSettlement: () => Promise<void> = async () => undefined;
   let depositScanner: NodeJS.Timeout | null = null;
   let reconcileTimer: NodeJS.Timeout | null = null;
   let reconciling: Promise<unknown> = Promise.resolve();
@@ -239,6 +242,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       }, config.settlement.reconcileIntervalMs);
       reconcileTimer.unref();
     }
+    if (runtime.checkout) stopSettlement = startSettlementSchedule(runtime.checkout);
     const interval = options.sweepIntervalMs ?? 10_000;
     sweeper = setInterval(() => {
       sweeping = sweeping.then(runtime.sweep).catch((err: unknown) => logger.error({ err }, 'sweep failed'));
@@ -271,7 +275,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (leaseSweeper) clearInterval(leaseSweeper);
       if (depositScanner) clearInterval(depositScanner);
       if (reconcileTimer) clearInterval(reconcileTimer);
-      const work = Promise.all([sweeping, leaseSweep, reconciling]).then(() => runtime.jobs.stop());
+      const work = Promise.all([sweeping, leaseSweep, reconciling, stopSettlement()]).then(() => runtime.jobs.stop());
       if (await settlesWithin(work, deadlineMs)) return;
       logger.warn({ deadlineMs }, 'shutdown deadline passed; interrupting running jobs');
       shutdown.abort();

@@ -36,7 +36,10 @@ export interface AdapterOptions {
 export function createAdapters(chains: Chains, db: Database, options: AdapterOptions = {}): ChainAdapter[] {
   const seed = options.depositSeed ?? null;
   return [
-    { ...createEvmAdapter(chains, db, options.evm), ...(seed && { settlement: createEvmSettlement(chains, seed) }) },
+    {
+      ...createEvmAdapter(chains, db, options.evm),
+      ...(seed && { settlement: createEvmSettlement(chains, seed, db) }),
+    },
     {
       ...createSolanaAdapter(chains.solana),
       transactionRequests: solanaTransactionRequests(chains.solana),

@@ -11,7 +11,8 @@ import { commonOptions, loadCliConfig, RUNNING, UsageError, type CliIo } from '.
 
 export const workerHelp = `Usage: paygate worker [--concurrency N] [--sweep-interval-ms MS] [--lease-ms MS] [--json]
 
-Runs webhook delivery, settlement, expiry and the recovery sweepers, without the HTTP API. On PostgreSQL any
+Runs webhook delivery, settlement, expiry and the recovery sweepers, without the HTTP API; with chains other
+than local it connects to them and also runs relays, watches and settlement moves. On PostgreSQL any
 number of workers can run against one database. On SQLite the API process runs the jobs itself; a separate
 worker there would compete for the one database file, so it is refused.
 --concurrency (default 16) is how many jobs it runs at once (webhook attempts mostly wait on receivers);
@@ -63,6 +64,9 @@ export async function runWorker(args: string[], io: CliIo): Promise<number | typ
     sweepIntervalMs,
     jobPollIntervalMs: sweepIntervalMs === undefined ? undefined : Math.min(sweepIntervalMs, 1000),
     webhookOptions: leaseMs === undefined ? {} : { leaseMs },
+    // The chains' jobs (relays, watches, settlement moves) run in workers too. The local chains live inside
+    // `paygate start` alone (anvil is its child), so a worker beside them runs the other jobs only.
+    chains: config.chains.split(',').some((c) => c.trim() === 'local') ? undefined : 'start',
   });
   await runtime.startBackground();
   const metrics = await listenMetrics(runtime);

@@ -10,6 +10,7 @@ import * as solanaPay from './migrations/005_solana_pay.js';
 import * as dashboard from './migrations/006_dashboard.js';
 import * as settlement from './migrations/007_settlement.js';
 import * as direct from './migrations/008_direct.js';
+import * as moves from './migrations/008_moves.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Knex.Migration> = {
   '006_dashboard': dashboard,
   '007_settlement': settlement,
   '008_direct': direct,
+  '008_moves': moves,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -196,9 +196,18 @@ function stageOf(
  * Rewrites the payment's `refunded.refunds` from its rows: the move executor calls it after a refund's state or
  * transaction changes, so the snapshot carries the transaction once sent. Idempotent; sends no event (§1.2).
  */
-export async function syncRefundedStage(deps: LifecycleDeps, paymentId: string): Promise<PaymentSnapshot> {
-  const { payment } = await recordStage(deps, paymentId, 'refunded', async (p, now, trx) =>
-    stageOf(p.stages.refunded, await refundsOfPayment(trx, paymentId), now, undefined),
+export async function syncRefundedStage(
+  deps: LifecycleDeps,
+  paymentId: string,
+  /** The executor's transaction, so the record changes with the refund row's state (settlement/moves.ts). */
+  outer?: Knex.Transaction,
+): Promise<PaymentSnapshot> {
+  const { payment } = await recordStage(
+    deps,
+    paymentId,
+    'refunded',
+    async (p, now, trx) => stageOf(p.stages.refunded, await refundsOfPayment(trx, paymentId), now, undefined),
+    outer,
   );
   return toSnapshot(payment);
 }

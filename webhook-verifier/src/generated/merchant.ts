@@ -325,6 +325,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/merchant/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payouts
+         * @description Lists the merchant's payouts of the key's mode (settlement mode `collected`), newest first, each with the payments
+         *     it covers, with cursor pagination: call without `startingAfter`, then, while `hasMore` is `true`, again with
+         *     `startingAfter` set to `nextCursor`.
+         *
+         *     Errors: `404 invalid_params` when `startingAfter` names no payout visible to the key, `404
+         *     merchant_not_found` when the `Merchant-Id` names no merchant.
+         */
+        get: operations["listPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchant/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payout
+         * @description Returns one payout of the key's mode with the payments it covers (settlement mode `collected`).
+         */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchant/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get settlement balances
+         * @description What the operator owes the merchant in settlement mode `collected` and has not paid out or refunded yet, per
+         *     chain and asset, for the key's mode, computed from the settlement ledger. Payouts move it on the operator's
+         *     schedule (`PAYGATE_PAYOUT_INTERVAL_S`, at least `PAYGATE_PAYOUT_MINIMUM`).
+         */
+        get: operations["getSettlementBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -1468,6 +1535,66 @@ export interface components {
             balances: components["schemas"]["FeeBalance"][];
         };
         /**
+         * Payout
+         * @description A payout of collected funds (settlement mode `collected`): one on-chain transaction from the operator's collection
+         *     account that pays the merchant `net` and the operator's treasury `fee`, covering the listed payments. Each covered
+         *     payment gets `payment.settled` (with this payout's `tx_id`) when the payout is final.
+         */
+        Payout: {
+            /** @example po_3kP9xWm2LrT8vN4bY6cJ */
+            payout_id: string;
+            live: boolean;
+            chain_caip2: components["schemas"]["Caip2Chain"];
+            /** @description What the covered payments split into (Σ settlement amount + Σ fee), in the payout's asset. */
+            gross: components["schemas"]["MoneyAmount"];
+            /** @description The fees paid to the operator's treasury (Σ fee of the covered payments). */
+            fee: components["schemas"]["MoneyAmount"];
+            /** @description What the merchant receives (Σ settlement amount of the covered payments, less any on-chain refund). */
+            net: components["schemas"]["MoneyAmount"];
+            /** @description The merchant's payout address on the chain. */
+            destination: string;
+            /**
+             * @description `planned` (written, not sent yet), `sent` (the transaction is on its way), `final` (in a finalized block),
+             *     `failed` (the chain refused it; the payments stay owed and are paid out again by a later payout).
+             * @enum {string}
+             */
+            state: "planned" | "sent" | "final" | "failed";
+            /** @description The payout transaction, once sent. */
+            tx_id: string | null;
+            created_at: components["schemas"]["IsoTimestamp"];
+            sent_at: components["schemas"]["IsoTimestamp"] | null;
+            final_at: components["schemas"]["IsoTimestamp"] | null;
+            /** @description The payments this payout covers, each with its share. */
+            payments: {
+                payment_id: components["schemas"]["PaymentId"];
+                gross: components["schemas"]["MoneyAmount"];
+                fee: components["schemas"]["MoneyAmount"];
+                net: components["schemas"]["MoneyAmount"];
+            }[];
+        };
+        /**
+         * PayoutList
+         * @description One page of payouts, newest first. Repeat with `startingAfter` set to `nextCursor` for the next page.
+         */
+        PayoutList: {
+            data: components["schemas"]["Payout"][];
+            hasMore: boolean;
+            /** @description The `payout_id` to pass as `startingAfter` when `hasMore` is `true`; `null` otherwise. */
+            nextCursor: string | null;
+        };
+        /**
+         * SettlementBalances
+         * @description What the operator owes the merchant in settlement mode `collected` and has not paid out or refunded yet, per chain
+         *     and asset, in the key's mode: from the settlement ledger, exact in the asset's minor units. A balance is listed
+         *     once the ledger has any movement of it, so a paid-out balance reads `0`.
+         */
+        SettlementBalances: {
+            data: {
+                chain_caip2: components["schemas"]["Caip2Chain"];
+                unpaid: components["schemas"]["MoneyAmount"];
+            }[];
+        };
+        /**
          * PaymentCreatedEvent
          * @description A `WebhookEvent` whose `type` is `payment.created`.
          */
@@ -1706,6 +1833,21 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description Not found. Codes:
+         *     - `invalid_params`: no payout with this id is visible to the caller (unknown, another merchant's, or the other
+         *       mode's). The spec's 35 codes have none for a payout, so this is the dashboard's missing-resource answer
+         *       (docs/decisions.md §2), with a message that names the payout.
+         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+         */
+        PayoutNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: {
         /**
@@ -1785,6 +1927,18 @@ export interface components {
          * @example false
          */
         Settled: boolean;
+        /**
+         * @description A cursor: the payouts after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
+         *     An id that names no visible payout is refused with `404 invalid_params`.
+         * @example po_3kP9xWm2LrT8vN4bY6cJ
+         */
+        PayoutStartingAfter: string;
+        /**
+         * @description The payout's id (`po_…`). Ids are opaque: an id that names no payout of the key's merchant and mode, whatever its
+         *     form, is answered `404 invalid_params`; one over 128 characters `400 params_validation`.
+         * @example po_3kP9xWm2LrT8vN4bY6cJ
+         */
+        PayoutIdPath: string;
         /**
          * @description The event id, equal to the body's `id` (`evt_…`). It stays the same across retries, resends and replays of the
          *     event: deduplicate on it. It is the first part of the signed content.
@@ -2557,6 +2711,175 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of payments to return, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A cursor: the payouts after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
+                 *     An id that names no visible payout is refused with `404 invalid_params`.
+                 * @example po_3kP9xWm2LrT8vN4bY6cJ
+                 */
+                startingAfter?: components["parameters"]["PayoutStartingAfter"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payouts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutList"];
+                };
+            };
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PayoutNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payout's id (`po_…`). Ids are opaque: an id that names no payout of the key's merchant and mode, whatever its
+                 *     form, is answered `404 invalid_params`; one over 128 characters `400 params_validation`.
+                 * @example po_3kP9xWm2LrT8vN4bY6cJ
+                 */
+                id: components["parameters"]["PayoutIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PayoutNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSettlementBalances: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unpaid balances. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementBalances"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     onPaymentCreated: {
         parameters: {
             query?: never;
@@ -3097,3 +3420,4 @@ export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
 export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
+export const payoutStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Payout"]["state"]> = ["planned", "sent", "final", "failed"];

@@ -71,7 +71,7 @@ export async function relayAuthorization(
  * connection of the pool the API shares, while only one of them can make progress.
  */
 const relayTurns = new Map<string, Promise<unknown>>();
-function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
+export function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
   const run = () => work();
   const next = (relayTurns.get(key) ?? Promise.resolve()).then(run, run);
   const settled = next.then(

@@ -3,12 +3,14 @@
  * and what the chain holds at them.
  */
 import { getAddress, type Address } from 'viem';
+import type { Database } from '../../db/connect.js';
 import type { KeyRole, SettlementPort } from '../adapter.js';
 import type { Chains, EvmChain } from '../index.js';
 import { erc20Abi } from './abis.js';
 import { evmSettlementKeys, type EvmSettlementKeys } from './depositKeys.js';
 import { evmDepositScan } from './depositScan.js';
 import { evmDepositInstructions } from './depositUri.js';
+import { evmMoves } from './moves.js';
 
 export interface EvmSettlement extends SettlementPort {
   keys: EvmSettlementKeys;
@@ -20,11 +22,12 @@ export function evmChainOf(chains: Chains, caip2: string): EvmChain {
   return chain;
 }
 
-export function createEvmSettlement(chains: Chains, seed: Uint8Array): EvmSettlement {
+export function createEvmSettlement(chains: Chains, seed: Uint8Array, db: Database): EvmSettlement {
   const keys = evmSettlementKeys(seed);
   return {
     keys,
     deposits: evmDepositInstructions(chains),
+    mover: evmMoves(chains, db, keys),
     keyAddress: async (_chain: string, role: KeyRole) => keys.address(role),
     scanner: evmDepositScan(chains),
     async balance(caip2, asset, address) {

@@ -6,7 +6,10 @@ import { createPaymentHandler } from './createPayment.js';
 import { getFeeBalanceHandler } from './getFeeBalance.js';
 import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
+import { getPayoutHandler } from './getPayout.js';
+import { getSettlementBalancesHandler } from './getSettlementBalances.js';
 import { listPaymentsHandler } from './listPayments.js';
+import { listPayoutsHandler } from './listPayouts.js';
 import { refundPaymentHandler } from './refundPayment.js';
 import { simulatePaymentHandler } from './simulatePayment.js';
 
@@ -31,6 +34,9 @@ export function merchantRouter(runtime: Runtime): Router {
   router.post('/v1/merchant/payment/:id/cancel', cancelPaymentHandler(runtime));
   router.post('/v1/merchant/payment/:id/refund', refundPaymentHandler(runtime));
   router.post('/v1/merchant/test/payment/:id/simulate', simulatePaymentHandler(runtime));
+  router.get('/v1/merchant/payouts', listPayoutsHandler(runtime));
+  router.get('/v1/merchant/payouts/:id', getPayoutHandler(runtime));
+  router.get('/v1/merchant/settlements', getSettlementBalancesHandler(runtime));
   router.get('/v1/merchant/fees', getFeeBalanceHandler(runtime));
   return router;
 }

@@ -1,0 +1,246 @@
+/**
+ * The executor of the money the service moves itself (docs/decisions.md §22.4): sweeps, payouts and on-chain refunds
+ * are rows (db/queries/moveRows.ts) that one job per row (`settlement.move`, keyed by the row id) carries through
+ *
+ *   planned ──prepare──▶ planned + details ──send──▶ sent + tx_id ──progress…──▶ final (+ the kind's completion)
+ *
+ * Each step is written before the next begins, and each is safe to repeat after a crash at any point: `details`
+ * (what makes a resend the same move: EIP-3009 nonces and signatures, a signed Solana transaction) are stored before
+ * anything is sent, a send checks on chain what already landed, and the completion (ledger rows, `payment.settled`)
+ * is written in the transaction that makes the row `final`, once.
+ */
+import type { Knex } from 'knex';
+import type { ChainAdapter, Move, MoveLeg, MoveSender } from '../chains/adapter.js';
+import { forNamespaceOf } from '../chains/adapters.js';
+import type { Chains } from '../chains/index.js';
+import { findMoveRow, openMoveRows, updateMoveRow, type MoveKind, type MoveRow } from '../db/queries/moveRows.js';
+import { payoutItemsOf, releasePayoutItems } from '../db/queries/payoutRows.js';
+import { findPayment } from '../db/queries/payments.js';
+import type { SettledStage } from '../db/queries/paymentStages.js';
+import { releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
+import type { JobQueue } from '../jobs/types.js';
+import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
+import { iso } from '../payments/snapshot.js';
+import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
+import { syncRefundedStage } from './refunds.js';
+
+export const MOVE_TASK = 'settlement.move';
+
+export interface MoveDeps extends LifecycleDeps {
+  adapters: ChainAdapter[];
+  chains: Chains;
+  /** How long to wait before looking at a sent move again; the mover's own suggestion when absent. */
+  moveRecheckMs?: number;
+}
+
+/** Adds the row's job; call it in the transaction that writes the row, so the row never waits without one. */
+export async function enqueueMove(
+  trx: Knex | Knex.Transaction,
+  jobs: JobQueue,
+  kind: MoveKind,
+  id: string,
+  runAt?: number,
+): Promise<void> {
+  await jobs.add(trx, MOVE_TASK, { kind, id }, { jobKey: `${MOVE_TASK}:${id}`, ...(runAt !== undefined && { runAt }) });
+}
+
+export function moverOf(deps: MoveDeps, chain: string): MoveSender {
+  const mover = forNamespaceOf(deps.adapters, chain)?.settlement?.mover;
+  if (!mover) throw new Error(`${chain}: this server cannot move funds there (no deposit seed, or no mover)`);
+  return mover;
+}
+
+function positive(legs: MoveLeg[]): MoveLeg[] {
+  return legs.filter((l) => l.amount > 0n);
+}
+
+/** The legs of a row, in a fixed order: a leg's index is part of its EIP-3009 nonce. */
+async function moveOf(db: Knex | Knex.Transaction, row: MoveRow): Promise<Move> {
+  const base = { id: row.id, chain: row.chain, asset: row.asset };
+  const raw = row.raw;
+  if (row.kind === 'sweep') {
+    const legs = (await sweepLegs(db, row.id)).map((l): MoveLeg => ({
+      from: { role: 'deposit', index: l.derivationIndex },
+      to: raw.to_address as string,
+      amount: l.amount,
+    }));
+    return { ...base, legs };
+  }
+  if (row.kind === 'payout') {
+    return {
+      ...base,
+      legs: positive([
+        { from: { role: 'collection' }, to: raw.destination as string, amount: BigInt(raw.net as string) },
+        { from: { role: 'collection' }, to: raw.treasury as string, amount: BigInt(raw.fee as string) },
+      ]),
+    };
+  }
+  if (raw.destination === null) throw new Error(`refund ${row.id} has no destination yet`);
+  return {
+    ...base,
+    legs: [{ from: { role: 'collection' }, to: raw.destination as string, amount: BigInt(raw.amount as string) }],
+  };
+}
+
+/** Carries one row as far as it goes now; reschedules itself while the chain has not decided. Idempotent. */
+export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promise<void> {
+  const db = deps.db.knex;
+  let row = await findMoveRow(db, kind, id);
+  if (!row || row.state === 'final' || row.state === 'failed') return;
+  if (kind === 'refund' && row.raw.destination === null) return;
+  const move = await moveOf(db, row);
+  const mover = moverOf(deps, row.chain);
+
+  if (row.state === 'planned' && Object.keys(row.details).length === 0) {
+    const details = await mover.prepare(move);
+    // Stored before anything is sent: a crash from here on resends exactly this.
+    await updateMoveRow(db, kind, id, ['planned'], { details, now: deps.now() });
+    row = { ...row, details };
+  }
+  if (row.state === 'planned') {
+    const { txId } = await mover.send(move, row.details);
+    await updateMoveRow(db, kind, id, ['planned'], { state: 'sent', txId, now: deps.now() });
+    row = { ...row, state: 'sent', txId };
+  }
+
+  const progress = await mover.progress(move, row.details, row.txId);
+  const now = deps.now();
+  switch (progress.state) {
+    case 'pending':
+      await db.transaction(async (trx) => {
+        if (progress.txId && progress.txId !== row.txId) {
+          await updateMoveRow(trx, kind, id, ['sent'], { txId: progress.txId, now });
+        }
+        await enqueueMove(trx, deps.jobs, kind, id, now + (deps.moveRecheckMs ?? progress.recheckInMs));
+      });
+      return;
+    case 'expired': {
+      // Nothing of it landed and nothing of it can: prepared again (a fresh blockhash), then sent.
+      const details = await mover.prepare(move);
+      await db.transaction(async (trx) => {
+        await updateMoveRow(trx, kind, id, ['sent', 'planned'], { state: 'planned', txId: null, details, now });
+        await enqueueMove(trx, deps.jobs, kind, id, now);
+      });
+      return;
+    }
+    case 'failed':
+      await db.transaction(async (trx) => {
+        if (!(await updateMoveRow(trx, kind, id, ['sent'], { state: 'failed', now }))) return;
+        // What a failed move covered is owed again and planned again; nothing of it moved (the chain refused it whole).
+        if (kind === 'sweep') await releaseSweepTransfers(trx, id);
+        if (kind === 'payout') await releasePayoutItems(trx, id);
+      });
+      deps.logger.error({ kind, id, reason: progress.reason }, 'settlement move failed');
+      return;
+    case 'final':
+      await db.transaction(async (trx) => {
+        const locked = await findMoveRow(trx, kind, id, { forUpdate: true });
+        if (!locked || locked.state !== 'sent') return;
+        await updateMoveRow(trx, kind, id, ['sent'], { state: 'final', txId: progress.txId, now });
+        await complete(deps, trx, locked, move, progress.txId, now);
+      });
+      return;
+  }
+}
+
+/** What a final move means for the books and the payments it covers; in the transaction that makes it final. */
+async function complete(
+  deps: MoveDeps,
+  trx: Knex.Transaction,
+  row: MoveRow,
+  move: Move,
+  txId: string,
+  now: number,
+): Promise<void> {
+  const common = { mode: 'collected' as const, chain: row.chain, asset: row.asset, txId, createdAt: now };
+  if (row.kind === 'sweep') {
+    const entries = (await sweepLegs(trx, row.id)).map((l): LedgerEntry => ({
+      ...common,
+      entryKey: `swept:${row.id}:${l.address}`,
+      kind: 'swept',
+      merchantId: l.merchantId,
+      live: l.live,
+      amount: l.amount,
+      address: l.address,
+      paymentId: l.paymentId,
+      sweepId: row.id,
+    }));
+    await insertLedgerEntries(trx, entries);
+    return;
+  }
+  const merchantId = row.raw.merchant_id as string;
+  if (row.kind === 'payout') {
+    const live = row.raw.live === true || row.raw.live === 1;
+    const net = BigInt(row.raw.net as string);
+    const fee = BigInt(row.raw.fee as string);
+    const entries: LedgerEntry[] = [];
+    const base = { ...common, merchantId, live, payoutId: row.id };
+    if (net > 0n)
+      entries.push({
+        ...base,
+        entryKey: `paid_out:${row.id}`,
+        kind: 'paid_out',
+        amount: net,
+        address: row.raw.destination as string,
+      });
+    if (fee > 0n)
+      entries.push({
+        ...base,
+        entryKey: `fee_paid:${row.id}`,
+        kind: 'fee_paid',
+        amount: fee,
+        address: row.raw.treasury as string,
+      });
+    await insertLedgerEntries(trx, entries);
+    for (const item of await payoutItemsOf(trx, [row.id])) {
+      await recordStage(
+        deps,
+        item.paymentId,
+        'settled',
+        (p): SettledStage | null => {
+          if (p.status !== 'succeeded' || p.stages.settled !== null) return null;
+          // The payment's payable (settlement amount − fee), and the payout transaction that paid it.
+          const settled = {
+            settled_at: iso(now),
+            settlement_amount: { unit: `caip19/${row.asset}`, value: (item.gross - item.fee).toString() },
+            tx_id: txId,
+          };
+          return settled;
+        },
+        trx,
+      );
+    }
+    return;
+  }
+  const payment = await findPayment(trx, row.raw.payment_id as string);
+  if (!payment) throw new Error(`refund ${row.id}: payment ${String(row.raw.payment_id)} is missing`);
+  const amount = BigInt(row.raw.amount as string);
+  await insertLedgerEntries(trx, [
+    {
+      ...common,
+      entryKey: `refunded:${row.id}`,
+      kind: 'refunded',
+      merchantId,
+      live: payment.live,
+      amount,
+      address: move.legs[0]!.to,
+      paymentId: payment.id,
+      refundId: row.id,
+    },
+  ]);
+  // The request wrote the refund's record (and reserved its ledger entry above, the same key); the record now shows
+  // the refund's transaction.
+  await syncRefundedStage(deps, payment.id, trx);
+}
+
+/** Every row still moving gets its job back (a restart, or rows written before their job existed). */
+export async function resumeMoves(deps: MoveDeps): Promise<number> {
+  let resumed = 0;
+  for (const kind of ['sweep', 'payout', 'refund'] as const) {
+    for (const id of await openMoveRows(deps.db.knex, kind)) {
+      await enqueueMove(deps.db.knex, deps.jobs, kind, id);
+      resumed++;
+    }
+  }
+  return resumed;
+}
