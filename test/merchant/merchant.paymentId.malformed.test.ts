@@ -273,7 +273,9 @@ describeEachDatabase('merchant.paymentId.malformed', (get) => {
   it('the same operations still find the real payment', async () => {
     for (const site of sites.filter((s) => s.method === 'GET' && !s.page)) {
       const res = await send(site, real);
-      assert.equal(res.status, 200, `${site.name}: ${await res.clone().text()}`);
+      // The payment is a direct-mode one: its deposit options are refused as `invalid_state`, which finding it takes.
+      const found = site.name.startsWith('gateway getDepositOptions') ? 409 : 200;
+      assert.equal(res.status, found, `${site.name}: ${await res.clone().text()}`);
       if (site.unknown === 'empty list') {
         const list = await expectJson<{ data: { paymentId: string }[] }>(res, 200);
         assert.deepEqual(

@@ -7,7 +7,7 @@ import { evmDepositScan } from '../../server/src/chains/eip155/depositScan.js';
 import { insertClaim } from '../../server/src/db/queries/claims.js';
 import { transitionPayment } from '../../server/src/payments/lifecycle.js';
 import { iso } from '../../server/src/payments/snapshot.js';
-import { enqueueDepositScans } from '../../server/src/settlement/detection.js';
+import { enqueueDepositScans, scannedChains } from '../../server/src/settlement/detection.js';
 import { sharedChains, useChainSnapshots } from '../helpers/chain.js';
 import { LOCAL } from '../gateway/checkout.js';
 import { ASKED, FEE_TOTAL, ledgerOf, startDetectionHarness, type DetectionHarness } from './detection.js';
@@ -122,7 +122,8 @@ describe('settlement scanDeposits over many blocks and addresses', () => {
     await enqueueDepositScans(h.runtime.checkout!);
     await enqueueDepositScans(h.runtime.checkout!);
     const queued = await h.runtime.db.knex('jobs').where({ task: 'settlement.scanDeposits' }).count({ n: '*' });
-    assert.equal(Number(queued[0]!.n), 1);
+    // One job per chain that scans deposits, however often asked.
+    assert.equal(Number(queued[0]!.n), scannedChains(h.runtime.checkout!).length);
     await h.drain();
     const payment = await h.payment(paymentId);
     assert.equal(payment.status, 'succeeded');
