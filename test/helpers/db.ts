@@ -94,8 +94,13 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
  * Runs a storage suite once per dialect. Storage behaviour differs between SQLite and PostgreSQL (locking,
  * types, constraints), so every storage test runs on both.
  */
-export function describeEachDatabase(title: string, body: (get: () => TestDatabase, dialect: Dialect) => void): void {
-  for (const dialect of dialects) {
+export function describeEachDatabase(
+  title: string,
+  body: (get: () => TestDatabase, dialect: Dialect) => void,
+  /** The dialects to run on, when not both. */
+  on: readonly Dialect[] = dialects,
+): void {
+  for (const dialect of on) {
     describe(`${title} [${dialect}]`, function () {
       let current: TestDatabase | null = null;
       before(async () => {

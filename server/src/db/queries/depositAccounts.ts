@@ -39,7 +39,7 @@ export async function insertDepositAddress(
       derivation_index: row.derivationIndex,
       created_at: row.createdAt,
     })
-    .onConflict(['chain_caip2', 'address'])
+    .onConflict()
     .ignore();
 }
 
