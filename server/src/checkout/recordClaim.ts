@@ -5,29 +5,17 @@
  */
 import { isUniqueViolation } from '../db/failure.js';
 import type { ClaimDraft, OptionClaims, VerifiedOption } from '../chains/adapter.js';
-import { currencyOfUnit } from '../currencies.js';
 import { findMerchant, type SettlementMode } from '../db/queries/accounts.js';
 import { findClaimOfPayment, insertClaim, type ClaimRow } from '../db/queries/claims.js';
 import { insertDiscrepancy, type DiscrepancyKind } from '../db/queries/discrepancies.js';
 import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
-import { computeFee, parseFeeConfig, type FeeBreakdown, type Money } from '../payments/fees.js';
+import { feeOnAsset, type FeeBreakdown, type Money } from '../payments/fees.js';
 import { transitionPayment } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import type { Checkout } from './context.js';
 import { RELAY_TASK, WATCH_TASK } from './jobNames.js';
-
-/** A fiat amount in the option's asset, at the option's own rate, rounded up (docs/decisions.md §11). */
-export function atOptionRate(claims: OptionClaims, money: Money): bigint {
-  const currency = currencyOfUnit(money.unit);
-  if (!currency) return BigInt(money.value);
-  const scale = 10n ** BigInt(claims.decimals);
-  const fiatScale = 10n ** BigInt(currency.digits);
-  const numerator = BigInt(money.value) * scale * BigInt(claims.rate?.denominator ?? '1');
-  const denominator = fiatScale * BigInt(claims.rate?.numerator ?? '1');
-  return (numerator + denominator - 1n) / denominator;
-}
 
 /**
  * What the merchant is owed for the option's amount. Direct settlement: all of it (the fee is reported beside it and
@@ -39,10 +27,9 @@ export function settlementAmountOf(mode: SettlementMode, optionAmount: Money, fe
   return { unit: optionAmount.unit, value: (BigInt(optionAmount.value) - BigInt(fee.total_amount.value)).toString() };
 }
 
+/** The fee on the option's amount, its fiat base at the option's own rate (docs/decisions.md §11). */
 function feeOf(feeConfig: Record<string, unknown> | null, claims: OptionClaims, amount: Money): FeeBreakdown | null {
-  if (feeConfig === null) return null;
-  const config = parseFeeConfig(feeConfig);
-  return computeFee(config, amount, atOptionRate(claims, config.base));
+  return feeOnAsset(feeConfig, amount, claims.decimals, claims.rate);
 }
 
 export async function recordDiscrepancy(

@@ -5,6 +5,8 @@
  * (0.5 minor units and above round up); the total never exceeds the amount it is taken from.
  */
 
+import { currencyOfUnit } from '../currencies.js';
+
 export interface Money {
   unit: string;
   value: string;
@@ -69,4 +71,32 @@ export function computeFee(config: BasePlusPercentConfig, amount: Money, baseInA
     percent_amount: money(percentAmount),
     total_amount: money(total),
   };
+}
+
+/**
+ * A fiat amount in an asset of `decimals`, at `rate` (fiat major units per whole token; null: the 1:1 peg), rounded
+ * up (docs/decisions.md §11). An amount already in the asset's unit is returned as is.
+ */
+export function fiatInAsset(
+  money: Money,
+  decimals: number,
+  rate: { numerator: string; denominator: string } | null,
+): bigint {
+  const currency = currencyOfUnit(money.unit);
+  if (!currency) return BigInt(money.value);
+  const numerator = BigInt(money.value) * 10n ** BigInt(decimals) * BigInt(rate?.denominator ?? '1');
+  const denominator = 10n ** BigInt(currency.digits) * BigInt(rate?.numerator ?? '1');
+  return (numerator + denominator - 1n) / denominator;
+}
+
+/** The fee a merchant's configuration takes on `amount` of an asset, its fiat base converted at `rate`; null: no fee. */
+export function feeOnAsset(
+  feeConfig: Record<string, unknown> | null,
+  amount: Money,
+  decimals: number,
+  rate: { numerator: string; denominator: string } | null,
+): FeeBreakdown | null {
+  if (feeConfig === null) return null;
+  const config = parseFeeConfig(feeConfig);
+  return computeFee(config, amount, fiatInAsset(config.base, decimals, rate));
 }

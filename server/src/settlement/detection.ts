@@ -27,7 +27,7 @@ import {
 import { ApiError } from '../errors.js';
 import { newId, randomBase62 } from '../ids.js';
 import { assertPayload, type TaskList } from '../jobs/types.js';
-import { computeFee, parseFeeConfig, type FeeBreakdown } from '../payments/fees.js';
+import { feeOnAsset, type FeeBreakdown } from '../payments/fees.js';
 import { expireIfOverdue, transitionPayment, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import type { Pricing } from '../quotes/index.js';
@@ -205,23 +205,6 @@ async function askedAmount(
   return quote && quote.rate === null && quote.amount > 0n
     ? { amount: quote.amount, decimals: configured.decimals }
     : null;
-}
-
-/**
- * The fee on a deposit, as confirm computes it (checkout/recordClaim.ts): the percent of the amount, plus the fixed
- * base converted to the token at the 1:1 peg, rounded up (docs/decisions.md §11).
- */
-function depositFee(feeConfig: Record<string, unknown> | null, decimals: number, amount: bigint, unit: string) {
-  if (feeConfig === null) return null;
-  const config = parseFeeConfig(feeConfig);
-  const currency = currencyOfUnit(config.base.unit);
-  let base = BigInt(config.base.value);
-  if (currency) {
-    const numerator = base * 10n ** BigInt(decimals);
-    const denominator = 10n ** BigInt(currency.digits);
-    base = (numerator + denominator - 1n) / denominator;
-  }
-  return computeFee(config, { unit, value: amount.toString() }, base);
 }
 
 /** The amount of an asset that pays a payment, and the asset's decimals. */
@@ -406,7 +389,7 @@ async function succeed(
   const first = completion.paying[0]!;
   const last = completion.paying.at(-1)!;
   const decimals = asked.get(completion.asset)?.decimals ?? 0;
-  const fee: FeeBreakdown | null = depositFee(feeConfig, decimals, completion.needed, unit);
+  const fee: FeeBreakdown | null = feeOnAsset(feeConfig, { unit, value: completion.needed.toString() }, decimals, null);
   const net = completion.needed - BigInt(fee?.total_amount.value ?? '0');
   await transitionPayment(
     deps,
