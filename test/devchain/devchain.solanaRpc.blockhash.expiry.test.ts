@@ -1,6 +1,6 @@
 /**
- * Blockhash lifetime on the local Solana endpoint: a blockhash handed out by getLatestBlockhash stays usable up to its
- * lastValidBlockHeight (150 blocks later) and is then expired in LiteSVM, which refuses transactions that use it;
+ * Blockhash lifetime on the local Solana endpoint: each slot's caller gets a blockhash with 150 blocks of life, usable
+ * up to its lastValidBlockHeight and refused after, while those handed out earlier keep their own;
  * `paygate_expireBlockhash` and `paygate_warpSlots` drive the same state from tests.
  */
 import assert from 'node:assert/strict';
@@ -27,6 +27,7 @@ import {
   rawSolanaRpc,
   sharedLocalSolana,
   signedTransaction,
+  type BlockhashLifetime,
 } from '../helpers/solana.js';
 
 describe('local Solana RPC: blockhash expiry', function () {
@@ -40,11 +41,13 @@ describe('local Solana RPC: blockhash expiry', function () {
     recipient = await fundedWallet({ lamports: 1_000_000n });
   });
 
-  /** A distinct small SOL transfer each time, signed with the latest blockhash. */
-  async function transfer() {
-    return signedTransaction(payer, [
-      getTransferSolInstruction({ source: payer, destination: recipient.address, amount: amount++ }),
-    ]);
+  /** A distinct small SOL transfer each time, signed with the latest blockhash or the one given. */
+  async function transfer(lifetime?: BlockhashLifetime) {
+    return signedTransaction(
+      payer,
+      [getTransferSolInstruction({ source: payer, destination: recipient.address, amount: amount++ })],
+      lifetime,
+    );
   }
 
   async function refusedForBlockhash(wire: string): Promise<boolean> {
@@ -59,36 +62,57 @@ describe('local Solana RPC: blockhash expiry', function () {
       );
   }
 
-  it('gives a fresh blockhash 150 blocks, accepts it up to its last valid height and refuses it after', async function () {
+  it('gives a caller in a later slot a fresh blockhash of 150 blocks; an earlier one lands up to its last valid height, not after', async function () {
     const rpc = await localSolanaRpc();
-    await rawSolanaRpc('paygate_expireBlockhash');
-    const { value: lifetime } = await rpc.getLatestBlockhash().send();
-    const height = await rpc.getBlockHeight().send();
-    const left = lifetime.lastValidBlockHeight - height;
+    const { value: first } = await rpc.getLatestBlockhash().send();
+    const left = first.lastValidBlockHeight - (await rpc.getBlockHeight().send());
     assert.ok(left >= 148n && left <= 150n, `${left} blocks left`);
-    // Later callers get the same blockhash with the same last valid height.
-    assert.deepEqual((await rpc.getLatestBlockhash().send()).value, lifetime);
+    const early = await transfer(first);
+    const lateInFirst = await transfer(first);
 
-    const early = await transfer();
-    const late = await transfer();
-    assert.equal(early.lastValidBlockHeight, lifetime.lastValidBlockHeight);
-    // Five blocks (2 s) short of the end, since the wall clock keeps adding slots meanwhile.
-    const { result: warpedTo } = await rawSolanaRpc('paygate_warpSlots', [Number(left) - 5]);
-    assert.equal(typeof warpedTo, 'number');
-    assert.equal((await rpc.isBlockhashValid(lifetime.blockhash).send()).value, true);
+    // Ten slots later, so that the second outlives the first by more than the wall clock adds during the test.
+    await rawSolanaRpc('paygate_warpSlots', [10]);
+    const { value: second } = await rpc.getLatestBlockhash().send();
+    assert.notEqual(second.blockhash, first.blockhash);
+    const secondLeft = second.lastValidBlockHeight - (await rpc.getBlockHeight().send());
+    assert.ok(secondLeft >= 148n && secondLeft <= 150n, `${secondLeft} blocks left`);
+    const inSecond = await transfer(second);
+
+    // Five blocks (2 s) short of the first's end, since the wall clock keeps adding slots meanwhile.
+    await rawSolanaRpc('paygate_warpSlots', [
+      Number(first.lastValidBlockHeight - (await rpc.getBlockHeight().send())) - 5,
+    ]);
+    assert.equal((await rpc.isBlockhashValid(first.blockhash).send()).value, true);
     await rpc.sendTransaction(early.wire, { encoding: 'base64' }).send();
     assert.equal((await rpc.getSignatureStatuses([early.signature]).send()).value[0]?.err, null);
 
     await rawSolanaRpc('paygate_warpSlots', [6]);
-    assert.ok((await rpc.getBlockHeight().send()) > lifetime.lastValidBlockHeight);
-    assert.equal((await rpc.isBlockhashValid(lifetime.blockhash).send()).value, false);
-    assert.equal(await refusedForBlockhash(late.wire), true);
-    const simulated = await rpc.simulateTransaction(late.wire, { encoding: 'base64' }).send();
+    const height = await rpc.getBlockHeight().send();
+    assert.ok(height > first.lastValidBlockHeight && height <= second.lastValidBlockHeight, `${height}`);
+    assert.equal((await rpc.isBlockhashValid(first.blockhash).send()).value, false);
+    assert.equal(await refusedForBlockhash(lateInFirst.wire), true);
+    const simulated = await rpc.simulateTransaction(lateInFirst.wire, { encoding: 'base64' }).send();
     assert.equal(simulated.value.err, 'BlockhashNotFound');
+    // The blockhash handed out a slot later still has its own life left.
+    assert.equal((await rpc.isBlockhashValid(second.blockhash).send()).value, true);
+    await rpc.sendTransaction(inSecond.wire, { encoding: 'base64' }).send();
+    assert.equal((await rpc.getSignatureStatuses([inSecond.signature]).send()).value[0]?.err, null);
+  });
 
-    const { value: next } = await rpc.getLatestBlockhash().send();
-    assert.notEqual(next.blockhash, lifetime.blockhash);
-    assert.ok(next.lastValidBlockHeight > lifetime.lastValidBlockHeight + 2n);
+  it('gives callers within one slot the same blockhash and last valid height', async function () {
+    // The wall clock may cross a slot boundary between two calls; within one slot both answers are equal.
+    const pairs: [BlockhashLifetime, BlockhashLifetime, bigint, bigint][] = [];
+    for (let i = 0; i < 5; i++) {
+      const rpc = await localSolanaRpc();
+      const before = await rpc.getBlockHeight().send();
+      const a = (await rpc.getLatestBlockhash().send()).value;
+      const b = (await rpc.getLatestBlockhash().send()).value;
+      const after = await rpc.getBlockHeight().send();
+      pairs.push([a, b, before, after]);
+    }
+    const sameSlot = pairs.filter(([, , before, after]) => before === after);
+    assert.ok(sameSlot.length > 0, 'the slot moved during every pair');
+    for (const [a, b] of sameSlot) assert.deepEqual(b, a);
   });
 
   it('expires the current blockhash at once with paygate_expireBlockhash', async function () {

@@ -84,13 +84,16 @@ export interface SignedTransaction {
   lastValidBlockHeight: bigint;
 }
 
-/** A v0 transaction with the endpoint's latest blockhash, signed by every signer its instructions name. */
+export type BlockhashLifetime = Parameters<typeof setTransactionMessageLifetimeUsingBlockhash>[0];
+
+/** A v0 transaction with the endpoint's latest blockhash (or the one given), signed by every signer it names. */
 export async function signedTransaction(
   feePayer: TransactionSigner,
   instructions: Instruction[],
+  given?: BlockhashLifetime,
 ): Promise<SignedTransaction> {
   const rpc = await localSolanaRpc();
-  const { value: lifetime } = await rpc.getLatestBlockhash().send();
+  const lifetime = given ?? (await rpc.getLatestBlockhash().send()).value;
   const message = pipe(
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayerSigner(feePayer, m),

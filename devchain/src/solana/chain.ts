@@ -60,7 +60,7 @@ export interface LocalSolanaChain {
   faucet: LocalSolanaFaucet;
   /** The same controls as the `paygate_*` RPC methods, for in-process tests. */
   test: {
-    /** Makes the current blockhash unusable now (LiteSVM's expireBlockhash). */
+    /** Makes every blockhash handed out so far, and the current one, unusable now. */
     expireBlockhash(): void;
     /** While held, sendTransaction accepts transactions (after preflight) and drops them: they never land. */
     holdTransactions(hold: boolean): void;

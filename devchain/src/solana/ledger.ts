@@ -4,18 +4,19 @@
  * transactions that landed, for the RPC's status and transaction queries.
  *
  * Time and blockhashes. A slot passes every `slotMs` (400 ms, Solana's target) and is one block, so the block height
- * is the number of slots since genesis; the Clock sysvar follows (slot and unix timestamp). LiteSVM accepts exactly
- * one blockhash, its latest, and `expireBlockhash()` replaces it. Real validators instead accept each of the last 150
- * blockhashes. So that a blockhash still lives the normal 150 blocks, the current one is "issued" the first time it
- * is handed out (getLatestBlockhash, or simulateTransaction's replaceRecentBlockhash) with
- * `lastValidBlockHeight = height at issue + 150`, and is expired in LiteSVM as soon as the block height passes that:
- * from then on LiteSVM itself refuses transactions that use it (BlockhashNotFound). Later callers get the same
- * blockhash and the same lastValidBlockHeight, so they have less of its life left; a blockhash nobody has been given
- * yet does not age. The test controls (`paygate_expireBlockhash`, `paygate_warpSlots`) act on the same state.
+ * is the number of slots since genesis; the Clock sysvar follows (slot and unix timestamp). LiteSVM knows exactly one
+ * blockhash, its latest, where a validator accepts any of the last 150. So the ledger keeps the blockhashes it has
+ * handed out (getLatestBlockhash, or simulateTransaction's replaceRecentBlockhash), each with
+ * `lastValidBlockHeight = height at issue + 150`, checks a transaction's blockhash against them itself (LiteSVM's own
+ * check is off), and gives a new blockhash to a caller in a later slot than the last issue, as a validator's new bank
+ * would: every caller gets a blockhash with its full life, and one handed out earlier stays usable until its height
+ * passes. LiteSVM's current blockhash, not yet handed out, is usable too (the faucet signs with it) and does not
+ * age. The test controls (`paygate_expireBlockhash`, `paygate_warpSlots`) act on the same state.
  */
 import { FailedTransactionMetadata, LiteSVM, TransactionMetadata, type SimulatedTransactionInfo } from 'litesvm';
 import {
   getAddressDecoder,
+  getCompiledTransactionMessageDecoder,
   getBase58Decoder,
   getBase64Decoder,
   type Address,
@@ -122,7 +123,10 @@ export class LocalLedger {
   private readonly genesisSlot: bigint;
   private warped = 0n;
   private currentSlot: bigint;
-  private issued: { blockhash: string; lastValidBlockHeight: bigint } | null = null;
+  /** The blockhash last handed out, and the block height it was handed out at. */
+  private issued: { blockhash: string; lastValidBlockHeight: bigint; height: bigint } | null = null;
+  /** Every blockhash handed out and not yet past its last valid block height → that height. */
+  private readonly usable = new Map<string, bigint>();
   private holding = false;
   private readonly landed = new Map<string, LandedTransaction>();
   /** Every account key a landed transaction touches → its signatures, in landing order (getSignaturesForAddress). */
@@ -132,14 +136,14 @@ export class LocalLedger {
     this.slotMs = options.slotMs ?? DEFAULT_SLOT_MS;
     this.now = options.now ?? Date.now;
     this.startMs = this.now();
-    // new LiteSVM(): builtins, sysvars, the default SPL programs, sigverify and the blockhash check, all on.
-    this.svm = new LiteSVM().withTransactionHistory(BigInt(HISTORY_CAPACITY));
+    // new LiteSVM(): builtins, sysvars, the default SPL programs and sigverify on; the blockhash check is the ledger's.
+    this.svm = new LiteSVM().withTransactionHistory(BigInt(HISTORY_CAPACITY)).withBlockhashCheck(false);
     this.genesisSlot = this.svm.getClock().slot;
     this.currentSlot = this.genesisSlot;
     this.applyClock();
   }
 
-  /** Moves the clock to wall time, expiring the issued blockhash once its last valid block height has passed. */
+  /** Moves the clock to wall time, forgetting the blockhashes whose last valid block height has passed. */
   sync(): void {
     const elapsed = BigInt(Math.max(0, Math.floor((this.now() - this.startMs) / this.slotMs)));
     const slot = this.genesisSlot + elapsed + this.warped;
@@ -147,7 +151,9 @@ export class LocalLedger {
       this.currentSlot = slot;
       this.applyClock();
     }
-    if (this.issued && this.blockHeightNow() > this.issued.lastValidBlockHeight) this.expireBlockhash();
+    const height = this.blockHeightNow();
+    for (const [blockhash, lastValid] of this.usable) if (height > lastValid) this.usable.delete(blockhash);
+    if (this.issued && !this.usable.has(this.issued.blockhash)) this.expireCurrent();
   }
 
   private applyClock(): void {
@@ -178,24 +184,32 @@ export class LocalLedger {
     return this.slot(commitment) - this.genesisSlot;
   }
 
-  /** The blockhash to build transactions with; issuing it starts its 150 blocks. */
+  /** The blockhash to build transactions with: a fresh one, with all of its 150 blocks, once per slot. */
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint } {
     this.sync();
+    const height = this.blockHeightNow();
+    if (this.issued && this.issued.height < height) this.svm.expireBlockhash();
     const blockhash = this.svm.latestBlockhash();
     if (this.issued?.blockhash !== blockhash) {
-      this.issued = { blockhash, lastValidBlockHeight: this.blockHeightNow() + BLOCKHASH_LIFETIME_BLOCKS };
+      this.issued = { blockhash, lastValidBlockHeight: height + BLOCKHASH_LIFETIME_BLOCKS, height };
+      this.usable.set(blockhash, this.issued.lastValidBlockHeight);
     }
-    return this.issued;
+    return { blockhash, lastValidBlockHeight: this.issued.lastValidBlockHeight };
   }
 
-  /** Whether LiteSVM would accept a transaction with this blockhash now. */
+  /** Whether a transaction with this blockhash would be accepted now. */
   isBlockhashValid(blockhash: string): boolean {
     this.sync();
-    return this.svm.latestBlockhash() === blockhash;
+    return this.usable.has(blockhash) || this.svm.latestBlockhash() === blockhash;
   }
 
-  /** Replaces LiteSVM's blockhash: transactions built with the old one are refused from now on. */
+  /** Makes every blockhash handed out so far, and LiteSVM's current one, unusable from now on. */
   expireBlockhash(): void {
+    this.usable.clear();
+    this.expireCurrent();
+  }
+
+  private expireCurrent(): void {
     this.svm.expireBlockhash();
     this.issued = null;
   }
@@ -230,6 +244,17 @@ export class LocalLedger {
     sigVerify: boolean,
   ): { outcome: ExecutionOutcome; postAccounts: EncodedAccount[] | null } {
     this.sync();
+    const blockhash = getCompiledTransactionMessageDecoder().decode(transaction.messageBytes).lifetimeToken;
+    if (!this.isBlockhashValid(blockhash)) {
+      const outcome = {
+        err: 'BlockhashNotFound',
+        logs: [],
+        unitsConsumed: 0n,
+        returnData: null,
+        innerInstructions: [],
+      };
+      return { outcome: outcome satisfies ExecutionOutcome, postAccounts: null };
+    }
     this.svm.withSigverify(sigVerify);
     let result: FailedTransactionMetadata | SimulatedTransactionInfo;
     try {
@@ -253,6 +278,8 @@ export class LocalLedger {
     this.sync();
     if (!options.skipPreflight) this.preflight(decoded);
     if ((this.holding && !options.ignoreHold) || !decoded.fullySigned) return decoded.signature;
+    // The runtime refuses an unknown or expired blockhash before execution: dropped, as with preflight skipped.
+    if (!this.isBlockhashValid(decoded.recentBlockhash)) return decoded.signature;
     const signature = decoded.signature as Signature;
     const knownBefore = this.svm.getTransaction(signature) !== null;
     const { accountKeys, loadedAddresses } = transactionAccounts(decoded.message, this.getAccount);
