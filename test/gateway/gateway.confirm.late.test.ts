@@ -29,8 +29,12 @@ describe('gateway confirm: late confirms and money that does not match', () => {
   });
   after(() => h.close());
 
-  /** The business clock at the chain's time, so "mined before expiry" means the same to both. */
+  /**
+   * The business clock at the chain's time, so "mined before expiry" means the same to both. A block is mined first:
+   * after a snapshot revert the latest block can be minutes old while the next one takes the wall clock's time.
+   */
   async function syncClock(): Promise<void> {
+    await h.local.test.mine({ blocks: 1 });
     h.clock.set(Number((await h.local.clients.public.getBlock({ blockTag: 'latest' })).timestamp) * 1000);
   }
 
