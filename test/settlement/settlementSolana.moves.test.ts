@@ -6,7 +6,14 @@
  * on both databases in settlement.sweep / settlement.payout.
  */
 import assert from 'node:assert/strict';
-import { generateKeyPairSigner, type Address } from '@solana/kit';
+import {
+  generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
+  getTransactionDecoder,
+  partiallySignTransaction,
+  type Address,
+} from '@solana/kit';
+import type { OptionsAnswer } from '../gateway/checkout.js';
 import { listLedgerEntries, unpaidBalances } from '../../server/src/settlement/ledger.js';
 import { planPayouts } from '../../server/src/settlement/payouts.js';
 import { planSweeps } from '../../server/src/settlement/sweeps.js';
@@ -168,6 +175,76 @@ describe('settlementSolana moves through the executor', () => {
 
   const merchantCall = (method: string, path: string, body?: unknown) =>
     h.call(method, path, { body, headers: { 'Api-Key': h.account.liveKey, 'Merchant-Id': h.account.merchantId } });
+
+  /** The wallet flow in collected mode: options (recipient: the deposit), fetch, the buyer signs, confirm. */
+  async function paidByWallet(): Promise<{ paymentId: string; deposit: Address; buyer: Address }> {
+    const { paymentId, deposit } = await h.livePayment();
+    const buyer = await h.solanaBuyer();
+    const live = { 'Api-Key': h.wallet.liveKey };
+    const { options } = await expectJson<OptionsAnswer>(
+      await h.call('POST', `/v1/gateway/payment/${paymentId}/options`, {
+        body: { accounts: [buyer.caip10] },
+        headers: live,
+      }),
+      200,
+    );
+    const option = options!.find((o) => o.amount.unit === `caip19/${h.asset}`)!;
+    const action = option.actions[0]!;
+    assert.equal(action.type, 'build');
+    const fetched = await expectJson<{ actions: { data: { params: { transaction: string }[] } }[] }>(
+      await h.call('POST', `/v1/gateway/payment/${paymentId}/fetch`, {
+        body: { optionId: option.id, data: action.type === 'build' ? action.data.data : '' },
+        headers: live,
+      }),
+      200,
+    );
+    const tx = getTransactionDecoder().decode(Buffer.from(fetched.actions[0]!.data.params[0]!.transaction, 'base64'));
+    const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.signer.keyPair], tx));
+    await expectJson(
+      await h.call('POST', `/v1/gateway/payment/${paymentId}/confirm`, {
+        body: { optionId: option.id, results: [signed] },
+        headers: live,
+      }),
+      200,
+    );
+    await h.driveUntil('the payment to succeed', async () => (await h.payment(paymentId)).status === 'succeeded');
+    assert.equal(await h.balance(deposit), ASKED, 'a wallet pays the deposit address in collected mode');
+    await h.scanUntil('the transfer recorded', async () => (await h.transfers(paymentId)).length === 1);
+    h.finalize();
+    await h.scanUntil('the transfer final', async () => (await h.transfers(paymentId))[0]!.state === 'final');
+    return { paymentId, deposit, buyer: buyer.signer.address };
+  }
+
+  it('refundPayment to the sender: a payment confirmed by a wallet is refunded to the signing account by the executor', async () => {
+    const p = await paidByWallet();
+    assert.deepEqual(
+      (await h.ledger(p.paymentId)).map((e) => [e.kind, e.amount]),
+      [
+        ['fee', FEE_TOTAL],
+        ['payable', ASKED - FEE_TOTAL],
+        ['received', ASKED],
+      ],
+    );
+    const [sweepId] = await planSweeps(h.runtime.checkout!);
+    await moved('sweeps', sweepId!);
+    const before = await h.balance(p.buyer);
+
+    const answer = await expectJson<RefundBody>(
+      await merchantCall('POST', `/v1/merchant/payment/${p.paymentId}/refund`, { amount: '2500000' }),
+      200,
+    );
+    assert.deepEqual([answer.refund!.state, answer.refund!.destination], ['planned', p.buyer]);
+    const txId = await moved('onchain_refunds', answer.refund!.refund_id);
+    assert.equal((await h.balance(p.buyer)) - before, 2_500_000n);
+    const snapshot = await expectJson<RefundBody>(
+      await merchantCall('GET', `/v1/merchant/payment/${p.paymentId}`),
+      200,
+    );
+    assert.deepEqual(
+      snapshot.refunded.refunds!.map((r) => [r.state, r.destination, r.tx_id]),
+      [['final', p.buyer, txId]],
+    );
+  });
 
   it('refundPayment through a claim link: a plain transfer is refunded to the address the buyer enters, sent by the executor', async () => {
     const [p] = await paidPayments([1250], [ASKED]);
