@@ -40,6 +40,7 @@ import { scanDeposits } from '../../server/src/settlement/detection.js';
 import { testConfig } from '../../test/helpers/config.js';
 import { createMerchantAccount } from '../../test/helpers/fixtures.js';
 import { machineLine, writeSection } from './_report.js';
+import { benchSolanaDetection } from './_settlementSolana.js';
 
 const DEPOSITS = Number(process.env.BENCH_DEPOSITS ?? 200);
 const PER_BLOCK = Number(process.env.BENCH_PER_BLOCK ?? 50);
@@ -208,6 +209,11 @@ async function main(): Promise<void> {
       baseline.push(base);
     }
 
+    const solana = await benchSolanaDetection(rt, chains, account.merchantId, {
+      baselineRuns: BASELINE_RUNS,
+      latencyRounds: LATENCY_ROUNDS,
+    });
+
     const loadAfter = loadavg();
     const seconds = Math.round((performance.now() - started) / 1000);
     const rate = (n: number, t: number) => `${Math.round((n * 1000) / t)}/s`;
@@ -237,6 +243,19 @@ only finds the log. Each latency scan also looks again at the earlier rounds' tr
 chain's \`finalized\` block passes them (64 blocks on anvil), as a production scan does. In production a scan runs
 every \`PAYGATE_DEPOSIT_SCAN_INTERVAL_MS\` (2 s by default), which adds up to that interval to the latency, and a
 chain's required confirmations add their blocks.
+
+### Solana: throughput (${solana.deposits} deposits, five to a transaction) and latency (${LATENCY_ROUNDS} transfers), local Solana chain
+
+| | time / p50 | p95 | deposits per second | / baseline |
+|---|---|---|---|---|
+| detection: one \`scanDeposits\` (each deposit token account listed, each transaction read, each transfer's status, payment credited) | ${ms(solana.scanMs)} | | ${rate(solana.deposits, solana.scanMs)} | ${(solana.scanMs / solana.baselineMs).toFixed(1)}× the time |
+| baseline: bare \`getSignaturesForAddress\` of every deposit token account, eight at once (median of ${BASELINE_RUNS}) | ${ms(solana.baselineMs)} | | ${rate(solana.deposits, solana.baselineMs)} | 1× |
+| latency, detection scanning back to back (payment \`succeeded\`) | ${ms(quantile(solana.detection, 0.5))} | ${ms(quantile(solana.detection, 0.95))} | | ${(quantile(solana.detection, 0.5) / quantile(solana.baseline, 0.5)).toFixed(1)}× |
+| latency, baseline \`getSignaturesForAddress\` polled back to back (signature listed) | ${ms(quantile(solana.baseline, 0.5))} | ${ms(quantile(solana.baseline, 0.95))} | | 1× |
+
+"Landed" is when the node reports the transaction confirmed. A Solana scan reads the slots below the newest confirmed
+one (a node may still add to it), so detection waits for the next slot (400 ms on the local chain) where the baseline
+lists the signature at once; the baseline reads no transaction, so it knows neither the amount nor the sender.
 `;
     console.log(markdown);
     if (WRITE) writeSection('settlement', markdown);

@@ -47,7 +47,7 @@ interface Claim {
   claimExpiresAt: number;
 }
 
-describeEachDatabase('settlement.refund', (get) => {
+describeEachDatabase('settlement.refund', (get, dialect) => {
   let runtime: Runtime;
   let server: Listening;
   let clock: TestClock;
@@ -151,6 +151,19 @@ describeEachDatabase('settlement.refund', (get) => {
     (await unpaidBalances(get().db.knex, { merchantId: account.merchantId, live: true }))[0]?.amount ?? 0n;
   const tokenOf = (answer: RefundAnswer) => new URL(answer.refund!.claim_url!).hash.slice(1);
   const wallet = () => privateKeyToAccount(generatePrivateKey()).address;
+  /** The refund's `settlement.move` job as the queue stores it (added in the transaction that planned the refund). */
+  const moveJobs = async (refundId: string) =>
+    dialect === 'sqlite'
+      ? (
+          (await get()
+            .db.knex('jobs')
+            .where({ job_key: `settlement.move:${refundId}` })) as unknown[]
+        ).length
+      : (
+          (await get()
+            .db.knex('graphile_worker.jobs')
+            .where({ key: `settlement.move:${refundId}` })) as unknown[]
+        ).length;
 
   it('refundPayment: a payment confirmed by a wallet is refunded to the signing account, with no claim link', async () => {
     const buyer = wallet();
@@ -170,6 +183,7 @@ describeEachDatabase('settlement.refund', (get) => {
     assert.equal(await unpaid(), 6_000_000n, 'the refund reserves its amount at once');
     const row = await get().db.knex('onchain_refunds').where({ id: answer.refund!.refund_id }).first();
     assert.deepEqual([row.state, row.destination, row.claim_token_hash], ['planned', buyer, null]);
+    assert.equal(await moveJobs(row.id), 1, 'the executor is asked to send it');
   });
 
   it('refundPayment: partial refunds up to the settlement amount; more is 400 params_validation, then 409 already_refunded', async () => {
@@ -239,6 +253,7 @@ describeEachDatabase('settlement.refund', (get) => {
     const row = await get().db.knex('onchain_refunds').where({ id: answer.refund!.refund_id }).first();
     assert.equal(row.claim_token_hash, createHash('sha256').update(token).digest('hex'));
     assert.ok(!JSON.stringify(row).includes(token), 'the token itself is stored nowhere');
+    assert.equal(await moveJobs(row.id), 0, 'nothing to send before the buyer names an address');
     const read = await expectJson<RefundAnswer>(
       await fetch(`${server.url}/v1/merchant/payment/${paymentId}`, {
         headers: { 'Api-Key': account.liveKey, 'Merchant-Id': account.merchantId },
@@ -257,6 +272,7 @@ describeEachDatabase('settlement.refund', (get) => {
     const claimed = await expectJson<Claim>(await gateway('claim', { token, address: buyer.toLowerCase() }), 200);
     assert.equal(claimed.state, 'planned');
     assert.equal(claimed.destination, getAddress(buyer), 'stored in the chain canonical form');
+    assert.equal(await moveJobs(answer.refund!.refund_id), 1, 'claimed: the executor is asked to send it');
     const snapshot = await expectJson<RefundAnswer>(
       await fetch(`${server.url}/v1/merchant/payment/${paymentId}`, {
         headers: { 'Api-Key': account.liveKey, 'Merchant-Id': account.merchantId },

@@ -18,30 +18,19 @@ import { payoutItemsOf, releasePayoutItems } from '../db/queries/payoutRows.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { SettledStage } from '../db/queries/paymentStages.js';
 import { releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
-import type { JobQueue } from '../jobs/types.js';
 import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
+import { enqueueMove } from './moveJobs.js';
 import { syncRefundedStage } from './refunds.js';
 
-export const MOVE_TASK = 'settlement.move';
+export { MOVE_TASK, enqueueMove } from './moveJobs.js';
 
 export interface MoveDeps extends LifecycleDeps {
   adapters: ChainAdapter[];
   chains: Chains;
   /** How long to wait before looking at a sent move again; the mover's own suggestion when absent. */
   moveRecheckMs?: number;
-}
-
-/** Adds the row's job; call it in the transaction that writes the row, so the row never waits without one. */
-export async function enqueueMove(
-  trx: Knex | Knex.Transaction,
-  jobs: JobQueue,
-  kind: MoveKind,
-  id: string,
-  runAt?: number,
-): Promise<void> {
-  await jobs.add(trx, MOVE_TASK, { kind, id }, { jobKey: `${MOVE_TASK}:${id}`, ...(runAt !== undefined && { runAt }) });
 }
 
 export function moverOf(deps: MoveDeps, chain: string): MoveSender {

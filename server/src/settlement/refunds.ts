@@ -28,6 +28,7 @@ import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { readPayment, refundMerchantPayment, type MerchantScope } from '../payments/merchantPayments.js';
 import { iso, toSnapshot, type PaymentSnapshot } from '../payments/snapshot.js';
 import { insertLedgerEntries, unpaidBalances } from './ledger.js';
+import { enqueueMove } from './moveJobs.js';
 
 /** How long a claim link can be used: long enough for a buyer who reads mail weekly, short enough to end a liability. */
 export const CLAIM_TTL_MS = 30 * 86_400_000;
@@ -119,6 +120,8 @@ export async function refundPayment(
       updated_at: now,
     };
     await insertOnchainRefund(trx, created);
+    // A known destination: the executor sends it now. A claim link's refund gets its job when the buyer claims it.
+    if (destination !== null) await enqueueMove(trx, deps.jobs, 'refund', created.id);
     // Written now, not when sent: the unpaid balance drops at once, so neither a payout nor a second refund can
     // spend money promised to this buyer (reconciliation counts the refund against the collection only once sent).
     await insertLedgerEntries(trx, [
@@ -267,6 +270,7 @@ export async function claimRefund(deps: LifecycleDeps, token: string, address: s
   await recordStage(deps, row.payment_id, 'refunded', async (p, now, trx) => {
     if (!(await claimOnchainRefund(trx, row.id, { destination, now })))
       throw new ApiError('invalid_params', UNUSABLE, { status: 404 });
+    await enqueueMove(trx, deps.jobs, 'refund', row.id);
     return stageOf(p.stages.refunded, await refundsOfPayment(trx, row.payment_id), now, undefined);
   });
   return { ...claimOf(row), state: 'planned', destination };

@@ -1,0 +1,20 @@
+/**
+ * The job that carries one sweep, payout or on-chain refund row (moves.ts runs it). Its own module so that the
+ * modules writing rows (sweeps, payouts, refunds) add the job without importing the executor, which imports them.
+ */
+import type { Knex } from 'knex';
+import type { MoveKind } from '../db/queries/moveRows.js';
+import type { JobQueue } from '../jobs/types.js';
+
+export const MOVE_TASK = 'settlement.move';
+
+/** Adds the row's job; call it in the transaction that writes the row, so the row never waits without one. */
+export async function enqueueMove(
+  trx: Knex | Knex.Transaction,
+  jobs: JobQueue,
+  kind: MoveKind,
+  id: string,
+  runAt?: number,
+): Promise<void> {
+  await jobs.add(trx, MOVE_TASK, { kind, id }, { jobKey: `${MOVE_TASK}:${id}`, ...(runAt !== undefined && { runAt }) });
+}

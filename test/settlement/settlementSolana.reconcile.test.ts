@@ -1,0 +1,62 @@
+/**
+ * Reconciliation on the local Solana chain (settlement/reconciliation.ts over the Solana settlement port): the ledger
+ * written by detection agrees with the deposit's token account; tokens minted on purpose to the deposit address and
+ * to the collection account are differences, reported, and the deposit's fails readiness once it stands. SQLite only:
+ * reconciliation only reads, and its storage is tested on both databases in settlement.reconcile.
+ */
+import assert from 'node:assert/strict';
+import type { Address } from '@solana/kit';
+import { PENDING_MS, failsReadiness, type Difference } from '../../server/src/settlement/reconciliation.js';
+import { ASKED } from './detection.js';
+import { startSolanaCollectedHarness, type SolanaCollectedHarness } from './solanaCollected.js';
+
+describe('settlementSolana reconcile', () => {
+  let h: SolanaCollectedHarness;
+  before(async () => {
+    h = await startSolanaCollectedHarness();
+  });
+  after(() => h.close());
+
+  const onSolana = (differences: Difference[]) => differences.filter((d) => d.chain === h.caip2);
+  const mint = (owner: string, amount: bigint) =>
+    h.solana.faucet.mintTokens(owner as Address, h.solana.mints.tusd.address, amount);
+
+  it('run: a detected deposit agrees; tokens minted to it stand as a difference and fail readiness', async () => {
+    const reconciler = h.runtime.reconciler!;
+    const { paymentId, deposit } = await h.livePayment();
+    await h.transfer(await h.sender(), [[deposit, ASKED]]);
+    await h.scanUntil('the payment to succeed', async () => (await h.payment(paymentId)).status === 'succeeded');
+    assert.deepEqual(onSolana((await reconciler.run()).differences), [], 'the ledger and the chain agree');
+
+    // A deliberate difference: tokens that no transfer detection records explain.
+    await mint(deposit, 1_234n);
+    const pending = onSolana((await reconciler.run()).differences);
+    assert.deepEqual(
+      pending.map((d) => [d.role, d.address, d.expected, d.actual, d.difference, d.state]),
+      [['deposit', deposit, ASKED, ASKED + 1_234n, 1_234n, 'pending']],
+    );
+    await reconciler.readiness.check(new AbortController().signal);
+
+    h.clock.advance(PENDING_MS);
+    const standing = onSolana((await reconciler.run()).differences);
+    assert.deepEqual(
+      standing.map((d) => [d.role, d.difference, d.state]),
+      [['deposit', 1_234n, 'standing']],
+    );
+    await assert.rejects(reconciler.readiness.check(new AbortController().signal), /1 reconciliation difference/);
+  });
+
+  it('run: tokens minted to the collection account are a reported surplus that never fails readiness', async () => {
+    const reconciler = h.runtime.reconciler!;
+    const collection = await h.port.keyAddress(h.caip2, { role: 'collection' });
+    await mint(collection, 5n);
+    h.clock.advance(PENDING_MS);
+    const found = onSolana((await reconciler.run()).differences).find((d) => d.role === 'collection');
+    assert.deepEqual(
+      [found?.address, found?.expected, found?.actual, found?.difference, found?.state],
+      [collection, 0n, 5n, 5n, 'standing'],
+    );
+    // Anyone can send to a public address: failing readiness on it would hand anyone an off switch.
+    assert.equal(failsReadiness(found!), false);
+  });
+});
