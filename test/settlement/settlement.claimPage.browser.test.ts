@@ -95,8 +95,8 @@ describe('settlement.claimPage [browser]', function () {
         createdAt: runtime.now(),
       },
     ]);
-    const answer = await refundPayment(runtime, { merchantId: account.merchantId, live: true }, payment.id, {});
-    return new URL(answer.refund!.claim_url!).hash.slice(1);
+    const { body } = await refundPayment(runtime, { merchantId: account.merchantId, live: true }, payment.id, {});
+    return new URL(body.refund!.claim_url!).hash.slice(1);
   }
 
   async function open(token: string): Promise<Page> {

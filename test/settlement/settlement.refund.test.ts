@@ -12,7 +12,7 @@ import type { Chains } from '../../server/src/chains/index.js';
 import { insertClaim } from '../../server/src/db/queries/claims.js';
 import { createPayment, transitionPayment } from '../../server/src/payments/lifecycle.js';
 import { insertLedgerEntries, unpaidBalances } from '../../server/src/settlement/ledger.js';
-import { CLAIM_TTL_MS, syncRefundedStage } from '../../server/src/settlement/refunds.js';
+import { CLAIM_TTL_MS, cancelRefundClaim, syncRefundedStage } from '../../server/src/settlement/refunds.js';
 import { sharedChains } from '../helpers/chain.js';
 import { testConfig } from '../helpers/config.js';
 import { describeEachDatabase } from '../helpers/db.js';
@@ -131,12 +131,13 @@ describeEachDatabase('settlement.refund', (get) => {
     return payment.id;
   }
 
-  const refund = (paymentId: string, body?: unknown) =>
+  const refund = (paymentId: string, body?: unknown, key?: string) =>
     fetch(`${server.url}/v1/merchant/payment/${paymentId}/refund`, {
       method: 'POST',
       headers: {
         'Api-Key': account.liveKey,
         'Merchant-Id': account.merchantId,
+        ...(key === undefined ? {} : { 'Idempotency-Key': key }),
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -227,6 +228,89 @@ describeEachDatabase('settlement.refund', (get) => {
     assert.equal(await unpaid(), 0n);
   });
 
+  it('refundPayment with Idempotency-Key: a retried partial refund replays the first answer and moves no more money', async () => {
+    const paymentId = await collectedPayment(10_000_000n, wallet());
+    const first = await refund(paymentId, { amount: '3000000' }, 'rfd-key-1');
+    assert.equal(first.headers.get('Idempotent-Replayed'), null);
+    const answer = await expectJson<RefundAnswer>(first, 200);
+    clock.advance(5000);
+    const retried = await refund(paymentId, { amount: '3000000' }, 'rfd-key-1');
+    assert.equal(retried.headers.get('Idempotent-Replayed'), 'true');
+    assert.deepEqual(await expectJson<RefundAnswer>(retried, 200), answer);
+    assert.equal(await unpaid(), 7_000_000n, 'one refund reserved');
+    assert.equal((await get().db.knex('onchain_refunds').where({ payment_id: paymentId })).length, 1);
+    // Another key is another refund.
+    await expectJson(await refund(paymentId, { amount: '3000000' }, 'rfd-key-2'), 200);
+    assert.equal(await unpaid(), 4_000_000n);
+  });
+
+  it('refundPayment with Idempotency-Key: concurrent retries with one key make one refund, every answer the same', async () => {
+    const paymentId = await collectedPayment(9_000_000n, wallet());
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => refund(paymentId, { amount: '1000000' }, 'rfd-concurrent')),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(6).fill(200),
+    );
+    const bodies = await Promise.all(answers.map((a) => a.json() as Promise<RefundAnswer>));
+    assert.equal(new Set(bodies.map((b) => b.refund!.refund_id)).size, 1);
+    assert.equal(answers.filter((a) => a.headers.get('Idempotent-Replayed') === 'true').length, 5);
+    assert.equal(await unpaid(), 8_000_000n);
+    assert.equal((await get().db.knex('onchain_refunds').where({ payment_id: paymentId })).length, 1);
+  });
+
+  it('refundPayment with Idempotency-Key: another body, another payment or a createPayment key is 409 idempotency_conflict', async () => {
+    const paymentId = await collectedPayment(5_000_000n, wallet());
+    const other = await collectedPayment(5_000_000n, wallet());
+    await expectJson(await refund(paymentId, { amount: '1000000' }, 'rfd-conflict'), 200);
+    await expectError(await refund(paymentId, { amount: '2000000' }, 'rfd-conflict'), 409, 'idempotency_conflict');
+    await expectError(await refund(other, { amount: '1000000' }, 'rfd-conflict'), 409, 'idempotency_conflict');
+    const created = await fetch(`${server.url}/v1/merchant/payment`, {
+      method: 'POST',
+      headers: {
+        'Api-Key': account.liveKey,
+        'Merchant-Id': account.merchantId,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': 'create-then-refund',
+      },
+      body: JSON.stringify({ amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'o-1' }),
+    });
+    await expectJson(created, 201);
+    await expectError(await refund(other, {}, 'create-then-refund'), 409, 'idempotency_conflict');
+    assert.equal(await unpaid(), 9_000_000n, 'only the first refund moved money');
+  });
+
+  it('refundPayment with Idempotency-Key: a refused refund stores nothing, so the key works once the request is fixed', async () => {
+    const paymentId = await collectedPayment(2_000_000n, wallet());
+    await expectError(await refund(paymentId, { amount: '2000001' }, 'rfd-fix'), 400, 'params_validation');
+    await expectJson(await refund(paymentId, { amount: '2000000' }, 'rfd-fix'), 200);
+    const replay = await refund(paymentId, { amount: '2000000' }, 'rfd-fix');
+    assert.equal(replay.status, 200, 'replayed, not already_refunded');
+    assert.equal(replay.headers.get('Idempotent-Replayed'), 'true');
+  });
+
+  it('refundPayment with Idempotency-Key: a claim link is replayed whole, and stored only sealed', async () => {
+    const paymentId = await collectedPayment(3_000_000n);
+    const answer = await expectJson<RefundAnswer>(await refund(paymentId, {}, 'rfd-link'), 200);
+    const token = tokenOf(answer);
+    const stored = await get().db.knex('idempotency_keys').where({ key: 'rfd-link' }).first();
+    assert.ok(!String(stored.response_body).includes(token), 'the token is not stored in clear');
+    const replayed = await expectJson<RefundAnswer>(await refund(paymentId, {}, 'rfd-link'), 200);
+    assert.equal(replayed.refund!.claim_url, answer.refund!.claim_url);
+    await expectJson(await gateway('lookup', { token }), 200);
+  });
+
+  it('refundPayment with Idempotency-Key: an off-platform refund (direct mode) retried replays its record', async () => {
+    const paymentId = await collectedPayment(1n);
+    await get().db.knex('ledger_entries').where({ payment_id: paymentId }).delete();
+    const answer = await expectJson<RefundAnswer>(await refund(paymentId, { reason: 'Returned' }, 'rfd-direct'), 200);
+    const again = await refund(paymentId, { reason: 'Returned' }, 'rfd-direct');
+    assert.equal(again.headers.get('Idempotent-Replayed'), 'true');
+    assert.deepEqual(await expectJson<RefundAnswer>(again, 200), answer);
+    await expectError(await refund(paymentId, { reason: 'Returned' }), 409, 'already_refunded');
+  });
+
   it('claim link: a plain transfer gets a one-time link (hash only stored); lookup, then claim with an address of the chain', async () => {
     const paymentId = await collectedPayment(7_000_000n);
     const answer = await expectJson<RefundAnswer>(await refund(paymentId), 200);
@@ -293,6 +377,82 @@ describeEachDatabase('settlement.refund', (get) => {
     clock.advance(1);
     await expectError(await gateway('lookup', { token }), 404, 'invalid_params');
     await expectError(await gateway('claim', { token, address: wallet() }), 404, 'invalid_params');
+  });
+
+  const released = async (refundId: string) =>
+    (await get().db.knex('ledger_entries').where({ refund_id: refundId, kind: 'refund_released' })).length;
+
+  it('claim link expiry: the sweep after 30 days gives the reservation back once, and the link says it expired', async () => {
+    const paymentId = await collectedPayment(5_000_000n);
+    const answer = await expectJson<RefundAnswer>(await refund(paymentId, { amount: '3000000' }), 200);
+    const refundId = answer.refund!.refund_id;
+    const token = tokenOf(answer);
+    assert.equal(await unpaid(), 2_000_000n);
+    clock.advance(CLAIM_TTL_MS - 1);
+    await runtime.sweep();
+    assert.equal(await unpaid(), 2_000_000n, 'still reserved one millisecond before the end');
+    clock.advance(1);
+    await runtime.sweep();
+    assert.equal(await unpaid(), 5_000_000n, 'the reservation is back');
+    assert.equal(await released(refundId), 1);
+    await runtime.sweep();
+    assert.equal(await released(refundId), 1, 'given back once');
+    assert.equal(await unpaid(), 5_000_000n);
+    const error = await refusal(await gateway('lookup', { token }), 404, 'invalid_params');
+    assert.match(error.message, /expired on .*the refund was not sent/);
+    await expectError(await gateway('claim', { token, address: wallet() }), 404, 'invalid_params');
+    const read = await expectJson<RefundAnswer>(
+      await fetch(`${server.url}/v1/merchant/payment/${paymentId}`, {
+        headers: { 'Api-Key': account.liveKey, 'Merchant-Id': account.merchantId },
+      }),
+      200,
+    );
+    assert.deepEqual(
+      read.refunded!.refunds!.map((r) => r.state),
+      ['expired'],
+    );
+    // What the link reserved is refundable again, in full.
+    const again = await expectJson<RefundAnswer>(await refund(paymentId), 200);
+    assert.equal(again.refund!.amount.value, '5000000');
+    assert.equal(await unpaid(), 0n);
+  });
+
+  it('claim link cancelled by the merchant: the reservation comes back once; a second cancel is 409 invalid_state', async () => {
+    const paymentId = await collectedPayment(4_000_000n);
+    const answer = await expectJson<RefundAnswer>(await refund(paymentId), 200);
+    const refundId = answer.refund!.refund_id;
+    const scope = { merchantId: account.merchantId, live: true };
+    const ended = await cancelRefundClaim(runtime, scope, refundId);
+    assert.equal(ended.state, 'cancelled');
+    assert.equal(await unpaid(), 4_000_000n);
+    await assert.rejects(cancelRefundClaim(runtime, scope, refundId), { code: 'invalid_state' });
+    assert.equal(await released(refundId), 1);
+    const error = await refusal(await gateway('lookup', { token: tokenOf(answer) }), 404, 'invalid_params');
+    assert.match(error.message, /cancelled this refund link/);
+    await runtime.sweep();
+    clock.advance(CLAIM_TTL_MS);
+    await runtime.sweep();
+    assert.equal(await released(refundId), 1, 'the expiry sweep does not give it back again');
+    await assert.rejects(cancelRefundClaim(runtime, { ...scope, live: false }, refundId), {
+      code: 'payment_not_found',
+    });
+  });
+
+  it('claim link: a claim racing a cancel: exactly one wins, and the reservation is given back only if the cancel did', async () => {
+    const paymentId = await collectedPayment(2_000_000n);
+    const answer = await expectJson<RefundAnswer>(await refund(paymentId), 200);
+    const refundId = answer.refund!.refund_id;
+    const [claim, cancel] = await Promise.allSettled([
+      gateway('claim', { token: tokenOf(answer), address: wallet() }),
+      cancelRefundClaim(runtime, { merchantId: account.merchantId, live: true }, refundId),
+    ]);
+    const claimed = claim.status === 'fulfilled' && claim.value.status === 200;
+    const cancelled = cancel.status === 'fulfilled';
+    assert.notEqual(claimed, cancelled, 'exactly one of them');
+    const row = await get().db.knex('onchain_refunds').where({ id: refundId }).first();
+    assert.equal(row.state, claimed ? 'planned' : 'cancelled');
+    assert.equal(await released(refundId), claimed ? 0 : 1);
+    assert.equal(await unpaid(), claimed ? 0n : 2_000_000n);
   });
 
   it('snapshot: refunded.refunds carries the transaction once the executor records it sent', async () => {

@@ -192,6 +192,9 @@ export interface paths {
          *     refunded with a test key like live ones.
          *
          *     The body is optional: send `{"reason": "…"}`, `{"amount": "…"}`, `{}` or nothing.
+         *
+         *     **Retry safely** with an `Idempotency-Key`: the same key, payment and body within 24 hours returns the first
+         *     answer with `Idempotent-Replayed: true` and moves no more money.
          */
         post: operations["refundPayment"];
         delete?: never;
@@ -1354,7 +1357,9 @@ export interface components {
             /**
              * @description `awaiting_claim`: waiting for the buyer to enter an address through the claim link; `planned`: the destination
              *     is known and the refund is queued; `sent`: its transaction is on its way; `final`: its transaction is final;
-             *     `failed`: it could not be sent (the operator is alerted). An open set: ignore values you do not know.
+             *     `failed`: it could not be sent (the operator is alerted); `expired`: the claim link passed its 30 days unused,
+             *     and `cancelled`: the claim link was withdrawn; in both the refund is never sent and its amount is back in your
+             *     unpaid balance (refundable again). An open set: ignore values you do not know.
              * @example awaiting_claim
              */
             state: string;
@@ -1928,6 +1933,24 @@ export interface components {
          */
         Settled: boolean;
         /**
+         * @description Makes the refund safe to retry: the same mechanism as `createPayment`'s key. Send a unique value per refund you
+         *     mean to make (a UUID v4 is ideal), 1 to 255 printable ASCII characters, and send the **same** value when you retry
+         *     after a timeout or a network error, so that a retried partial refund is not made twice.
+         *
+         *     - Keys are kept for 24 hours, per merchant and mode, and share one space with `createPayment`'s keys.
+         *     - Same key, same payment and same body: no second refund is made; the stored answer is returned with the same
+         *       status (`200`) and body (the payment as it was then, and the same `refund`, claim link included), plus the
+         *       header `Idempotent-Replayed: true`.
+         *     - Same key with another payment or another body (or a key used for `createPayment`), or a request with the same
+         *       key still in progress: `409 idempotency_conflict`.
+         *     - Only a made refund is stored. A refused request (validation, a `409`, authentication, rate limit) stores
+         *       nothing, so you may fix it and retry with the same key.
+         *     - Non-ASCII or control characters: `400 header_not_ascii`; a value longer than 255 characters:
+         *       `400 params_validation`.
+         * @example 0b9a5c44-6f1e-4d8b-a7c3-2e5f9d1b3a60
+         */
+        RefundIdempotencyKey: string;
+        /**
          * @description A cursor: the payouts after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
          *     An id that names no visible payout is refused with `404 invalid_params`.
          * @example po_3kP9xWm2LrT8vN4bY6cJ
@@ -2385,6 +2408,24 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description Makes the refund safe to retry: the same mechanism as `createPayment`'s key. Send a unique value per refund you
+                 *     mean to make (a UUID v4 is ideal), 1 to 255 printable ASCII characters, and send the **same** value when you retry
+                 *     after a timeout or a network error, so that a retried partial refund is not made twice.
+                 *
+                 *     - Keys are kept for 24 hours, per merchant and mode, and share one space with `createPayment`'s keys.
+                 *     - Same key, same payment and same body: no second refund is made; the stored answer is returned with the same
+                 *       status (`200`) and body (the payment as it was then, and the same `refund`, claim link included), plus the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - Same key with another payment or another body (or a key used for `createPayment`), or a request with the same
+                 *       key still in progress: `409 idempotency_conflict`.
+                 *     - Only a made refund is stored. A refused request (validation, a `409`, authentication, rate limit) stores
+                 *       nothing, so you may fix it and retry with the same key.
+                 *     - Non-ASCII or control characters: `400 header_not_ascii`; a value longer than 255 characters:
+                 *       `400 params_validation`.
+                 * @example 0b9a5c44-6f1e-4d8b-a7c3-2e5f9d1b3a60
+                 */
+                "Idempotency-Key"?: components["parameters"]["RefundIdempotencyKey"];
             };
             path: {
                 /**
@@ -2402,9 +2443,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The payment, with `refunded` set, and the on-chain refund this call created (collected mode). */
+            /**
+             * @description The payment, with `refunded` set, and the on-chain refund this call created (collected mode); or, for a
+             *     repeated `Idempotency-Key` with the same payment and body, the stored answer of the first request (with
+             *     `Idempotent-Replayed: true`).
+             */
             200: {
                 headers: {
+                    /**
+                     * @description Present, with the value `true`, only when this answer is the stored answer of an earlier request with the
+                     *     same `Idempotency-Key`, payment and body (no second refund was made).
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2421,6 +2472,8 @@ export interface operations {
              *     - `already_refunded`: a refund was already recorded for this payment (direct), or nothing is left to refund
              *       (collected).
              *     - `invalid_state`: collected mode, the amount exceeds your unpaid balance on the payment's chain and asset.
+             *     - `idempotency_conflict`: the `Idempotency-Key` was used with another payment or body, or a request with it
+             *       is still in progress.
              */
             409: {
                 headers: {
@@ -3415,6 +3468,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsV1MerchantPaymentPostResponses201HeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/merchant/payment"]["post"]["responses"]["201"]["headers"]["Idempotent-Replayed"]> = ["true"];
+export const pathsV1MerchantPaymentIdRefundPostResponses200HeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/merchant/payment/{id}/refund"]["post"]["responses"]["200"]["headers"]["Idempotent-Replayed"]> = ["true"];
 export const merchantPaymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MerchantPaymentStatus"]> = ["pending", "processing", "succeeded", "failed", "expired"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["payment.created", "payment.processing", "payment.succeeded", "payment.failed", "payment.expired", "payment.cancelled", "payment.settled"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
