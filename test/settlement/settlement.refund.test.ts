@@ -12,7 +12,7 @@ import type { Chains } from '../../server/src/chains/index.js';
 import { insertClaim } from '../../server/src/db/queries/claims.js';
 import { createPayment, transitionPayment } from '../../server/src/payments/lifecycle.js';
 import { insertLedgerEntries, unpaidBalances } from '../../server/src/settlement/ledger.js';
-import { CLAIM_TTL_MS, cancelRefundClaim, syncRefundedStage } from '../../server/src/settlement/refunds.js';
+import { CLAIM_TTL_MS, syncRefundedStage } from '../../server/src/settlement/refunds.js';
 import { sharedChains } from '../helpers/chain.js';
 import { testConfig } from '../helpers/config.js';
 import { describeEachDatabase } from '../helpers/db.js';
@@ -379,6 +379,11 @@ describeEachDatabase('settlement.refund', (get) => {
     await expectError(await gateway('claim', { token, address: wallet() }), 404, 'invalid_params');
   });
 
+  const cancel = (refundId: string, key = account.liveKey) =>
+    fetch(`${server.url}/v1/merchant/refunds/${refundId}/cancel`, {
+      method: 'POST',
+      headers: { 'Api-Key': key, 'Merchant-Id': account.merchantId },
+    });
   const released = async (refundId: string) =>
     (await get().db.knex('ledger_entries').where({ refund_id: refundId, kind: 'refund_released' })).length;
 
@@ -417,38 +422,43 @@ describeEachDatabase('settlement.refund', (get) => {
     assert.equal(await unpaid(), 0n);
   });
 
-  it('claim link cancelled by the merchant: the reservation comes back once; a second cancel is 409 invalid_state', async () => {
+  it('cancelRefund: an unclaimed link ends cancelled and its reservation comes back once; a second cancel is 409 invalid_state', async () => {
     const paymentId = await collectedPayment(4_000_000n);
     const answer = await expectJson<RefundAnswer>(await refund(paymentId), 200);
     const refundId = answer.refund!.refund_id;
-    const scope = { merchantId: account.merchantId, live: true };
-    const ended = await cancelRefundClaim(runtime, scope, refundId);
-    assert.equal(ended.state, 'cancelled');
+    await expectError(await cancel(refundId, account.testKey), 404, 'invalid_params');
+    await expectError(await cancel('rfd_unknown'), 404, 'invalid_params');
+    const ended = await expectJson<Refund>(await cancel(refundId), 200);
+    assert.deepEqual([ended.refund_id, ended.state, ended.tx_id], [refundId, 'cancelled', null]);
     assert.equal(await unpaid(), 4_000_000n);
-    await assert.rejects(cancelRefundClaim(runtime, scope, refundId), { code: 'invalid_state' });
+    const again = await refusal(await cancel(refundId), 409, 'invalid_state');
+    assert.match(again.message, /is cancelled, not awaiting a claim/);
     assert.equal(await released(refundId), 1);
     const error = await refusal(await gateway('lookup', { token: tokenOf(answer) }), 404, 'invalid_params');
     assert.match(error.message, /cancelled this refund link/);
-    await runtime.sweep();
     clock.advance(CLAIM_TTL_MS);
     await runtime.sweep();
     assert.equal(await released(refundId), 1, 'the expiry sweep does not give it back again');
-    await assert.rejects(cancelRefundClaim(runtime, { ...scope, live: false }, refundId), {
-      code: 'payment_not_found',
-    });
+    assert.equal(await unpaid(), 4_000_000n);
   });
 
-  it('claim link: a claim racing a cancel: exactly one wins, and the reservation is given back only if the cancel did', async () => {
+  it('cancelRefund: a refund going to the paying wallet (no link) is 409 invalid_state and stays reserved', async () => {
+    const paymentId = await collectedPayment(1_000_000n, wallet());
+    const answer = await expectJson<RefundAnswer>(await refund(paymentId), 200);
+    await expectError(await cancel(answer.refund!.refund_id), 409, 'invalid_state');
+    assert.equal(await unpaid(), 0n);
+  });
+
+  it('cancelRefund racing a claim: exactly one wins, and the reservation is given back only if the cancel did', async () => {
     const paymentId = await collectedPayment(2_000_000n);
     const answer = await expectJson<RefundAnswer>(await refund(paymentId), 200);
     const refundId = answer.refund!.refund_id;
-    const [claim, cancel] = await Promise.allSettled([
+    const [claim, cancelled] = await Promise.all([
       gateway('claim', { token: tokenOf(answer), address: wallet() }),
-      cancelRefundClaim(runtime, { merchantId: account.merchantId, live: true }, refundId),
+      cancel(refundId),
     ]);
-    const claimed = claim.status === 'fulfilled' && claim.value.status === 200;
-    const cancelled = cancel.status === 'fulfilled';
-    assert.notEqual(claimed, cancelled, 'exactly one of them');
+    assert.deepEqual([claim.status, cancelled.status].sort(), [200, claim.status === 200 ? 409 : 404].sort());
+    const claimed = claim.status === 200;
     const row = await get().db.knex('onchain_refunds').where({ id: refundId }).first();
     assert.equal(row.state, claimed ? 'planned' : 'cancelled');
     assert.equal(await released(refundId), claimed ? 0 : 1);

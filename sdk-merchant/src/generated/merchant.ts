@@ -395,6 +395,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/merchant/refunds/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an unclaimed refund link
+         * @description Withdraws the one-time claim link of an on-chain refund (collected settlement) that the buyer has not used yet,
+         *     for example when the link reached the wrong person or you refunded the buyer another way. The refund ends
+         *     `cancelled` and is never sent; its amount is back in your unpaid balance at once (refundable again with
+         *     `refundPayment`, or paid out). The link then answers that it was cancelled.
+         *
+         *     Only a refund in `awaiting_claim` can be cancelled: once the buyer entered an address it is `planned` or later
+         *     and on its way (`409 invalid_state`). A link that passed its 30 days ends `expired` by itself, with the same
+         *     effect. No webhook is sent; the payment's `refunded.refunds` shows the new state.
+         */
+        post: operations["cancelRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -1963,6 +1990,13 @@ export interface components {
          */
         PayoutIdPath: string;
         /**
+         * @description The refund's id (`rfd_…`, the `refund.refund_id` of `refundPayment`'s answer). Ids are opaque: an id that names no
+         *     refund of the key's merchant and mode, whatever its form, is answered `404`; one over 128 characters
+         *     `400 params_validation`.
+         * @example rfd_5Lq2Xw8ZnR4tV7bY3cJd
+         */
+        RefundIdPath: string;
+        /**
          * @description The event id, equal to the body's `id` (`evt_…`). It stays the same across retries, resends and replays of the
          *     event: deduplicate on it. It is the first part of the signed content.
          * @example evt_2gV3lKvxWRR0UZ5VUUfC25Zi
@@ -2928,6 +2962,86 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The refund's id (`rfd_…`, the `refund.refund_id` of `refundPayment`'s answer). Ids are opaque: an id that names no
+                 *     refund of the key's merchant and mode, whatever its form, is answered `404`; one over 128 characters
+                 *     `400 params_validation`.
+                 * @example rfd_5Lq2Xw8ZnR4tV7bY3cJd
+                 */
+                id: components["parameters"]["RefundIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund, now `cancelled`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnchainRefund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found. Codes:
+             *     - `invalid_params`: no refund with this id is visible to the caller (unknown, another merchant's, or the
+             *       other mode's), the dashboard's missing-resource answer (docs/decisions.md §2).
+             *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `invalid_state`: the refund is not awaiting a claim (the buyer entered an address, or it ended already). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

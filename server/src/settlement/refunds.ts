@@ -434,9 +434,9 @@ export async function expireRefundClaims(deps: LifecycleDeps): Promise<number> {
 }
 
 /**
- * The merchant withdraws an unclaimed link (it was sent to the wrong person, or the buyer was refunded otherwise):
- * the refund ends `cancelled` and its amount is back in the unpaid balance. Only an awaiting refund of a visible
- * payment; anything else is 409 invalid_state.
+ * `cancelRefund`: the merchant withdraws an unclaimed link (it reached the wrong person, or the buyer was refunded
+ * otherwise); the refund ends `cancelled` and its amount is back in the unpaid balance. Another merchant's or mode's
+ * refund is answered like an unknown one; a refund not awaiting a claim is 409 invalid_state.
  */
 export async function cancelRefundClaim(
   deps: LifecycleDeps,
@@ -444,13 +444,15 @@ export async function cancelRefundClaim(
   refundId: string,
 ): Promise<OnchainRefundRow> {
   const row = await findOnchainRefund(deps.db.knex, refundId);
-  if (!row || row.merchant_id !== scope.merchantId)
-    throw new ApiError('invalid_params', `No refund ${refundId}.`, { status: 404 });
-  await readPayment(deps, scope, row.payment_id);
-  if (!(await endAwaitingRefund(deps, row, 'cancelled')))
+  const payment = row && row.merchant_id === scope.merchantId ? await findPayment(deps.db.knex, row.payment_id) : null;
+  if (!row || !payment || payment.live !== scope.live)
+    throw new ApiError('invalid_params', `No refund with id ${refundId}.`, { status: 404 });
+  if (!(await endAwaitingRefund(deps, row, 'cancelled'))) {
+    const now = (await findOnchainRefund(deps.db.knex, refundId))?.state ?? row.state;
     throw new ApiError(
       'invalid_state',
-      `Refund ${refundId} is not awaiting a claim; only an unclaimed link can be cancelled.`,
+      `Refund ${refundId} is ${now}, not awaiting a claim; only an unclaimed link can be cancelled.`,
     );
+  }
   return (await findOnchainRefund(deps.db.knex, refundId))!;
 }
