@@ -142,7 +142,7 @@ describe('settlement.claimPage [browser]', function () {
 
     const again = await open(token);
     await again.locator('#failed').waitFor();
-    assert.match((await again.locator('#failed-text').textContent()) ?? '', /not valid/);
+    assert.match((await again.locator('#failed-text').textContent()) ?? '', /used already/);
     assert.equal(await again.locator('#form').isHidden(), true);
     await captureWidths(again, SHOTS_DIR, 'refund-claim-used');
     assert.deepEqual(problems, []);

@@ -290,6 +290,12 @@ describeEachDatabase('settlement.refund', (get) => {
     assert.equal(replay.headers.get('Idempotent-Replayed'), 'true');
   });
 
+  it('refundPayment with Idempotency-Key: a key over 255 characters is 400 params_validation, and nothing is refunded', async () => {
+    const paymentId = await collectedPayment(1_000_000n, wallet());
+    await expectError(await refund(paymentId, {}, 'k'.repeat(256)), 400, 'params_validation');
+    assert.equal(await unpaid(), 1_000_000n);
+  });
+
   it('refundPayment with Idempotency-Key: a claim link is replayed whole, and stored only sealed', async () => {
     const paymentId = await collectedPayment(3_000_000n);
     const answer = await expectJson<RefundAnswer>(await refund(paymentId, {}, 'rfd-link'), 200);
