@@ -10,6 +10,8 @@ import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Chains } from '../../server/src/chains/index.js';
 import { insertClaim } from '../../server/src/db/queries/claims.js';
+import { claimIdempotencyKey } from '../../server/src/db/queries/idempotencyKeys.js';
+import { IN_FLIGHT_TIMEOUT_MS, requestHash } from '../../server/src/payments/idempotency.js';
 import { createPayment, transitionPayment } from '../../server/src/payments/lifecycle.js';
 import { insertLedgerEntries, unpaidBalances } from '../../server/src/settlement/ledger.js';
 import { CLAIM_TTL_MS, syncRefundedStage } from '../../server/src/settlement/refunds.js';
@@ -294,6 +296,25 @@ describeEachDatabase('settlement.refund', (get) => {
     const paymentId = await collectedPayment(1_000_000n, wallet());
     await expectError(await refund(paymentId, {}, 'k'.repeat(256)), 400, 'params_validation');
     assert.equal(await unpaid(), 1_000_000n);
+  });
+
+  it('refundPayment with Idempotency-Key: the in-flight rule: a key held by a running request is 409, taken over after 60 s', async () => {
+    const paymentId = await collectedPayment(1_000_000n, wallet());
+    const body = { amount: '400000' };
+    // An in-flight row, as a server before answered keys left while its request ran (payments/idempotency.ts).
+    await claimIdempotencyKey(get().db.knex, {
+      merchant_id: account.merchantId,
+      live: true,
+      key: 'rfd-in-flight',
+      request_hash: requestHash({ operation: 'refundPayment', paymentId, body }),
+      created_at: clock.now(),
+    });
+    const busy = await refusal(await refund(paymentId, body, 'rfd-in-flight'), 409, 'idempotency_conflict');
+    assert.match(busy.message, /still in progress/);
+    assert.equal(await unpaid(), 1_000_000n);
+    clock.advance(IN_FLIGHT_TIMEOUT_MS);
+    await expectJson(await refund(paymentId, body, 'rfd-in-flight'), 200);
+    assert.equal(await unpaid(), 600_000n);
   });
 
   it('refundPayment with Idempotency-Key: a claim link is replayed whole, and stored only sealed', async () => {
