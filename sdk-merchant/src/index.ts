@@ -18,6 +18,7 @@ export {
   type PaymentStatus,
   type PaymentStatusResponse,
   type ReasonOptions,
+  type RefundOptions,
   type RequestOptions,
   type SimulateTarget,
   type WaitForFinalOptions,

@@ -41,6 +41,11 @@ export interface ReasonOptions extends RequestOptions {
   reason?: string;
 }
 
+export interface RefundOptions extends ReasonOptions {
+  /** As `createPayment`'s: default a fresh UUID v4 per call, reused by the call's own retries. */
+  idempotencyKey?: string;
+}
+
 export interface WaitForFinalOptions extends RequestOptions {
   /** Gives up after this long, rejecting with a `TimeoutError` DOMException. */
   timeoutMs?: number;
@@ -163,12 +168,14 @@ export class PaygateMerchant {
    * see its own refund as that error: then the payment is read, and answered if it is refunded. That is also the
    * answer when someone else refunded it meanwhile; compare `refunded.reason` if that matters to you.
    */
-  async refund(id: string, options: ReasonOptions = {}): Promise<PaymentSnapshot> {
+  async refund(id: string, options: RefundOptions = {}): Promise<PaymentSnapshot> {
     let mayHaveApplied = false;
+    // Keyed like createPayment, so a retry is replayed by the server rather than refunded again.
+    const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
     try {
       return await unwrap(
         this.client.POST('/v1/merchant/payment/{id}/refund', {
-          params: { path: { id } },
+          params: { path: { id }, header: { 'Idempotency-Key': key } },
           body: options.reason === undefined ? {} : { reason: options.reason },
           signal: options.signal,
           fetch: retryingFetch(

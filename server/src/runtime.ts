@@ -25,6 +25,7 @@ import { collectedLedgerHook } from './settlement/collectedLedger.js';
 import { detectionTasks, enqueueDepositScans } from './settlement/detection.js';
 import { directSettlementTasks } from './settlement/direct.js';
 import { settlementTasks, startSettlementSchedule } from './settlement/settlementTasks.js';
+import { expireRefundClaims } from './settlement/refunds.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
@@ -219,6 +220,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   runtime.sweep = async () => {
     await sweepExpiredPayments(runtime);
+    await expireRefundClaims(runtime);
     await sweepDeliveries(runtime);
   };
   let sweeper: NodeJS.Timeout | null = null;

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { describeEachDatabase } from '../helpers/db.js';
 import { expectError, expectJson, startDashboard, type Dashboard, type Merchant } from './harness.js';
 
-describe('dashboard.refundDashboardPayment', () => {
+describeEachDatabase('dashboard.refundDashboardPayment', (get) => {
   let d: Dashboard;
   let m: Merchant;
   before(async () => {
-    d = await startDashboard();
+    d = await startDashboard({ db: get().db });
     m = await d.merchant();
   });
   after(() => d.close());
@@ -30,5 +31,24 @@ describe('dashboard.refundDashboardPayment', () => {
     const id = await m.createPayment();
     await expectError(await refund(id), 409, 'payment_not_succeeded');
     await expectError(await refund('pay_AAAAAAAAAAAAAAAAAAAAAAAA'), 404, 'payment_not_found');
+  });
+
+  it('refundDashboardPayment: a double click (two refunds at once) records one refund; the other is 409 already_refunded', async () => {
+    const id = await m.createPayment();
+    await simulate(id, 'processing');
+    await simulate(id, 'succeeded');
+    const answers = await Promise.all([refund(id, { reason: 'first' }), refund(id, { reason: 'second' })]);
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409]);
+    const refused = answers.find((a) => a.status === 409)!;
+    await expectError(refused, 409, 'already_refunded');
+    const won = await expectJson<{ refunded: { reason: string } }>(
+      answers.find((a) => a.status === 200)!,
+      200,
+    );
+    const read = await expectJson<{ refunded: { reason: string } }>(
+      await m.call('GET', `/v1/dashboard/payments/${id}`),
+      200,
+    );
+    assert.equal(read.refunded.reason, won.refunded.reason, 'the record is the accepted request');
   });
 });

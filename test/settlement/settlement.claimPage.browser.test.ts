@@ -95,8 +95,8 @@ describe('settlement.claimPage [browser]', function () {
         createdAt: runtime.now(),
       },
     ]);
-    const answer = await refundPayment(runtime, { merchantId: account.merchantId, live: true }, payment.id, {});
-    return new URL(answer.refund!.claim_url!).hash.slice(1);
+    const { body } = await refundPayment(runtime, { merchantId: account.merchantId, live: true }, payment.id, {});
+    return new URL(body.refund!.claim_url!).hash.slice(1);
   }
 
   async function open(token: string): Promise<Page> {
@@ -142,7 +142,7 @@ describe('settlement.claimPage [browser]', function () {
 
     const again = await open(token);
     await again.locator('#failed').waitFor();
-    assert.match((await again.locator('#failed-text').textContent()) ?? '', /not valid/);
+    assert.match((await again.locator('#failed-text').textContent()) ?? '', /used already/);
     assert.equal(await again.locator('#form').isHidden(), true);
     await captureWidths(again, SHOTS_DIR, 'refund-claim-used');
     assert.deepEqual(problems, []);

@@ -10,6 +10,8 @@ import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Chains } from '../../server/src/chains/index.js';
 import { insertClaim } from '../../server/src/db/queries/claims.js';
+import { claimIdempotencyKey } from '../../server/src/db/queries/idempotencyKeys.js';
+import { IN_FLIGHT_TIMEOUT_MS, requestHash } from '../../server/src/payments/idempotency.js';
 import { createPayment, transitionPayment } from '../../server/src/payments/lifecycle.js';
 import { insertLedgerEntries, unpaidBalances } from '../../server/src/settlement/ledger.js';
 import { CLAIM_TTL_MS, syncRefundedStage } from '../../server/src/settlement/refunds.js';
@@ -131,12 +133,13 @@ describeEachDatabase('settlement.refund', (get, dialect) => {
     return payment.id;
   }
 
-  const refund = (paymentId: string, body?: unknown) =>
+  const refund = (paymentId: string, body?: unknown, key?: string) =>
     fetch(`${server.url}/v1/merchant/payment/${paymentId}/refund`, {
       method: 'POST',
       headers: {
         'Api-Key': account.liveKey,
         'Merchant-Id': account.merchantId,
+        ...(key === undefined ? {} : { 'Idempotency-Key': key }),
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -241,6 +244,114 @@ describeEachDatabase('settlement.refund', (get, dialect) => {
     assert.equal(await unpaid(), 0n);
   });
 
+  it('refundPayment with Idempotency-Key: a retried partial refund replays the first answer and moves no more money', async () => {
+    const paymentId = await collectedPayment(10_000_000n, wallet());
+    const first = await refund(paymentId, { amount: '3000000' }, 'rfd-key-1');
+    assert.equal(first.headers.get('Idempotent-Replayed'), null);
+    const answer = await expectJson<RefundAnswer>(first, 200);
+    clock.advance(5000);
+    const retried = await refund(paymentId, { amount: '3000000' }, 'rfd-key-1');
+    assert.equal(retried.headers.get('Idempotent-Replayed'), 'true');
+    assert.deepEqual(await expectJson<RefundAnswer>(retried, 200), answer);
+    assert.equal(await unpaid(), 7_000_000n, 'one refund reserved');
+    assert.equal((await get().db.knex('onchain_refunds').where({ payment_id: paymentId })).length, 1);
+    // Another key is another refund.
+    await expectJson(await refund(paymentId, { amount: '3000000' }, 'rfd-key-2'), 200);
+    assert.equal(await unpaid(), 4_000_000n);
+  });
+
+  it('refundPayment with Idempotency-Key: concurrent retries with one key make one refund, every answer the same', async () => {
+    const paymentId = await collectedPayment(9_000_000n, wallet());
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => refund(paymentId, { amount: '1000000' }, 'rfd-concurrent')),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(6).fill(200),
+    );
+    const bodies = await Promise.all(answers.map((a) => a.json() as Promise<RefundAnswer>));
+    assert.equal(new Set(bodies.map((b) => b.refund!.refund_id)).size, 1);
+    assert.equal(answers.filter((a) => a.headers.get('Idempotent-Replayed') === 'true').length, 5);
+    assert.equal(await unpaid(), 8_000_000n);
+    assert.equal((await get().db.knex('onchain_refunds').where({ payment_id: paymentId })).length, 1);
+  });
+
+  it('refundPayment with Idempotency-Key: another body, another payment or a createPayment key is 409 idempotency_conflict', async () => {
+    const paymentId = await collectedPayment(5_000_000n, wallet());
+    const other = await collectedPayment(5_000_000n, wallet());
+    await expectJson(await refund(paymentId, { amount: '1000000' }, 'rfd-conflict'), 200);
+    await expectError(await refund(paymentId, { amount: '2000000' }, 'rfd-conflict'), 409, 'idempotency_conflict');
+    await expectError(await refund(other, { amount: '1000000' }, 'rfd-conflict'), 409, 'idempotency_conflict');
+    const created = await fetch(`${server.url}/v1/merchant/payment`, {
+      method: 'POST',
+      headers: {
+        'Api-Key': account.liveKey,
+        'Merchant-Id': account.merchantId,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': 'create-then-refund',
+      },
+      body: JSON.stringify({ amount: { unit: 'iso4217/USD', value: '100' }, referenceId: 'o-1' }),
+    });
+    await expectJson(created, 201);
+    await expectError(await refund(other, {}, 'create-then-refund'), 409, 'idempotency_conflict');
+    assert.equal(await unpaid(), 9_000_000n, 'only the first refund moved money');
+  });
+
+  it('refundPayment with Idempotency-Key: a refused refund stores nothing, so the key works once the request is fixed', async () => {
+    const paymentId = await collectedPayment(2_000_000n, wallet());
+    await expectError(await refund(paymentId, { amount: '2000001' }, 'rfd-fix'), 400, 'params_validation');
+    await expectJson(await refund(paymentId, { amount: '2000000' }, 'rfd-fix'), 200);
+    const replay = await refund(paymentId, { amount: '2000000' }, 'rfd-fix');
+    assert.equal(replay.status, 200, 'replayed, not already_refunded');
+    assert.equal(replay.headers.get('Idempotent-Replayed'), 'true');
+  });
+
+  it('refundPayment with Idempotency-Key: a key over 255 characters is 400 params_validation, and nothing is refunded', async () => {
+    const paymentId = await collectedPayment(1_000_000n, wallet());
+    await expectError(await refund(paymentId, {}, 'k'.repeat(256)), 400, 'params_validation');
+    assert.equal(await unpaid(), 1_000_000n);
+  });
+
+  it('refundPayment with Idempotency-Key: the in-flight rule: a key held by a running request is 409, taken over after 60 s', async () => {
+    const paymentId = await collectedPayment(1_000_000n, wallet());
+    const body = { amount: '400000' };
+    // An in-flight row, as a server before answered keys left while its request ran (payments/idempotency.ts).
+    await claimIdempotencyKey(get().db.knex, {
+      merchant_id: account.merchantId,
+      live: true,
+      key: 'rfd-in-flight',
+      request_hash: requestHash({ operation: 'refundPayment', paymentId, body }),
+      created_at: clock.now(),
+    });
+    const busy = await refusal(await refund(paymentId, body, 'rfd-in-flight'), 409, 'idempotency_conflict');
+    assert.match(busy.message, /still in progress/);
+    assert.equal(await unpaid(), 1_000_000n);
+    clock.advance(IN_FLIGHT_TIMEOUT_MS);
+    await expectJson(await refund(paymentId, body, 'rfd-in-flight'), 200);
+    assert.equal(await unpaid(), 600_000n);
+  });
+
+  it('refundPayment with Idempotency-Key: a claim link is replayed whole, and stored only sealed', async () => {
+    const paymentId = await collectedPayment(3_000_000n);
+    const answer = await expectJson<RefundAnswer>(await refund(paymentId, {}, 'rfd-link'), 200);
+    const token = tokenOf(answer);
+    const stored = await get().db.knex('idempotency_keys').where({ key: 'rfd-link' }).first();
+    assert.ok(!String(stored.response_body).includes(token), 'the token is not stored in clear');
+    const replayed = await expectJson<RefundAnswer>(await refund(paymentId, {}, 'rfd-link'), 200);
+    assert.equal(replayed.refund!.claim_url, answer.refund!.claim_url);
+    await expectJson(await gateway('lookup', { token }), 200);
+  });
+
+  it('refundPayment with Idempotency-Key: an off-platform refund (direct mode) retried replays its record', async () => {
+    const paymentId = await collectedPayment(1n);
+    await get().db.knex('ledger_entries').where({ payment_id: paymentId }).delete();
+    const answer = await expectJson<RefundAnswer>(await refund(paymentId, { reason: 'Returned' }, 'rfd-direct'), 200);
+    const again = await refund(paymentId, { reason: 'Returned' }, 'rfd-direct');
+    assert.equal(again.headers.get('Idempotent-Replayed'), 'true');
+    assert.deepEqual(await expectJson<RefundAnswer>(again, 200), answer);
+    await expectError(await refund(paymentId, { reason: 'Returned' }), 409, 'already_refunded');
+  });
+
   it('claim link: a plain transfer gets a one-time link (hash only stored); lookup, then claim with an address of the chain', async () => {
     const paymentId = await collectedPayment(7_000_000n);
     const answer = await expectJson<RefundAnswer>(await refund(paymentId), 200);
@@ -309,6 +420,92 @@ describeEachDatabase('settlement.refund', (get, dialect) => {
     clock.advance(1);
     await expectError(await gateway('lookup', { token }), 404, 'invalid_params');
     await expectError(await gateway('claim', { token, address: wallet() }), 404, 'invalid_params');
+  });
+
+  const cancel = (refundId: string, key = account.liveKey) =>
+    fetch(`${server.url}/v1/merchant/refunds/${refundId}/cancel`, {
+      method: 'POST',
+      headers: { 'Api-Key': key, 'Merchant-Id': account.merchantId },
+    });
+  const released = async (refundId: string) =>
+    (await get().db.knex('ledger_entries').where({ refund_id: refundId, kind: 'refund_released' })).length;
+
+  it('claim link expiry: the sweep after 30 days gives the reservation back once, and the link says it expired', async () => {
+    const paymentId = await collectedPayment(5_000_000n);
+    const answer = await expectJson<RefundAnswer>(await refund(paymentId, { amount: '3000000' }), 200);
+    const refundId = answer.refund!.refund_id;
+    const token = tokenOf(answer);
+    assert.equal(await unpaid(), 2_000_000n);
+    clock.advance(CLAIM_TTL_MS - 1);
+    await runtime.sweep();
+    assert.equal(await unpaid(), 2_000_000n, 'still reserved one millisecond before the end');
+    clock.advance(1);
+    await runtime.sweep();
+    assert.equal(await unpaid(), 5_000_000n, 'the reservation is back');
+    assert.equal(await released(refundId), 1);
+    await runtime.sweep();
+    assert.equal(await released(refundId), 1, 'given back once');
+    assert.equal(await unpaid(), 5_000_000n);
+    const error = await refusal(await gateway('lookup', { token }), 404, 'invalid_params');
+    assert.match(error.message, /expired on .*the refund was not sent/);
+    await expectError(await gateway('claim', { token, address: wallet() }), 404, 'invalid_params');
+    const read = await expectJson<RefundAnswer>(
+      await fetch(`${server.url}/v1/merchant/payment/${paymentId}`, {
+        headers: { 'Api-Key': account.liveKey, 'Merchant-Id': account.merchantId },
+      }),
+      200,
+    );
+    assert.deepEqual(
+      read.refunded!.refunds!.map((r) => r.state),
+      ['expired'],
+    );
+    // What the link reserved is refundable again, in full.
+    const again = await expectJson<RefundAnswer>(await refund(paymentId), 200);
+    assert.equal(again.refund!.amount.value, '5000000');
+    assert.equal(await unpaid(), 0n);
+  });
+
+  it('cancelRefund: an unclaimed link ends cancelled and its reservation comes back once; a second cancel is 409 invalid_state', async () => {
+    const paymentId = await collectedPayment(4_000_000n);
+    const answer = await expectJson<RefundAnswer>(await refund(paymentId), 200);
+    const refundId = answer.refund!.refund_id;
+    await expectError(await cancel(refundId, account.testKey), 404, 'invalid_params');
+    await expectError(await cancel('rfd_unknown'), 404, 'invalid_params');
+    const ended = await expectJson<Refund>(await cancel(refundId), 200);
+    assert.deepEqual([ended.refund_id, ended.state, ended.tx_id], [refundId, 'cancelled', null]);
+    assert.equal(await unpaid(), 4_000_000n);
+    const again = await refusal(await cancel(refundId), 409, 'invalid_state');
+    assert.match(again.message, /is cancelled, not awaiting a claim/);
+    assert.equal(await released(refundId), 1);
+    const error = await refusal(await gateway('lookup', { token: tokenOf(answer) }), 404, 'invalid_params');
+    assert.match(error.message, /cancelled this refund link/);
+    clock.advance(CLAIM_TTL_MS);
+    await runtime.sweep();
+    assert.equal(await released(refundId), 1, 'the expiry sweep does not give it back again');
+    assert.equal(await unpaid(), 4_000_000n);
+  });
+
+  it('cancelRefund: a refund going to the paying wallet (no link) is 409 invalid_state and stays reserved', async () => {
+    const paymentId = await collectedPayment(1_000_000n, wallet());
+    const answer = await expectJson<RefundAnswer>(await refund(paymentId), 200);
+    await expectError(await cancel(answer.refund!.refund_id), 409, 'invalid_state');
+    assert.equal(await unpaid(), 0n);
+  });
+
+  it('cancelRefund racing a claim: exactly one wins, and the reservation is given back only if the cancel did', async () => {
+    const paymentId = await collectedPayment(2_000_000n);
+    const answer = await expectJson<RefundAnswer>(await refund(paymentId), 200);
+    const refundId = answer.refund!.refund_id;
+    const [claim, cancelled] = await Promise.all([
+      gateway('claim', { token: tokenOf(answer), address: wallet() }),
+      cancel(refundId),
+    ]);
+    assert.deepEqual([claim.status, cancelled.status].sort(), [200, claim.status === 200 ? 409 : 404].sort());
+    const claimed = claim.status === 200;
+    const row = await get().db.knex('onchain_refunds').where({ id: refundId }).first();
+    assert.equal(row.state, claimed ? 'planned' : 'cancelled');
+    assert.equal(await released(refundId), claimed ? 0 : 1);
+    assert.equal(await unpaid(), claimed ? 0n : 2_000_000n);
   });
 
   it('snapshot: refunded.refunds carries the transaction once the executor records it sent', async () => {

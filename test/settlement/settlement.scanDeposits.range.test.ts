@@ -121,9 +121,13 @@ describe('settlement scanDeposits over many blocks and addresses', () => {
     const paid = await h.pay(await h.buyer(), deposit, ASKED);
     await enqueueDepositScans(h.runtime.checkout!);
     await enqueueDepositScans(h.runtime.checkout!);
-    const queued = await h.runtime.db.knex('jobs').where({ task: 'settlement.scanDeposits' }).count({ n: '*' });
-    // One job per chain that scans deposits, however often asked.
-    assert.equal(Number(queued[0]!.n), scannedChains(h.runtime.checkout!).length);
+    const queued = await h.runtime.db.knex('jobs').where({ task: 'settlement.scanDeposits' }).select('payload');
+    // One job per chain with deposit work (here only the local chain has deposit addresses), however often asked.
+    assert.deepEqual(
+      queued.map((j: { payload: string }) => (JSON.parse(j.payload) as { chain: string }).chain),
+      [LOCAL],
+    );
+    assert.ok(scannedChains(h.runtime.checkout!).includes(LOCAL));
     await h.drain();
     const payment = await h.payment(paymentId);
     assert.equal(payment.status, 'succeeded');

@@ -2037,7 +2037,9 @@ export interface components {
             /**
              * @description `awaiting_claim`: waiting for the buyer to enter an address through the claim link; `planned`: the destination
              *     is known and the refund is queued; `sent`: its transaction is on its way; `final`: its transaction is final;
-             *     `failed`: it could not be sent (the operator is alerted). An open set: ignore values you do not know.
+             *     `failed`: it could not be sent (the operator is alerted); `expired`: the claim link passed its 30 days unused,
+             *     and `cancelled`: the claim link was withdrawn; in both the refund is never sent and its amount is back in your
+             *     unpaid balance (refundable again). An open set: ignore values you do not know.
              * @example awaiting_claim
              */
             state: string;

@@ -344,7 +344,7 @@ export interface paths {
          *     payment made by a plain transfer, whose sending address may not be the buyer's own.
          *
          *     Takes **no credentials**: the token is the capability (32 random bytes; only its SHA-256 is stored). It travels in
-         *     the body, never in a URL. A link already used answers `404` like an unknown or expired one.
+         *     the body, never in a URL. A link that cannot be used answers `404` (a real link's message says why: used, expired or cancelled).
          */
         post: operations["lookupRefundClaim"];
         delete?: never;
@@ -1590,11 +1590,26 @@ export interface components {
             };
         };
         /**
-         * @description `invalid_params`: the link is not valid: unknown, already used or expired (one answer for all, so a link reveals
-         *     nothing about other refunds). Ask the merchant for a new refund.
+         * @description `invalid_params`: the link cannot be used. An unknown link gets one generic answer, so a guess reveals nothing
+         *     about other refunds; a real link's answer says why it ended: already used (an address was entered), expired (30
+         *     days passed; the refund was not sent) or cancelled by the merchant. Ask the merchant for a new refund.
          */
         RefundClaimNotFound: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description `rate_limited`: too many refund link requests from this client address (30 at once, then one per second) or for
+         *     this link (10 at once, then one every 10 seconds); lookup and claim count together. These operations take no
+         *     credential, so the limits are per address and per link. Wait the number of seconds in `Retry-After`, then retry.
+         */
+        RefundClaimRateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2853,6 +2868,7 @@ export interface operations {
             404: components["responses"]["RefundClaimNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RefundClaimRateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2894,6 +2910,7 @@ export interface operations {
             404: components["responses"]["RefundClaimNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RefundClaimRateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

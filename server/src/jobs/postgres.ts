@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { Logger as GraphileLogger, run, runOnce, type Runner, type Task as GraphileTask } from 'graphile-worker';
 import type { Database } from '../db/connect.js';
-import { DEFAULT_JOB_CONCURRENCY, type AddJobOptions, type JobQueue, type TaskList } from './types.js';
+import { completedLevel, DEFAULT_JOB_CONCURRENCY, type AddJobOptions, type JobQueue, type TaskList } from './types.js';
 
 /** Routes graphile-worker's own log lines into our pino logger. */
 function graphileLogger(logger: Logger): GraphileLogger {
@@ -43,14 +43,15 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
             attempt: helpers.job.attempts,
             ms: Date.now() - started,
           });
+          let outcome: Awaited<ReturnType<typeof task>>;
           try {
-            await task(payload, { logger, now, attempt: helpers.job.attempts });
+            outcome = await task(payload, { logger, now, attempt: helpers.job.attempts });
           } catch (err) {
             // One line per run in the same shape as the SQLite engine's; graphile-worker then schedules the retry.
             logger.error({ ...line(), err }, 'job failed');
             throw err;
           }
-          logger.info(line(), 'job completed');
+          logger[completedLevel(outcome)](line(), 'job completed');
         },
       ]),
     );

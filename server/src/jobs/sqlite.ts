@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { DEFAULT_JOB_CONCURRENCY, type AddJobOptions, type JobQueue, type TaskList } from './types.js';
+import { completedLevel, DEFAULT_JOB_CONCURRENCY, type AddJobOptions, type JobQueue, type TaskList } from './types.js';
 
 interface JobRow {
   id: number;
@@ -72,9 +72,12 @@ export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
     const started = Date.now();
     try {
       if (!task) throw new Error(`no task named ${job.task}`);
-      await task(JSON.parse(job.payload), { logger, now, attempt: job.attempts });
+      const outcome = await task(JSON.parse(job.payload), { logger, now, attempt: job.attempts });
       await knex('jobs').where({ id: job.id }).delete();
-      logger.info({ job: job.id, task: job.task, attempt: job.attempts, ms: Date.now() - started }, 'job completed');
+      logger[completedLevel(outcome)](
+        { job: job.id, task: job.task, attempt: job.attempts, ms: Date.now() - started },
+        'job completed',
+      );
     } catch (err) {
       await knex('jobs')
         .where({ id: job.id })

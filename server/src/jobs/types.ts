@@ -8,8 +8,18 @@ export interface TaskContext {
   attempt: number;
 }
 
+/**
+ * What a task may answer: `IDLE` when it found nothing to do (a recurring poll that saw nothing), so that the
+ * queue logs its completion at debug instead of info and a quiet server's log stays quiet.
+ */
+export const IDLE = 'idle';
+export type TaskOutcome = void | typeof IDLE;
+
 /** Tasks are idempotent: a job may run more than once (a crash after the work, before the completion). */
-export type Task = (payload: unknown, ctx: TaskContext) => Promise<void>;
+export type Task = (payload: unknown, ctx: TaskContext) => Promise<TaskOutcome>;
+
+/** The level of a completed job's log line, the same on both engines. */
+export const completedLevel = (outcome: TaskOutcome): 'debug' | 'info' => (outcome === IDLE ? 'debug' : 'info');
 export type TaskList = Record<string, Task>;
 
 export interface AddJobOptions {

@@ -2,6 +2,7 @@
  * The merchant interface's domain: create, read, list, cancel and record a refund, always within one merchant and
  * one mode (a test key sees only test payments; another merchant's payment or the other mode's is invisible).
  */
+import type { Knex } from 'knex';
 import { findPaymentStatus } from '../db/queries/paymentStatus.js';
 import { findOverduePayments, findPayment, listPayments, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
@@ -248,19 +249,27 @@ export async function refundMerchantPayment(
   scope: MerchantScope,
   id: string,
   reason: string | undefined,
+  /** The caller's transaction (a keyed refund stores its answer in it, settlement/refunds.ts). */
+  outer?: Knex.Transaction,
 ): Promise<PaymentSnapshot> {
-  await findVisiblePayment(deps, scope, id);
-  const { payment } = await recordStage(deps, id, 'refunded', (p, now): RefundedStage => {
-    if (p.status !== 'succeeded') {
-      throw new ApiError(
-        'payment_not_succeeded',
-        `Payment ${id} is ${p.status}; only a succeeded payment can be refunded.`,
-      );
-    }
-    if (p.stages.refunded !== null) {
-      throw new ApiError('already_refunded', `A refund was already recorded for payment ${id}.`);
-    }
-    return { refunded_at: iso(now), reason: reason ?? null };
-  });
+  visible(await findPayment(outer ?? deps.db.knex, id), scope, id);
+  const { payment } = await recordStage(
+    deps,
+    id,
+    'refunded',
+    (p, now): RefundedStage => {
+      if (p.status !== 'succeeded') {
+        throw new ApiError(
+          'payment_not_succeeded',
+          `Payment ${id} is ${p.status}; only a succeeded payment can be refunded.`,
+        );
+      }
+      if (p.stages.refunded !== null) {
+        throw new ApiError('already_refunded', `A refund was already recorded for payment ${id}.`);
+      }
+      return { refunded_at: iso(now), reason: reason ?? null };
+    },
+    outer,
+  );
   return toSnapshot(payment);
 }

@@ -17,6 +17,7 @@ import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import { advanceScanCursor, readScanCursor } from '../db/queries/scanCursors.js';
 import {
   byChainOrder,
+  hasDepositWork,
   listTransfersOfPayment,
   listWatchedTransfers,
   recordSeenTransfers,
@@ -26,7 +27,7 @@ import {
 } from '../db/queries/seenTransfers.js';
 import { ApiError } from '../errors.js';
 import { newId, randomBase62 } from '../ids.js';
-import { assertPayload, type TaskList } from '../jobs/types.js';
+import { assertPayload, IDLE, type TaskList } from '../jobs/types.js';
 import { feeOnAsset, type FeeBreakdown } from '../payments/fees.js';
 import { expireIfOverdue, transitionPayment, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
@@ -436,8 +437,14 @@ async function recordFinding(deps: DetectionDeps, trx: Knex.Transaction, payment
 }
 
 /** Adds a scan job per chain; the job key keeps one queued per chain however many processes ask. */
+/**
+ * Queues a scan of each chain that has deposit work: an address still watched, or a transfer not yet final. A chain
+ * without (no merchant in collected mode, or none of its payments recent) gets no job, so a server that does not use
+ * collected settlement queues nothing and logs nothing every interval.
+ */
 export async function enqueueDepositScans(deps: DetectionDeps): Promise<void> {
   for (const chain of scannedChains(deps)) {
+    if (!(await hasDepositWork(deps.db.knex, chain, deps.now() - WATCH_AFTER_END_MS))) continue;
     await deps.jobs.add(deps.db.knex, SCAN_DEPOSITS_TASK, { chain }, { jobKey: `${SCAN_DEPOSITS_TASK}:${chain}` });
   }
 }
@@ -446,7 +453,9 @@ export function detectionTasks(deps: DetectionDeps): TaskList {
   return {
     [SCAN_DEPOSITS_TASK]: async (payload) => {
       assertPayload<{ chain: string }>(payload, ['chain'], SCAN_DEPOSITS_TASK);
-      await scanDeposits(deps, payload.chain);
+      const report = await scanDeposits(deps, payload.chain);
+      // A scan that found nothing is the common case every interval: logged at debug.
+      return report.recorded + report.succeeded.length + report.reorged.length === 0 ? IDLE : undefined;
     },
   };
 }

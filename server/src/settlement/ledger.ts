@@ -9,7 +9,10 @@
  *   swept        deposit → collection account (`address` is the deposit swept from; the sweep row names the target)
  *   paid_out     collection → the merchant's payout address
  *   fee_paid     collection → the operator's treasury
- *   refunded     collection → the buyer
+ *   refunded     collection → the buyer (reserved when the refund is asked for, before it is sent)
+ *   refund_released  a `refunded` reservation given back, because that refund will never be sent (its claim link
+ *                expired or was cancelled): no movement; written once (key `refund_released:<refundId>`) in the
+ *                transaction that ends the refund
  *   fee_invoiced direct mode's fee, invoiced off-chain by the operator (closes the fee balance)
  */
 import type { Knex } from 'knex';
@@ -47,8 +50,12 @@ function net(sums: LedgerSum[], plus: LedgerKind[], minus: LedgerKind[]): Balanc
 
 /** Collected mode: what the operator owes each merchant and has not paid out or refunded. */
 export async function unpaidBalances(db: Knex | Knex.Transaction, filter: LedgerFilter = {}): Promise<Balance[]> {
-  const sums = await sumLedger(db, { ...filter, mode: 'collected', kinds: ['payable', 'paid_out', 'refunded'] });
-  return net(sums, ['payable'], ['paid_out', 'refunded']);
+  const sums = await sumLedger(db, {
+    ...filter,
+    mode: 'collected',
+    kinds: ['payable', 'refund_released', 'paid_out', 'refunded'],
+  });
+  return net(sums, ['payable', 'refund_released'], ['paid_out', 'refunded']);
 }
 
 /** Direct mode: the fees a merchant owes the operator and has not been invoiced for. */

@@ -165,7 +165,7 @@ async function reconcileOnce(
   const unsent = await refundsNotSent(deps.db.knex);
   const sums = await sumLedger(deps.db.knex, {
     mode: 'collected',
-    kinds: ['received', 'swept', 'paid_out', 'fee_paid', 'refunded'],
+    kinds: ['received', 'swept', 'paid_out', 'fee_paid', 'refunded', 'refund_released'],
   });
 
   const checked: AccountChecked[] = [];
@@ -266,6 +266,8 @@ async function expectationsOf(
         total(asset, 'paid_out') -
         total(asset, 'fee_paid') -
         total(asset, 'refunded') +
+        // A refund that will never be sent gave its reservation back: it never left the collection.
+        total(asset, 'refund_released') +
         notSent,
       moving: movingOn(asset).length > 0,
     });

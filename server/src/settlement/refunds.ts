@@ -10,12 +10,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { accountRules, forNamespaceOf } from '../chains/adapters.js';
+import type { SecretBox } from '../crypto/secretBox.js';
 import { findClaimOfPayment } from '../db/queries/claims.js';
-import { listLedgerEntries } from '../db/queries/ledgerEntries.js';
+import { findIdempotencyKey, insertAnsweredKeys } from '../db/queries/idempotencyKeys.js';
+import { listLedgerEntries, type LedgerEntry } from '../db/queries/ledgerEntries.js';
+import { findPayment } from '../db/queries/payments.js';
 import type { RefundedStage } from '../db/queries/paymentStages.js';
 import {
   claimOnchainRefund,
+  endAwaitingRefund as endAwaitingRow,
+  findOnchainRefund,
   findRefundByClaimHash,
+  overdueClaims,
   insertOnchainRefund,
   lockMerchantBalance,
   refundsOfPayment,
@@ -24,6 +30,7 @@ import {
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/merchant.js';
 import { newId } from '../ids.js';
+import { withIdempotencyKey, type IdempotentAnswer } from '../payments/idempotency.js';
 import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { readPayment, refundMerchantPayment, type MerchantScope } from '../payments/merchantPayments.js';
 import { iso, toSnapshot, type PaymentSnapshot } from '../payments/snapshot.js';
@@ -38,6 +45,8 @@ export type RefundAnswer = components['schemas']['RefundPaymentResponse'];
 
 export interface RefundDeps extends LifecycleDeps {
   config: { publicBaseUrl: string };
+  /** Seals a claim link inside a stored idempotent answer. */
+  secretBox: SecretBox;
 }
 
 export const hashClaimToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -57,97 +66,179 @@ export function refundJson(row: OnchainRefundRow): OnchainRefund {
 
 /**
  * `refundPayment`: an on-chain refund for a payment settled in collected mode (one with a `payable` ledger entry:
- * its money is in the operator's hands), otherwise the off-platform record of payments/merchantPayments.ts.
+ * its money is in the operator's hands), otherwise the off-platform record of payments/merchantPayments.ts. With an
+ * `Idempotency-Key`, at most once per key (createPayment's mechanism, payments/idempotency.ts): the key is stored
+ * with its answer in the refund's own transaction, so a retry replays the first answer and moves no more money.
  */
 export async function refundPayment(
   deps: RefundDeps,
   scope: MerchantScope,
   id: string,
-  body: { amount?: string; reason?: string },
-): Promise<RefundAnswer> {
+  body: RefundBody,
+  idempotencyKey?: string,
+): Promise<IdempotentAnswer<RefundAnswer>> {
+  // Outside the refund's transaction: expiry writes in a transaction of its own (SQLite has one connection).
   await readPayment(deps, scope, id);
   const [payable] = await listLedgerEntries(deps.db.knex, { paymentId: id, kinds: ['payable'] });
-  if (!payable) {
+  const once = async (trx: Knex.Transaction): Promise<Made> => {
+    if (payable) return onchainRefund(deps, trx, id, payable, body);
     if (body.amount !== undefined)
       throw new ApiError(
         'params_validation',
         `Payment ${id} did not settle in collected mode: Paygate holds none of its funds, so a refund records one you made yourself and takes no amount.`,
         { param: 'amount' },
       );
-    return refundMerchantPayment(deps, scope, id, body.reason);
+    return { answer: await refundMerchantPayment(deps, scope, id, body.reason, trx) };
+  };
+  if (idempotencyKey === undefined) {
+    const made = await deps.db.knex.transaction(once);
+    return { status: 200, body: made.answer, replayed: false };
   }
+  const replayed = await withIdempotencyKey<RefundAnswer>(
+    deps,
+    { ...scope, key: idempotencyKey },
+    // The operation and the payment are part of what the key names: the same key on another payment, or a key
+    // first used to create a payment, is another request (idempotency_conflict).
+    { operation: 'refundPayment', paymentId: id, body },
+    async (claim) => {
+      try {
+        return await deps.db.knex.transaction(async (trx) => {
+          // The payment's row lock first: a concurrent request with this key waits here for ours to commit, then
+          // finds the key and replays our answer rather than refunding again or answering already_refunded.
+          await findPayment(trx, id, { forUpdate: true });
+          if (await findIdempotencyKey(trx, claim.scope)) throw KEY_TAKEN;
+          const made = await once(trx);
+          const [inserted] = await insertAnsweredKeys(trx, [
+            {
+              ...claim.scope,
+              request_hash: claim.requestHash,
+              created_at: claim.createdAt,
+              response_status: 200,
+              response_body: JSON.stringify(storedAnswer(deps, made)),
+            },
+          ]);
+          // Another payment's refund took the key meanwhile: ours rolls back, and the key's owner answers.
+          if (!inserted) throw KEY_TAKEN;
+          return { status: 200, body: made.answer };
+        });
+      } catch (err) {
+        if (err === KEY_TAKEN) return null;
+        throw err;
+      }
+    },
+  );
+  return replayed.replayed ? { ...replayed, body: openedAnswer(deps, replayed.body) } : replayed;
+}
 
+type RefundBody = { amount?: string; reason?: string };
+interface Made {
+  answer: RefundAnswer;
+}
+const KEY_TAKEN = new Error('idempotency key taken');
+
+/**
+ * The answer kept with the key. The claim link is a bearer capability whose token is otherwise stored nowhere (only
+ * its hash), so the stored answer holds it sealed (crypto/secretBox.ts), bound to the refund's id.
+ */
+function storedAnswer(deps: RefundDeps, made: Made): RefundAnswer {
+  const refund = made.answer.refund;
+  if (!refund?.claim_url) return made.answer;
+  return { ...made.answer, refund: { ...refund, claim_url: deps.secretBox.seal(refund.claim_url, refund.refund_id) } };
+}
+
+function openedAnswer(deps: RefundDeps, stored: RefundAnswer): RefundAnswer {
+  const refund = stored.refund;
+  if (!refund?.claim_url) return stored;
+  return { ...stored, refund: { ...refund, claim_url: deps.secretBox.open(refund.claim_url, refund.refund_id) } };
+}
+
+async function onchainRefund(
+  deps: RefundDeps,
+  trx: Knex.Transaction,
+  id: string,
+  payable: LedgerEntry,
+  body: RefundBody,
+): Promise<Made> {
   let created: OnchainRefundRow | null = null;
   let token: string | null = null;
-  const { payment } = await recordStage(deps, id, 'refunded', async (p, now, trx): Promise<RefundedStage> => {
-    if (p.status !== 'succeeded')
-      throw new ApiError(
-        'payment_not_succeeded',
-        `Payment ${id} is ${p.status}; only a succeeded payment can be refunded.`,
-      );
-    await lockMerchantBalance(trx, p.merchant_id);
-    const amount = await refundableAmount(trx, p.id, payable.amount, body.amount);
-    const [unpaid] = await unpaidBalances(trx, {
-      merchantId: p.merchant_id,
-      live: p.live,
-      chain: payable.chain,
-      asset: payable.asset,
-    });
-    const balance = unpaid?.amount ?? 0n;
-    if (amount > balance)
-      throw new ApiError(
-        'invalid_state',
-        `Refund of ${amount} exceeds the merchant's unpaid balance of ${balance} on ${payable.chain} in ${payable.asset}; what was paid out cannot be refunded from here.`,
-      );
-
-    const destination = await payingWallet(trx, p.id, payable.chain);
-    token = destination === null ? randomBytes(32).toString('base64url') : null;
-    created = {
-      id: newId.refund(),
-      payment_id: p.id,
-      merchant_id: p.merchant_id,
-      chain_caip2: payable.chain,
-      asset_caip19: payable.asset,
-      amount: amount.toString(),
-      destination,
-      claim_token_hash: token === null ? null : hashClaimToken(token),
-      claim_expires_at: token === null ? null : now + CLAIM_TTL_MS,
-      reason: body.reason ?? null,
-      state: destination === null ? 'awaiting_claim' : 'planned',
-      tx_id: null,
-      details: '{}',
-      created_at: now,
-      updated_at: now,
-    };
-    await insertOnchainRefund(trx, created);
-    // A known destination: the executor sends it now. A claim link's refund gets its job when the buyer claims it.
-    if (destination !== null) await enqueueMove(trx, deps.jobs, 'refund', created.id);
-    // Written now, not when sent: the unpaid balance drops at once, so neither a payout nor a second refund can
-    // spend money promised to this buyer (reconciliation counts the refund against the collection only once sent).
-    await insertLedgerEntries(trx, [
-      {
-        entryKey: `refunded:${created.id}`,
-        kind: 'refunded',
+  const { payment } = await recordStage(
+    deps,
+    id,
+    'refunded',
+    async (p, now): Promise<RefundedStage> => {
+      if (p.status !== 'succeeded')
+        throw new ApiError(
+          'payment_not_succeeded',
+          `Payment ${id} is ${p.status}; only a succeeded payment can be refunded.`,
+        );
+      await lockMerchantBalance(trx, p.merchant_id);
+      const amount = await refundableAmount(trx, p.id, payable.amount, body.amount);
+      const [unpaid] = await unpaidBalances(trx, {
         merchantId: p.merchant_id,
         live: p.live,
-        mode: 'collected',
         chain: payable.chain,
         asset: payable.asset,
-        amount,
-        address: destination,
-        paymentId: p.id,
-        refundId: created.id,
-        createdAt: now,
-      },
-    ]);
-    return stageOf(p.stages.refunded, await refundsOfPayment(trx, p.id), now, body.reason);
-  });
+      });
+      const balance = unpaid?.amount ?? 0n;
+      if (amount > balance)
+        throw new ApiError(
+          'invalid_state',
+          `Refund of ${amount} exceeds the merchant's unpaid balance of ${balance} on ${payable.chain} in ${payable.asset}; what was paid out cannot be refunded from here.`,
+        );
+
+      const destination = await payingWallet(trx, p.id, payable.chain);
+      token = destination === null ? randomBytes(32).toString('base64url') : null;
+      created = {
+        id: newId.refund(),
+        payment_id: p.id,
+        merchant_id: p.merchant_id,
+        chain_caip2: payable.chain,
+        asset_caip19: payable.asset,
+        amount: amount.toString(),
+        destination,
+        claim_token_hash: token === null ? null : hashClaimToken(token),
+        claim_expires_at: token === null ? null : now + CLAIM_TTL_MS,
+        reason: body.reason ?? null,
+        state: destination === null ? 'awaiting_claim' : 'planned',
+        tx_id: null,
+        details: '{}',
+        created_at: now,
+        updated_at: now,
+      };
+      await insertOnchainRefund(trx, created);
+      // A known destination: the executor sends it now. A claim link's refund gets its job when the buyer claims it.
+      if (destination !== null) await enqueueMove(trx, deps.jobs, 'refund', created.id);
+      // Written now, not when sent: the unpaid balance drops at once, so neither a payout nor a second refund can
+      // spend money promised to this buyer (reconciliation counts the refund against the collection only once sent).
+      await insertLedgerEntries(trx, [
+        {
+          entryKey: `refunded:${created.id}`,
+          kind: 'refunded',
+          merchantId: p.merchant_id,
+          live: p.live,
+          mode: 'collected',
+          chain: payable.chain,
+          asset: payable.asset,
+          amount,
+          address: destination,
+          paymentId: p.id,
+          refundId: created.id,
+          createdAt: now,
+        },
+      ]);
+      return stageOf(p.stages.refunded, await refundsOfPayment(trx, p.id), now, body.reason);
+    },
+    trx,
+  );
   const row = created as OnchainRefundRow | null;
   if (!row) throw new Error(`refund of ${id} was not created`);
   const base = deps.config.publicBaseUrl.replace(/\/+$/, '');
+  const link = token as string | null;
   return {
-    ...toSnapshot(payment),
-    refund: { ...refundJson(row), claim_url: token === null ? null : `${base}/refund#${token as string}` },
+    answer: {
+      ...toSnapshot(payment),
+      refund: { ...refundJson(row), claim_url: link === null ? null : `${base}/refund#${link}` },
+    },
   };
 }
 
@@ -158,8 +249,9 @@ async function refundableAmount(
   payable: bigint,
   asked: string | undefined,
 ): Promise<bigint> {
-  const refunded = (await listLedgerEntries(trx, { paymentId, kinds: ['refunded'] })).reduce(
-    (a, e) => a + e.amount,
+  // Released reservations (ended claim links) are refundable again.
+  const refunded = (await listLedgerEntries(trx, { paymentId, kinds: ['refunded', 'refund_released'] })).reduce(
+    (a, e) => a + (e.kind === 'refunded' ? e.amount : -e.amount),
     0n,
   );
   const left = payable - refunded;
@@ -228,11 +320,29 @@ export type RefundClaim = {
 const UNUSABLE =
   'This refund link is not valid; it may have expired or been used already. Ask the merchant for a new one.';
 
-/** The refund a claim link names while it can still be used; one answer for unknown, used and expired links. */
+/**
+ * The refund a claim link names while it can still be used. An unknown token gets the one generic answer; the holder
+ * of a real link (the capability) is told plainly why it ended.
+ */
 async function usableClaim(deps: LifecycleDeps, token: string): Promise<OnchainRefundRow> {
   const row = await findRefundByClaimHash(deps.db.knex, hashClaimToken(token));
-  if (!row || row.state !== 'awaiting_claim' || row.claim_expires_at === null || deps.now() >= row.claim_expires_at)
-    throw new ApiError('invalid_params', UNUSABLE, { status: 404 });
+  if (!row || row.claim_expires_at === null) throw new ApiError('invalid_params', UNUSABLE, { status: 404 });
+  if (row.state === 'expired' || (row.state === 'awaiting_claim' && deps.now() >= row.claim_expires_at))
+    throw new ApiError(
+      'invalid_params',
+      `This refund link expired on ${iso(row.claim_expires_at)}; the refund was not sent. Ask the merchant for a new one.`,
+      { status: 404 },
+    );
+  if (row.state === 'cancelled')
+    throw new ApiError(
+      'invalid_params',
+      'The merchant cancelled this refund link; the refund was not sent. Ask the merchant about it.',
+      { status: 404 },
+    );
+  if (row.state !== 'awaiting_claim')
+    throw new ApiError('invalid_params', 'This refund link was used already: an address was entered for it.', {
+      status: 404,
+    });
   return row;
 }
 
@@ -274,4 +384,79 @@ export async function claimRefund(deps: LifecycleDeps, token: string, address: s
     return stageOf(p.stages.refunded, await refundsOfPayment(trx, row.payment_id), now, undefined);
   });
   return { ...claimOf(row), state: 'planned', destination };
+}
+
+/**
+ * Ends an awaiting refund that will never be sent, its claim link expired or cancelled, and gives its reservation
+ * back to the merchant's unpaid balance: the row's state and the compensating `refund_released` entry in one
+ * transaction, once (the state update names the state it expects; the entry key is the refund's). Answers whether
+ * this call ended it.
+ */
+export async function endAwaitingRefund(
+  deps: LifecycleDeps,
+  row: Pick<OnchainRefundRow, 'id' | 'payment_id'>,
+  state: 'expired' | 'cancelled',
+): Promise<boolean> {
+  const { changed } = await recordStage(deps, row.payment_id, 'refunded', async (p, now, trx) => {
+    if (!(await endAwaitingRow(trx, row.id, { state, now }))) return null;
+    const refund = await findOnchainRefund(trx, row.id);
+    if (!refund) throw new Error(`refund ${row.id} vanished while ending it`);
+    await insertLedgerEntries(trx, [
+      {
+        entryKey: `refund_released:${refund.id}`,
+        kind: 'refund_released',
+        merchantId: refund.merchant_id,
+        live: p.live,
+        mode: 'collected',
+        chain: refund.chain_caip2,
+        asset: refund.asset_caip19,
+        amount: BigInt(refund.amount),
+        address: null,
+        paymentId: refund.payment_id,
+        refundId: refund.id,
+        createdAt: now,
+      },
+    ]);
+    return stageOf(p.stages.refunded, await refundsOfPayment(trx, row.payment_id), now, undefined);
+  });
+  return changed;
+}
+
+/** Claim links ended per sweep; the rest wait for the next one. */
+const EXPIRE_BATCH = 100;
+
+/**
+ * The sweep's part (runtime.sweep, beside expired payments): ends every awaiting refund whose claim link is past
+ * its 30 days, giving its amount back. Answers how many this call ended.
+ */
+export async function expireRefundClaims(deps: LifecycleDeps): Promise<number> {
+  let ended = 0;
+  for (const row of await overdueClaims(deps.db.knex, deps.now(), EXPIRE_BATCH)) {
+    if (await endAwaitingRefund(deps, row, 'expired')) ended++;
+  }
+  return ended;
+}
+
+/**
+ * `cancelRefund`: the merchant withdraws an unclaimed link (it reached the wrong person, or the buyer was refunded
+ * otherwise); the refund ends `cancelled` and its amount is back in the unpaid balance. Another merchant's or mode's
+ * refund is answered like an unknown one; a refund not awaiting a claim is 409 invalid_state.
+ */
+export async function cancelRefundClaim(
+  deps: LifecycleDeps,
+  scope: MerchantScope,
+  refundId: string,
+): Promise<OnchainRefundRow> {
+  const row = await findOnchainRefund(deps.db.knex, refundId);
+  const payment = row && row.merchant_id === scope.merchantId ? await findPayment(deps.db.knex, row.payment_id) : null;
+  if (!row || !payment || payment.live !== scope.live)
+    throw new ApiError('invalid_params', `No refund with id ${refundId}.`, { status: 404 });
+  if (!(await endAwaitingRefund(deps, row, 'cancelled'))) {
+    const now = (await findOnchainRefund(deps.db.knex, refundId))?.state ?? row.state;
+    throw new ApiError(
+      'invalid_state',
+      `Refund ${refundId} is ${now}, not awaiting a claim; only an unclaimed link can be cancelled.`,
+    );
+  }
+  return (await findOnchainRefund(deps.db.knex, refundId))!;
 }

@@ -44,6 +44,7 @@ import {
   type ProcessResult,
   type RawBody,
   type ReasonOptions,
+  type RefundOptions,
   type RequestOptions,
   type RetryOptions,
   type SimulateTarget,
@@ -90,7 +91,8 @@ export async function everything(signal: AbortSignal): Promise<unknown[]> {
   const final: PaymentStatusResponse = await paygate.waitForFinal(created.paymentId, wait);
   const reason: ReasonOptions = { reason: 'why' };
   const cancelled: PaymentSnapshot = await paygate.cancel(created.paymentId, reason);
-  const refunded: PaymentSnapshot = await paygate.refund(created.paymentId, reason);
+  const refundOptions: RefundOptions = { ...reason, idempotencyKey: 'refund-order-1' };
+  const refunded: PaymentSnapshot = await paygate.refund(created.paymentId, refundOptions);
   const step: SimulateTarget = simulatePaymentRequestToValues[0]!;
   const simulated: PaymentSnapshot = await paygate.simulate(created.paymentId, step);
   const rawStatus = await raw.GET('/v1/merchant/payment/{id}/status', { params: { path: { id: created.paymentId } } });

@@ -192,6 +192,9 @@ export interface paths {
          *     refunded with a test key like live ones.
          *
          *     The body is optional: send `{"reason": "…"}`, `{"amount": "…"}`, `{}` or nothing.
+         *
+         *     **Retry safely** with an `Idempotency-Key`: the same key, payment and body within 24 hours returns the first
+         *     answer with `Idempotent-Replayed: true` and moves no more money.
          */
         post: operations["refundPayment"];
         delete?: never;
@@ -386,6 +389,33 @@ export interface paths {
         get: operations["getSettlementBalances"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchant/refunds/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an unclaimed refund link
+         * @description Withdraws the one-time claim link of an on-chain refund (collected settlement) that the buyer has not used yet,
+         *     for example when the link reached the wrong person or you refunded the buyer another way. The refund ends
+         *     `cancelled` and is never sent; its amount is back in your unpaid balance at once (refundable again with
+         *     `refundPayment`, or paid out). The link then answers that it was cancelled.
+         *
+         *     Only a refund in `awaiting_claim` can be cancelled: once the buyer entered an address it is `planned` or later
+         *     and on its way (`409 invalid_state`). A link that passed its 30 days ends `expired` by itself, with the same
+         *     effect. No webhook is sent; the payment's `refunded.refunds` shows the new state.
+         */
+        post: operations["cancelRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1354,7 +1384,9 @@ export interface components {
             /**
              * @description `awaiting_claim`: waiting for the buyer to enter an address through the claim link; `planned`: the destination
              *     is known and the refund is queued; `sent`: its transaction is on its way; `final`: its transaction is final;
-             *     `failed`: it could not be sent (the operator is alerted). An open set: ignore values you do not know.
+             *     `failed`: it could not be sent (the operator is alerted); `expired`: the claim link passed its 30 days unused,
+             *     and `cancelled`: the claim link was withdrawn; in both the refund is never sent and its amount is back in your
+             *     unpaid balance (refundable again). An open set: ignore values you do not know.
              * @example awaiting_claim
              */
             state: string;
@@ -1928,6 +1960,24 @@ export interface components {
          */
         Settled: boolean;
         /**
+         * @description Makes the refund safe to retry: the same mechanism as `createPayment`'s key. Send a unique value per refund you
+         *     mean to make (a UUID v4 is ideal), 1 to 255 printable ASCII characters, and send the **same** value when you retry
+         *     after a timeout or a network error, so that a retried partial refund is not made twice.
+         *
+         *     - Keys are kept for 24 hours, per merchant and mode, and share one space with `createPayment`'s keys.
+         *     - Same key, same payment and same body: no second refund is made; the stored answer is returned with the same
+         *       status (`200`) and body (the payment as it was then, and the same `refund`, claim link included), plus the
+         *       header `Idempotent-Replayed: true`.
+         *     - Same key with another payment or another body (or a key used for `createPayment`), or a request with the same
+         *       key still in progress: `409 idempotency_conflict`.
+         *     - Only a made refund is stored. A refused request (validation, a `409`, authentication, rate limit) stores
+         *       nothing, so you may fix it and retry with the same key.
+         *     - Non-ASCII or control characters: `400 header_not_ascii`; a value longer than 255 characters:
+         *       `400 params_validation`.
+         * @example 0b9a5c44-6f1e-4d8b-a7c3-2e5f9d1b3a60
+         */
+        RefundIdempotencyKey: string;
+        /**
          * @description A cursor: the payouts after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
          *     An id that names no visible payout is refused with `404 invalid_params`.
          * @example po_3kP9xWm2LrT8vN4bY6cJ
@@ -1939,6 +1989,13 @@ export interface components {
          * @example po_3kP9xWm2LrT8vN4bY6cJ
          */
         PayoutIdPath: string;
+        /**
+         * @description The refund's id (`rfd_…`, the `refund.refund_id` of `refundPayment`'s answer). Ids are opaque: an id that names no
+         *     refund of the key's merchant and mode, whatever its form, is answered `404`; one over 128 characters
+         *     `400 params_validation`.
+         * @example rfd_5Lq2Xw8ZnR4tV7bY3cJd
+         */
+        RefundIdPath: string;
         /**
          * @description The event id, equal to the body's `id` (`evt_…`). It stays the same across retries, resends and replays of the
          *     event: deduplicate on it. It is the first part of the signed content.
@@ -2385,6 +2442,24 @@ export interface operations {
                  * @example mer_0jwfUvZi8vkMHc4I
                  */
                 "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description Makes the refund safe to retry: the same mechanism as `createPayment`'s key. Send a unique value per refund you
+                 *     mean to make (a UUID v4 is ideal), 1 to 255 printable ASCII characters, and send the **same** value when you retry
+                 *     after a timeout or a network error, so that a retried partial refund is not made twice.
+                 *
+                 *     - Keys are kept for 24 hours, per merchant and mode, and share one space with `createPayment`'s keys.
+                 *     - Same key, same payment and same body: no second refund is made; the stored answer is returned with the same
+                 *       status (`200`) and body (the payment as it was then, and the same `refund`, claim link included), plus the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - Same key with another payment or another body (or a key used for `createPayment`), or a request with the same
+                 *       key still in progress: `409 idempotency_conflict`.
+                 *     - Only a made refund is stored. A refused request (validation, a `409`, authentication, rate limit) stores
+                 *       nothing, so you may fix it and retry with the same key.
+                 *     - Non-ASCII or control characters: `400 header_not_ascii`; a value longer than 255 characters:
+                 *       `400 params_validation`.
+                 * @example 0b9a5c44-6f1e-4d8b-a7c3-2e5f9d1b3a60
+                 */
+                "Idempotency-Key"?: components["parameters"]["RefundIdempotencyKey"];
             };
             path: {
                 /**
@@ -2402,9 +2477,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The payment, with `refunded` set, and the on-chain refund this call created (collected mode). */
+            /**
+             * @description The payment, with `refunded` set, and the on-chain refund this call created (collected mode); or, for a
+             *     repeated `Idempotency-Key` with the same payment and body, the stored answer of the first request (with
+             *     `Idempotent-Replayed: true`).
+             */
             200: {
                 headers: {
+                    /**
+                     * @description Present, with the value `true`, only when this answer is the stored answer of an earlier request with the
+                     *     same `Idempotency-Key`, payment and body (no second refund was made).
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2421,6 +2506,8 @@ export interface operations {
              *     - `already_refunded`: a refund was already recorded for this payment (direct), or nothing is left to refund
              *       (collected).
              *     - `invalid_state`: collected mode, the amount exceeds your unpaid balance on the payment's chain and asset.
+             *     - `idempotency_conflict`: the `Idempotency-Key` was used with another payment or body, or a request with it
+             *       is still in progress.
              */
             409: {
                 headers: {
@@ -2875,6 +2962,86 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The refund's id (`rfd_…`, the `refund.refund_id` of `refundPayment`'s answer). Ids are opaque: an id that names no
+                 *     refund of the key's merchant and mode, whatever its form, is answered `404`; one over 128 characters
+                 *     `400 params_validation`.
+                 * @example rfd_5Lq2Xw8ZnR4tV7bY3cJd
+                 */
+                id: components["parameters"]["RefundIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund, now `cancelled`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnchainRefund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Not found. Codes:
+             *     - `invalid_params`: no refund with this id is visible to the caller (unknown, another merchant's, or the
+             *       other mode's), the dashboard's missing-resource answer (docs/decisions.md §2).
+             *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `invalid_state`: the refund is not awaiting a claim (the buyer entered an address, or it ended already). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3415,6 +3582,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsV1MerchantPaymentPostResponses201HeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/merchant/payment"]["post"]["responses"]["201"]["headers"]["Idempotent-Replayed"]> = ["true"];
+export const pathsV1MerchantPaymentIdRefundPostResponses200HeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/merchant/payment/{id}/refund"]["post"]["responses"]["200"]["headers"]["Idempotent-Replayed"]> = ["true"];
 export const merchantPaymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MerchantPaymentStatus"]> = ["pending", "processing", "succeeded", "failed", "expired"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["payment.created", "payment.processing", "payment.succeeded", "payment.failed", "payment.expired", "payment.cancelled", "payment.settled"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];

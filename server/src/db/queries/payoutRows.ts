@@ -45,7 +45,7 @@ export async function payoutCandidates(db: Knex | Knex.Transaction): Promise<Pay
     .whereNotExists(
       db('onchain_refunds as r')
         .whereRaw('r.payment_id = l.payment_id')
-        .whereNotIn('r.state', ['final', 'failed'])
+        .whereNotIn('r.state', ['final', 'failed', 'expired', 'cancelled'])
         .select(db.raw('1')),
     )
     .orderBy('l.id')
@@ -67,11 +67,13 @@ export async function payoutCandidates(db: Knex | Knex.Transaction): Promise<Pay
     const entries = (await db('ledger_entries')
       .whereIn('payment_id', chunk)
       .where({ mode: 'collected' })
-      .whereIn('kind', ['fee', 'refunded'])
+      .whereIn('kind', ['fee', 'refunded', 'refund_released'])
       .select('payment_id', 'kind', 'amount')) as { payment_id: string; kind: string; amount: string }[];
     for (const e of entries) {
       const into = e.kind === 'fee' ? fees : refunded;
-      into.set(e.payment_id, (into.get(e.payment_id) ?? 0n) + BigInt(e.amount));
+      // A released refund was never sent: what it reserved is the merchant's again.
+      const amount = e.kind === 'refund_released' ? -BigInt(e.amount) : BigInt(e.amount);
+      into.set(e.payment_id, (into.get(e.payment_id) ?? 0n) + amount);
     }
   }
   return rows.map((r) => ({

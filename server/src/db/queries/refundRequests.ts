@@ -2,7 +2,8 @@
 import type { Knex } from 'knex';
 import { dialectOf } from '../dialect.js';
 
-export type OnchainRefundState = 'awaiting_claim' | 'planned' | 'sent' | 'final' | 'failed';
+/** `expired` and `cancelled` end an awaiting claim link without sending: its reservation is given back. */
+export type OnchainRefundState = 'awaiting_claim' | 'planned' | 'sent' | 'final' | 'failed' | 'expired' | 'cancelled';
 
 export interface OnchainRefundRow {
   id: string;
@@ -71,4 +72,38 @@ export async function claimOnchainRefund(
     .where('claim_expires_at', '>', change.now)
     .update({ destination: change.destination, state: 'planned', updated_at: change.now });
   return updated === 1;
+}
+
+/**
+ * Ends an awaiting refund without sending it (its claim link expired or was cancelled), once: the update names the
+ * state it expects, so it races a claim safely. Answers whether it did.
+ */
+export async function endAwaitingRefund(
+  trx: Knex.Transaction,
+  id: string,
+  change: { state: 'expired' | 'cancelled'; now: number },
+): Promise<boolean> {
+  const query = trx('onchain_refunds').where({ id, state: 'awaiting_claim' });
+  // Expiry only of a link past its time (a claim just before it wins).
+  if (change.state === 'expired') query.where('claim_expires_at', '<=', change.now);
+  return (await query.update({ state: change.state, updated_at: change.now })) === 1;
+}
+
+/** Awaiting refunds whose claim link has passed its time, oldest first (the sweep ends them). */
+export async function overdueClaims(
+  db: Knex | Knex.Transaction,
+  now: number,
+  limit: number,
+): Promise<{ id: string; payment_id: string }[]> {
+  return (await db('onchain_refunds')
+    .where('state', 'awaiting_claim')
+    .where('claim_expires_at', '<=', now)
+    .orderBy([{ column: 'claim_expires_at' }, { column: 'id' }])
+    .limit(limit)
+    .select('id', 'payment_id')) as { id: string; payment_id: string }[];
+}
+
+export async function findOnchainRefund(db: Knex | Knex.Transaction, id: string): Promise<OnchainRefundRow | null> {
+  const row = (await db('onchain_refunds').where({ id }).first()) as OnchainRefundRow | undefined;
+  return row ? numeric(row) : null;
 }

@@ -157,6 +157,21 @@ export async function watchedDepositAddresses(
   return rows.map((r) => ({ address: r.address, paymentId: r.payment_id }));
 }
 
+/**
+ * Whether a chain has anything to scan for: an address `watchedDepositAddresses` would answer, or a transfer still
+ * watched (not final, not reorged). Two indexed existence checks, run before a scan is queued.
+ */
+export async function hasDepositWork(db: Knex | Knex.Transaction, chain: string, endedSince: number): Promise<boolean> {
+  const transfer = await db('deposit_transfers').where({ chain_caip2: chain, state: 'seen' }).first('id');
+  if (transfer) return true;
+  const address = await db('deposit_addresses as d')
+    .join('payments as p', 'p.id', 'd.payment_id')
+    .where('d.chain_caip2', chain)
+    .andWhere((q) => q.whereIn('p.status', ['requires_action', 'processing']).orWhere('p.updated_at', '>=', endedSince))
+    .first('d.address');
+  return address !== undefined;
+}
+
 /** The deposit address of a payment on a chain, if it has one. */
 export async function depositAddressOf(
   db: Knex | Knex.Transaction,

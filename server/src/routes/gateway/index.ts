@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { refundClaimRateLimit } from '../../http/claimRateLimit.js';
 import { gatewayRateLimit } from '../../http/gatewayAuth.js';
 import { PaymentNotifier } from '../../payments/paymentWatch.js';
 import type { Runtime } from '../../runtime.js';
@@ -47,7 +48,8 @@ export function gatewayRouter(runtime: Runtime): Router {
   router.get('/v1/gateway/payment/:id/solana-pay', getSolanaPayLabelHandler(runtime));
   router.post('/v1/gateway/payment/:id/solana-pay', postSolanaPayTransactionHandler(runtime));
   router.get('/v1/gateway/solana-pay/icon.svg', getSolanaPayIconHandler());
-  router.post('/v1/gateway/refund-claims/lookup', lookupRefundClaimHandler(runtime));
-  router.post('/v1/gateway/refund-claims/claim', claimRefundHandler(runtime));
+  const claimLimit = refundClaimRateLimit(runtime);
+  router.post('/v1/gateway/refund-claims/lookup', claimLimit, lookupRefundClaimHandler(runtime));
+  router.post('/v1/gateway/refund-claims/claim', claimLimit, claimRefundHandler(runtime));
   return router;
 }

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { merchantKeyRateLimit } from '../../http/rateLimit.js';
 import type { Runtime } from '../../runtime.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
+import { cancelRefundHandler } from './cancelRefund.js';
 import { createPaymentHandler } from './createPayment.js';
 import { getFeeBalanceHandler } from './getFeeBalance.js';
 import { getPaymentHandler } from './getPayment.js';
@@ -38,5 +39,6 @@ export function merchantRouter(runtime: Runtime): Router {
   router.get('/v1/merchant/payouts/:id', getPayoutHandler(runtime));
   router.get('/v1/merchant/settlements', getSettlementBalancesHandler(runtime));
   router.get('/v1/merchant/fees', getFeeBalanceHandler(runtime));
+  router.post('/v1/merchant/refunds/:id/cancel', cancelRefundHandler(runtime));
   return router;
 }

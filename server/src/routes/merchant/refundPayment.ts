@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/merchant.js';
 import { merchantAuthOf } from '../../http/merchantAuth.js';
+import { parseIdempotencyKey } from '../../payments/idempotency.js';
 import { refundPayment, type RefundDeps } from '../../settlement/refunds.js';
 
 type Operation = operations['refundPayment'];
@@ -14,7 +15,10 @@ type Ok = Operation['responses'][200]['content']['application/json'];
 export function refundPaymentHandler(deps: RefundDeps): RequestHandler<Operation['parameters']['path'], Ok, Body> {
   return async (req, res) => {
     const auth = merchantAuthOf(res);
+    const idempotencyKey = parseIdempotencyKey(req.get('Idempotency-Key'));
     const scope = { merchantId: auth.merchant.id, live: auth.live };
-    res.json(await refundPayment(deps, scope, req.params.id, req.body ?? {}));
+    const answer = await refundPayment(deps, scope, req.params.id, req.body ?? {}, idempotencyKey);
+    if (answer.replayed) res.set('Idempotent-Replayed', 'true');
+    res.status(answer.status).json(answer.body);
   };
 }

@@ -1,0 +1,17 @@
+import type { RequestHandler } from 'express';
+import type { operations } from '../../generated/merchant.js';
+import { merchantAuthOf } from '../../http/merchantAuth.js';
+import type { LifecycleDeps } from '../../payments/lifecycle.js';
+import { cancelRefundClaim, refundJson } from '../../settlement/refunds.js';
+
+type Operation = operations['cancelRefund'];
+type Ok = Operation['responses'][200]['content']['application/json'];
+
+/** POST /v1/merchant/refunds/{id}/cancel: withdraws an unclaimed refund link, giving its amount back. */
+export function cancelRefundHandler(deps: LifecycleDeps): RequestHandler<Operation['parameters']['path'], Ok> {
+  return async (req, res) => {
+    const auth = merchantAuthOf(res);
+    const scope = { merchantId: auth.merchant.id, live: auth.live };
+    res.json(refundJson(await cancelRefundClaim(deps, scope, req.params.id)));
+  };
+}
