@@ -14,7 +14,8 @@
  *
  * Environment: BENCH_SECONDS (per row and side, default 10); BENCH_SLICES (default 5); BENCH_DATABASES
  * (sqlite,postgres); BENCH_WRITE=0 prints without rewriting BENCHMARKS.md; BENCH_CPU_PROF=DIR writes the Paygate
- * servers' CPU profiles (`node --cpu-prof`) to DIR; BENCH_LOG_LEVEL (default info).
+ * servers' CPU profiles (`node --cpu-prof`) to DIR; BENCH_LOG_LEVEL (default info); BENCH_NODE_OPTIONS (node flags for
+ * `paygate start`, none by default; e.g. `--max-semi-space-size=64`, the README's option for a busy server).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -33,6 +34,8 @@ const CONNECTIONS = 20;
 const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',');
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+/** Node flags for `paygate start` (docs/decisions.md §23.8); node's defaults unless asked, as users run it. */
+const NODE_OPTIONS = process.env.BENCH_NODE_OPTIONS ?? '';
 const BIN = resolve('server/bin/paygate.js');
 
 interface Started {
@@ -51,7 +54,7 @@ async function startBare(): Promise<Started> {
   return { child, url: (JSON.parse(line) as { url: string }).url };
 }
 
-/** What a user sets: the rate limit out of reach of one busy key, logs as JSON lines at LOG_LEVEL. */
+/** What a user sets: the rate limit out of reach of one busy key, logs as JSON lines at LOG_LEVEL, NODE_OPTIONS if any. */
 function paygateEnv(databaseUrl: string, dataDir: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
@@ -65,6 +68,7 @@ function paygateEnv(databaseUrl: string, dataDir: string): NodeJS.ProcessEnv {
     LOG_FORMAT: 'json',
     PAYGATE_RATE_LIMIT_RPS: '1000000',
     PAYGATE_RATE_LIMIT_BURST: '1000000',
+    ...(NODE_OPTIONS ? { NODE_OPTIONS } : {}),
   };
 }
 
@@ -261,7 +265,8 @@ async function main(): Promise<void> {
     'The server: `paygate admin bootstrap --json`, then `paygate start --json` (the bin, from the sources through tsx ' +
       'as in a checkout of the repository), configured by its environment only: `PAYGATE_ENV=development`, ' +
       '`PAYGATE_CHAINS=local` (anvil and the local Solana chain started by the server), background jobs, metrics and ' +
-      `every middleware on, \`LOG_LEVEL=${LOG_LEVEL}\` with \`LOG_FORMAT=json\` (one line per request, into a file, ` +
+      `every middleware on, ${NODE_OPTIONS ? `\`NODE_OPTIONS=${NODE_OPTIONS}\`` : "node's default flags"}, ` +
+      `\`LOG_LEVEL=${LOG_LEVEL}\` with \`LOG_FORMAT=json\` (one line per request, into a file, ` +
       'as a log shipper would read them), and the rate limit out of reach (`PAYGATE_RATE_LIMIT_RPS` and ' +
       '`PAYGATE_RATE_LIMIT_BURST` at 1000000). PostgreSQL is a throwaway one with fsync off, on the same two cores. ' +
       'Keyed create: `POST /v1/merchant/payment` with a new `Idempotency-Key` and a new `referenceId` each time, ' +
