@@ -23,6 +23,7 @@ import {
 import type { Failure } from './parts/errors.js';
 import { FormError, Loading, Notice, Pager, StatusBadge, Time } from './parts/ui.js';
 import { TokenAmount, chainName } from './parts/settlementParts.js';
+import './parts/screens.css';
 
 function useResult<T>(load: () => Promise<Result<T>>, deps: unknown[]): { data: T | null; failure: Failure | null } {
   const [state, setState] = useState<{ data: T | null; failure: Failure | null }>({ data: null, failure: null });

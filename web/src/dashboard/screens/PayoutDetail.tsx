@@ -9,6 +9,7 @@ import { getPayout, type Payout } from './parts/requests.js';
 import type { Failure } from './parts/errors.js';
 import { CopyButton, FormError, Loading, StatusBadge, Time } from './parts/ui.js';
 import { TokenAmount, chainName } from './parts/settlementParts.js';
+import './parts/screens.css';
 
 const STATE_TEXT: Record<string, string> = {
   planned: 'Planned: written, not sent yet.',
