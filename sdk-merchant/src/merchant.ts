@@ -22,6 +22,13 @@ export type PaymentStatus = Schemas['PaymentStatus'];
 export type SimulateTarget = Schemas['SimulatePaymentRequest']['to'];
 /** `limit` is the page size; `startingAfter` resumes after a payment id (the list is newest first). */
 export type ListPaymentsFilter = NonNullable<operations['listPayments']['parameters']['query']>;
+export type RefundPaymentResponse = Schemas['RefundPaymentResponse'];
+export type FeeBalances = Schemas['FeeBalances'];
+export type Payout = Schemas['Payout'];
+export type PayoutList = Schemas['PayoutList'];
+export type SettlementBalances = Schemas['SettlementBalances'];
+/** `limit` is the page size; `startingAfter` resumes after a payout id (the list is newest first). */
+export type ListPayoutsFilter = NonNullable<operations['listPayouts']['parameters']['query']>;
 
 export interface RequestOptions {
   /** Aborts the call, its retries and the waits between them; the call rejects with the signal's reason. */
@@ -44,6 +51,11 @@ export interface ReasonOptions extends RequestOptions {
 export interface RefundOptions extends ReasonOptions {
   /** As `createPayment`'s: default a fresh UUID v4 per call, reused by the call's own retries. */
   idempotencyKey?: string;
+  /**
+   * Collected settlement only: how much to send back, in minor units of the payment's settlement asset (a decimal
+   * string). Absent: all that is left. See the contract's `RefundPaymentRequest.amount`.
+   */
+  amount?: string;
 }
 
 export interface WaitForFinalOptions extends RequestOptions {
@@ -54,6 +66,33 @@ export interface WaitForFinalOptions extends RequestOptions {
 /** Async iteration yields payments across pages; `pages()` yields the pages themselves. */
 export interface PaymentListIterable extends AsyncIterable<PaymentSnapshot> {
   pages(): AsyncIterable<PaymentList>;
+}
+
+/** Async iteration yields payouts across pages; `pages()` yields the pages themselves. */
+export interface PayoutListIterable extends AsyncIterable<Payout> {
+  pages(): AsyncIterable<PayoutList>;
+}
+
+/** Iterates a cursor-paged list: `fetchPage(startingAfter)` until `hasMore` is false. */
+function pagedList<T, P extends { data: T[]; hasMore: boolean; nextCursor: string | null }>(
+  first: string | undefined,
+  fetchPage: (startingAfter: string | undefined) => Promise<P>,
+): { pages(): AsyncGenerator<P, void, undefined>; [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> } {
+  const pages = async function* (): AsyncGenerator<P, void, undefined> {
+    let startingAfter = first;
+    for (;;) {
+      const page = await fetchPage(startingAfter);
+      yield page;
+      if (!page.hasMore || page.nextCursor === null) return;
+      startingAfter = page.nextCursor;
+    }
+  };
+  return {
+    pages,
+    async *[Symbol.asyncIterator]() {
+      for await (const page of pages()) yield* page.data;
+    },
+  };
 }
 
 /** Used when an answer that is not final carries no usable `pollInMs` (the contract's own value is 2000). */
@@ -108,26 +147,44 @@ export class PaygateMerchant {
 
   /** Newest first, fetched a page at a time as the iteration goes (`limit` per page). */
   listPayments(filter: ListPaymentsFilter = {}, options: RequestOptions = {}): PaymentListIterable {
-    const pages = async function* (this: PaygateMerchant): AsyncGenerator<PaymentList, void, undefined> {
-      let startingAfter = filter.startingAfter;
-      for (;;) {
-        const page = await unwrap(
-          this.client.GET('/v1/merchant/payments', {
-            params: { query: { ...filter, startingAfter } },
-            signal: options.signal,
-          }),
-        );
-        yield page;
-        if (!page.hasMore || page.nextCursor === null) return;
-        startingAfter = page.nextCursor;
-      }
-    }.bind(this);
-    return {
-      pages,
-      async *[Symbol.asyncIterator]() {
-        for await (const page of pages()) yield* page.data;
-      },
-    };
+    return pagedList<PaymentSnapshot, PaymentList>(filter.startingAfter, (startingAfter) =>
+      unwrap(
+        this.client.GET('/v1/merchant/payments', {
+          params: { query: { ...filter, startingAfter } },
+          signal: options.signal,
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Direct settlement: the fees you owe the operator for the key's mode, per chain and asset (accrued, invoiced,
+   * outstanding; exact decimal strings of minor units).
+   */
+  getFeeBalance(options: RequestOptions = {}): Promise<FeeBalances> {
+    return unwrap(this.client.GET('/v1/merchant/fees', { signal: options.signal }));
+  }
+
+  /** Collected settlement: what the operator owes you and has not paid out yet, per chain and asset. */
+  getSettlementBalances(options: RequestOptions = {}): Promise<SettlementBalances> {
+    return unwrap(this.client.GET('/v1/merchant/settlements', { signal: options.signal }));
+  }
+
+  /** Collected settlement: your payouts, newest first, each with the payments it covered, a page at a time. */
+  listPayouts(filter: ListPayoutsFilter = {}, options: RequestOptions = {}): PayoutListIterable {
+    return pagedList<Payout, PayoutList>(filter.startingAfter, (startingAfter) =>
+      unwrap(
+        this.client.GET('/v1/merchant/payouts', {
+          params: { query: { ...filter, startingAfter } },
+          signal: options.signal,
+        }),
+      ),
+    );
+  }
+
+  /** One payout with the payments it covered. */
+  getPayout(id: string, options: RequestOptions = {}): Promise<Payout> {
+    return unwrap(this.client.GET('/v1/merchant/payouts/{id}', { params: { path: { id } }, signal: options.signal }));
   }
 
   /**
@@ -176,7 +233,10 @@ export class PaygateMerchant {
       return await unwrap(
         this.client.POST('/v1/merchant/payment/{id}/refund', {
           params: { path: { id }, header: { 'Idempotency-Key': key } },
-          body: options.reason === undefined ? {} : { reason: options.reason },
+          body: {
+            ...(options.reason === undefined ? {} : { reason: options.reason }),
+            ...(options.amount === undefined ? {} : { amount: options.amount }),
+          },
           signal: options.signal,
           fetch: retryingFetch(
             this.#fetch,

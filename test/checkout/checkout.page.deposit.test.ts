@@ -37,7 +37,11 @@ describe('hosted checkout page: deposits of a collected-mode payment', () => {
     assert.equal(await entries.count(), 2);
 
     const evm = entries.and(page.locator('[data-chain="eip155:31337"]'));
-    await evm.locator('summary').click();
+    const solana = entries.and(page.locator(`[data-chain="${h.solana.caip2}"]`));
+    // One entry open at a time: the first one, until the buyer opens another.
+    const isOpen = (entry: typeof evm) => entry.locator('details').evaluate((d) => (d as HTMLDetailsElement).open);
+    assert.deepEqual([await isOpen(entries.first()), await isOpen(entries.last())], [true, false]);
+    if (!(await isOpen(evm))) await evm.locator('summary').click();
     const address = await addressOf(paymentId, 'eip155:31337');
     assert.equal(await evm.getByTestId('deposit-address').textContent(), address);
     assert.equal(await evm.getByTestId('deposit-amount').textContent(), '12.5 TUSD');
@@ -53,8 +57,9 @@ describe('hosted checkout page: deposits of a collected-mode payment', () => {
     await evm.getByRole('button', { name: /Copy the amount/ }).click();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), '12.5');
 
-    const solana = entries.and(page.locator(`[data-chain="${h.solana.caip2}"]`));
     await solana.locator('summary').click();
+    await eventually('opening the Solana entry to close the EVM one', async () => !(await isOpen(evm)));
+    assert.equal(await isOpen(solana), true);
     const solanaAddress = await addressOf(paymentId, h.solana.caip2);
     assert.equal(
       await solana.getByTestId('deposit-uri').getAttribute('href'),

@@ -28,7 +28,14 @@ describe('dashboard.appRoles browser', () => {
     const viewer = await createPerson(h.runtime, { merchantId: h.account.merchantId, role: 'viewer' });
     const page = await d.open('/dashboard/login');
     await signInThroughPage(page, viewer);
-    assert.deepEqual(await navLinks(page), ['Overview', 'Payments', 'Webhooks', 'Settings', 'Security']);
+    assert.deepEqual(await navLinks(page), [
+      'Overview',
+      'Payments',
+      'Balances & payouts',
+      'Webhooks',
+      'Settings',
+      'Security',
+    ]);
     await page.goto(d.url('/dashboard/settings/team'));
     await page.getByText('Only owners can see and manage the team.').waitFor();
     assert.equal(await page.locator('main').getByRole('button').count(), 0);
@@ -47,12 +54,21 @@ describe('dashboard.appRoles browser', () => {
     const owner = await createPerson(h.runtime, { merchantId: h.account.merchantId, role: 'owner' });
     const page = await d.open('/dashboard/login');
     await signInThroughPage(page, developer);
-    assert.deepEqual(await navLinks(page), ['Overview', 'Payments', 'Webhooks', 'API keys', 'Settings', 'Security']);
+    assert.deepEqual(await navLinks(page), [
+      'Overview',
+      'Payments',
+      'Balances & payouts',
+      'Webhooks',
+      'API keys',
+      'Settings',
+      'Security',
+    ]);
     const other = await d.open('/dashboard/login');
     await signInThroughPage(other, owner);
     assert.deepEqual(await navLinks(other), [
       'Overview',
       'Payments',
+      'Balances & payouts',
       'Webhooks',
       'API keys',
       'Settings',

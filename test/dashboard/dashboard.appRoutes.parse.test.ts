@@ -14,6 +14,8 @@ describe('dashboard.appRoutes parse', () => {
       ['/dashboard/invite', { name: 'invite' }],
       ['/dashboard/payments', { name: 'payments' }],
       ['/dashboard/payments/pay_0123abcd', { name: 'payment', paymentId: 'pay_0123abcd' }],
+      ['/dashboard/balances', { name: 'balances' }],
+      ['/dashboard/balances/payouts/po_0123abcd', { name: 'payout', payoutId: 'po_0123abcd' }],
       ['/dashboard/webhooks', { name: 'webhooks' }],
       ['/dashboard/api-keys/', { name: 'apiKeys' }],
       ['/dashboard/settings', { name: 'settings' }],

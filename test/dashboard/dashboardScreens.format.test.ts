@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { fileNameOf } from '../../web/src/dashboard/screens/parts/fileName.js';
 import {
   formatMoney,
+  formatTokenAmount,
   formatRate,
   localMidnight,
   localMidnightAfter,
@@ -24,6 +25,17 @@ describe('dashboardScreens.format', () => {
       formatMoney({ unit: 'caip19/eip155:1/erc20:0xabc', value: '12' }, 'en-US'),
       '12 caip19/eip155:1/erc20:0xabc',
     );
+  });
+
+  it('formats token amounts in whole tokens exactly with their symbol, and in minor units without the decimals', () => {
+    const usdc = { symbol: 'USDC', decimals: 6 };
+    const unit = 'caip19/eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+    assert.equal(formatTokenAmount({ unit, value: '12275000' }, usdc), '12.275 USDC');
+    assert.equal(formatTokenAmount({ unit, value: '12000000' }, usdc), '12 USDC');
+    assert.equal(formatTokenAmount({ unit, value: '1' }, usdc), '0.000001 USDC');
+    assert.equal(formatTokenAmount({ unit, value: '0' }, usdc), '0 USDC');
+    assert.equal(formatTokenAmount({ unit, value: '18446744073709551623' }, usdc), '18446744073709.551623 USDC');
+    assert.equal(formatTokenAmount({ unit, value: '7' }, null), '7 minor units');
   });
 
   it('formats success rates from their decimal string, rounded, and a missing rate as a dash', () => {

@@ -3,6 +3,7 @@ import type { Operation } from './harness.js';
 
 export const UNKNOWN_PAYMENT = 'pay_AAAAAAAAAAAAAAAAAAAAAAAA';
 export const UNKNOWN_KEY = 'key_AAAAAAAAAAAAAAAA';
+export const UNKNOWN_PAYOUT = 'po_AAAAAAAAAAAAAAAAAAAA';
 
 /** `path(id)` takes a payment id or a key id as the operation needs. */
 export const merchantDataOperations: Operation[] = [
@@ -66,6 +67,11 @@ export const merchantDataOperations: Operation[] = [
     hasBody: true,
   },
   { name: 'getWebhookSources', method: 'GET', path: () => '/v1/dashboard/webhook-sources', hasBody: false },
+  { name: 'getDashboardSettlementBalances', method: 'GET', path: () => '/v1/dashboard/balances', hasBody: false },
+  { name: 'listDashboardPayouts', method: 'GET', path: () => '/v1/dashboard/payouts', hasBody: false },
+  { name: 'getDashboardPayout', method: 'GET', path: () => `/v1/dashboard/payouts/${UNKNOWN_PAYOUT}`, hasBody: false },
+  { name: 'exportPayouts', method: 'GET', path: () => '/v1/dashboard/payouts/export', hasBody: false },
+  { name: 'exportLedger', method: 'GET', path: () => '/v1/dashboard/ledger/export', hasBody: false },
 ];
 
 /** A CSV body as rows of fields (RFC 4180: quoted fields may hold commas, quotes and line breaks). */

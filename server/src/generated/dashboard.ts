@@ -703,6 +703,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get settlement balances
+         * @description What the operator owes the merchant in settlement mode `collected` and has not paid out or refunded yet, per
+         *     chain and asset, for the request's mode, from the settlement ledger: the same answer as the merchant API's
+         *     `getSettlementBalances`. A merchant in `direct` mode is paid by the buyer directly; what it owes the operator
+         *     is `getDashboardFeeBalance`.
+         */
+        get: operations["getDashboardSettlementBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payouts
+         * @description The merchant's payouts of the request's mode (settlement mode `collected`), newest first, each with the payments
+         *     it covers, a page at a time: call without `startingAfter`, then, while `hasMore` is `true`, again with
+         *     `startingAfter` set to `nextCursor`. The same answer as the merchant API's `listPayouts`.
+         *
+         *     Errors: `404 invalid_params` when `startingAfter` names no payout visible to the request.
+         */
+        get: operations["listDashboardPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payouts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export payouts as CSV
+         * @description The merchant's payouts of the request's mode (settlement mode `collected`), newest first, optionally within a
+         *     window of when they were planned, as a CSV file with **one row per payment a payout covered** (a payout of three
+         *     payments gives three rows, each with the payout's state and transaction). A payout that covers no payment (a
+         *     failed payout gives its payments back to the next one) gives one row with the payment columns empty. RFC 4180,
+         *     streamed and spreadsheet-safe exactly as `exportPayments`.
+         *
+         *     | Column | Value |
+         *     |---|---|
+         *     | `payout_id` | `po_…` |
+         *     | `state` | the payout's state: `planned`, `sent`, `final`, `failed` |
+         *     | `created_at`, `sent_at`, `final_at` | ISO 8601 UTC; empty until it happened |
+         *     | `chain`, `asset` | CAIP-2 and CAIP-19 |
+         *     | `symbol` | the asset's symbol, empty when the asset is not configured on this server |
+         *     | `destination` | the merchant's payout address |
+         *     | `tx_id` | the payout's transaction, empty before it is sent |
+         *     | `payment_id` | the payment this row covers |
+         *     | `gross_value`, `fee_value`, `net_value` | the payment's settlement amount, the fee kept from it and what was paid out for it (gross − fee), in minor units |
+         *     | `gross`, `fee`, `net` | the same as decimals of whole tokens, exact; empty when the asset is not configured on this server |
+         */
+        get: operations["exportPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/payouts/{payoutId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payout
+         * @description One payout of the request's mode with the payments it covers, as the merchant API's `getPayout` answers it. A
+         *     payout of the other mode, of another merchant or an unknown id answers `404 invalid_params`.
+         */
+        get: operations["getDashboardPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/ledger/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the settlement ledger as CSV
+         * @description Every settlement ledger entry of the merchant in the request's mode, oldest first (the order they were written),
+         *     optionally within a creation window, as a CSV file (RFC 4180: comma-separated, CRLF line ends, UTF-8, every field
+         *     quoted, a quote doubled). Streamed as it is read, like `exportPayments`: if the server fails half-way the
+         *     connection is cut, so a file that ends cleanly is complete.
+         *
+         *     The header row names the columns:
+         *
+         *     | Column | Value |
+         *     |---|---|
+         *     | `created_at` | ISO 8601 UTC, when the entry was written |
+         *     | `kind` | `received`, `fee`, `payable`, `swept`, `paid_out`, `fee_paid`, `refunded`, `fee_invoiced` |
+         *     | `settlement_mode` | `direct` or `collected`: the mode the movement happened under |
+         *     | `payment_id`, `payout_id`, `refund_id` | what the entry belongs to, empty when none |
+         *     | `chain` | CAIP-2 |
+         *     | `asset` | CAIP-19 |
+         *     | `amount_value` | the amount in the asset's minor units (an integer string, always positive: `kind` says the direction) |
+         *     | `amount` | the same amount as a decimal of whole tokens (`12.275000` for 12275000 of a 6-decimal token), exact; empty when the asset is not configured on this server (its decimals are unknown) |
+         *     | `symbol` | the asset's symbol (`USDC`), empty when not configured |
+         *     | `address` | the on-chain address the funds sit at after the movement, empty when none |
+         *     | `tx_id` | the transaction that moved the funds, empty for bookkeeping entries (`fee`, `payable`, `fee_invoiced`) |
+         *     | `entry_key` | the entry's unique reference (`received:<payment>`, `fee:<payment>`…) |
+         *
+         *     What each kind means is in docs/decisions.md §22. **Spreadsheet safety:** as in `exportPayments`, a field
+         *     starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with an apostrophe.
+         */
+        get: operations["exportLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/webhook-sources": {
         parameters: {
             query?: never;
@@ -2413,6 +2561,66 @@ export interface components {
             balances: components["schemas"]["FeeBalance"][];
         };
         /**
+         * SettlementBalances
+         * @description What the operator owes the merchant in settlement mode `collected` and has not paid out or refunded yet, per chain
+         *     and asset, in the key's mode: from the settlement ledger, exact in the asset's minor units. A balance is listed
+         *     once the ledger has any movement of it, so a paid-out balance reads `0`.
+         */
+        SettlementBalances: {
+            data: {
+                chain_caip2: components["schemas"]["Caip2Chain"];
+                unpaid: components["schemas"]["MoneyAmount"];
+            }[];
+        };
+        /**
+         * Payout
+         * @description A payout of collected funds (settlement mode `collected`): one on-chain transaction from the operator's collection
+         *     account that pays the merchant `net` and the operator's treasury `fee`, covering the listed payments. Each covered
+         *     payment gets `payment.settled` (with this payout's `tx_id`) when the payout is final.
+         */
+        Payout: {
+            /** @example po_3kP9xWm2LrT8vN4bY6cJ */
+            payout_id: string;
+            live: boolean;
+            chain_caip2: components["schemas"]["Caip2Chain"];
+            /** @description What the covered payments split into (Σ settlement amount + Σ fee), in the payout's asset. */
+            gross: components["schemas"]["MoneyAmount"];
+            /** @description The fees paid to the operator's treasury (Σ fee of the covered payments). */
+            fee: components["schemas"]["MoneyAmount"];
+            /** @description What the merchant receives (Σ settlement amount of the covered payments, less any on-chain refund). */
+            net: components["schemas"]["MoneyAmount"];
+            /** @description The merchant's payout address on the chain. */
+            destination: string;
+            /**
+             * @description `planned` (written, not sent yet), `sent` (the transaction is on its way), `final` (in a finalized block),
+             *     `failed` (the chain refused it; the payments stay owed and are paid out again by a later payout).
+             * @enum {string}
+             */
+            state: "planned" | "sent" | "final" | "failed";
+            /** @description The payout transaction, once sent. */
+            tx_id: string | null;
+            created_at: components["schemas"]["IsoTimestamp"];
+            sent_at: components["schemas"]["IsoTimestamp"] | null;
+            final_at: components["schemas"]["IsoTimestamp"] | null;
+            /** @description The payments this payout covers, each with its share. */
+            payments: {
+                payment_id: components["schemas"]["PaymentId"];
+                gross: components["schemas"]["MoneyAmount"];
+                fee: components["schemas"]["MoneyAmount"];
+                net: components["schemas"]["MoneyAmount"];
+            }[];
+        };
+        /**
+         * PayoutList
+         * @description One page of payouts, newest first. Repeat with `startingAfter` set to `nextCursor` for the next page.
+         */
+        PayoutList: {
+            data: components["schemas"]["Payout"][];
+            hasMore: boolean;
+            /** @description The `payout_id` to pass as `startingAfter` when `hasMore` is `true`; `null` otherwise. */
+            nextCursor: string | null;
+        };
+        /**
          * WebhookEndpointUrl
          * Format: uri
          * @description Where deliveries are `POST`ed: an absolute URL of at most 2048 characters, without credentials (`user:pass@`).
@@ -2959,6 +3167,21 @@ export interface components {
         };
         /**
          * @description Not found. Codes:
+         *     - `invalid_params`: no payout with this id is visible to the caller (unknown, another merchant's, or the other
+         *       mode's). The spec's 35 codes have none for a payout, so this is the dashboard's missing-resource answer
+         *       (docs/decisions.md §2), with a message that names the payout.
+         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+         */
+        PayoutNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not found. Codes:
          *     - `invalid_params`: no webhook endpoint is registered for the key's mode (never created, or deleted). The
          *       contract has no dedicated "endpoint not found" code, so this is the code every route answers for an address
          *       that names nothing; branch on the status `404`. Create one with `createWebhookEndpoint`.
@@ -3134,6 +3357,29 @@ export interface components {
          * @example key_4fQ9xT2mLp8RwZ3k
          */
         KeyIdPath: components["schemas"]["ApiKeyId"];
+        /**
+         * @description A cursor: the payouts after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
+         *     An id that names no visible payout is refused with `404 invalid_params`.
+         * @example po_3kP9xWm2LrT8vN4bY6cJ
+         */
+        PayoutStartingAfter: string;
+        /**
+         * @description Only rows created at or after this moment, in Unix seconds (for a payout, when it was planned).
+         * @example 1771372800
+         */
+        ExportCreatedGte: number;
+        /**
+         * @description Only rows created strictly before this moment, in Unix seconds (for a payout, when it was planned).
+         * @example 1771459200
+         */
+        ExportCreatedLt: number;
+        /**
+         * @description The payout's id (`po_…`). Opaque: an id that names no payout visible to the request (unknown, another merchant's,
+         *     or of the other mode) is `404 invalid_params`; only an id over 128 characters is refused with `400
+         *     params_validation`.
+         * @example po_3kP9xWm2LrT8vN4bY6cJ
+         */
+        PayoutIdPath: string;
         /**
          * @description The maximum number of deliveries to return, 1 to 100.
          * @example 20
@@ -5121,6 +5367,332 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getDashboardSettlementBalances: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unpaid balances of the request's mode. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementBalances"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDashboardPayouts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of payments to return, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A cursor: the payouts after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
+                 *     An id that names no visible payout is refused with `404 invalid_params`.
+                 * @example po_3kP9xWm2LrT8vN4bY6cJ
+                 */
+                startingAfter?: components["parameters"]["PayoutStartingAfter"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payouts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutList"];
+                };
+            };
+            400: components["responses"]["PaymentListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PayoutNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportPayouts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only rows created at or after this moment, in Unix seconds (for a payout, when it was planned).
+                 * @example 1771372800
+                 */
+                createdGte?: components["parameters"]["ExportCreatedGte"];
+                /**
+                 * @description Only rows created strictly before this moment, in Unix seconds (for a payout, when it was planned).
+                 * @example 1771459200
+                 */
+                createdLt?: components["parameters"]["ExportCreatedLt"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, streamed. `Content-Disposition: attachment; filename="payouts-<mode>-<YYYY-MM-DD>.csv"` (the UTC date of the export). */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="payouts-live-2026-02-18.csv"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["PaymentListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDashboardPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path: {
+                /**
+                 * @description The payout's id (`po_…`). Opaque: an id that names no payout visible to the request (unknown, another merchant's,
+                 *     or of the other mode) is `404 invalid_params`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example po_3kP9xWm2LrT8vN4bY6cJ
+                 */
+                payoutId: components["parameters"]["PayoutIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PayoutNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportLedger: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only rows created at or after this moment, in Unix seconds (for a payout, when it was planned).
+                 * @example 1771372800
+                 */
+                createdGte?: components["parameters"]["ExportCreatedGte"];
+                /**
+                 * @description Only rows created strictly before this moment, in Unix seconds (for a payout, when it was planned).
+                 * @example 1771459200
+                 */
+                createdLt?: components["parameters"]["ExportCreatedLt"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, streamed. `Content-Disposition: attachment; filename="ledger-<mode>-<YYYY-MM-DD>.csv"` (the UTC date of the export). */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="ledger-live-2026-02-18.csv"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["PaymentListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getWebhookSources: {
         parameters: {
             query?: never;
@@ -6129,4 +6701,5 @@ export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<co
 export const paymentTimelineEntryKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineEntry"]["kind"]> = ["transition", "event"];
 export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
 export const settlementModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SettlementMode"]> = ["direct", "collected"];
+export const payoutStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Payout"]["state"]> = ["planned", "sent", "final", "failed"];
 export const webhookModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMode"]> = ["test", "live"];

@@ -77,5 +77,10 @@ export const OPERATION_ROLES: Record<OperationId, Access> = {
   getSettings: 'viewer',
   updateSettings: 'owner',
   getDashboardFeeBalance: 'viewer',
+  getDashboardSettlementBalances: 'viewer',
+  listDashboardPayouts: 'viewer',
+  getDashboardPayout: 'viewer',
+  exportPayouts: 'viewer',
+  exportLedger: 'viewer',
   getWebhookSources: 'viewer',
 };

@@ -25,12 +25,14 @@ import {
   type CreatePaymentRequest,
   type CreatePaymentResponse,
   type ErrorCode,
+  type FeeBalances,
   type EventProcessorOptions,
   type EventStore,
   type FetchLike,
   type HeaderRecord,
   type HeadersLike,
   type ListPaymentsFilter,
+  type ListPayoutsFilter,
   type MerchantClient,
   type MerchantClientOptions,
   type MerchantPaymentStatus,
@@ -41,12 +43,16 @@ import {
   type PaymentSnapshot,
   type PaymentStatus,
   type PaymentStatusResponse,
+  type Payout,
+  type PayoutList,
+  type PayoutListIterable,
   type ProcessResult,
   type RawBody,
   type ReasonOptions,
   type RefundOptions,
   type RequestOptions,
   type RetryOptions,
+  type SettlementBalances,
   type SimulateTarget,
   type SqlDialect,
   type SqlQuery,
@@ -91,8 +97,16 @@ export async function everything(signal: AbortSignal): Promise<unknown[]> {
   const final: PaymentStatusResponse = await paygate.waitForFinal(created.paymentId, wait);
   const reason: ReasonOptions = { reason: 'why' };
   const cancelled: PaymentSnapshot = await paygate.cancel(created.paymentId, reason);
-  const refundOptions: RefundOptions = { ...reason, idempotencyKey: 'refund-order-1' };
-  const refunded: PaymentSnapshot = await paygate.refund(created.paymentId, refundOptions);
+  const refunded: PaymentSnapshot = await paygate.refund(created.paymentId, reason);
+  const partial: RefundOptions = { reason: 'why', amount: '500', idempotencyKey: 'refund-order-1' };
+  const refundedPart: PaymentSnapshot = await paygate.refund(created.paymentId, partial);
+  const fees: FeeBalances = await paygate.getFeeBalance(requestOptions);
+  const balances: SettlementBalances = await paygate.getSettlementBalances();
+  const payoutFilter: ListPayoutsFilter = { limit: 10 };
+  const payouts: PayoutListIterable = paygate.listPayouts(payoutFilter);
+  for await (const p of payouts) p satisfies Payout;
+  for await (const page of payouts.pages()) page satisfies PayoutList;
+  const payout: Payout = await paygate.getPayout('po_x');
   const step: SimulateTarget = simulatePaymentRequestToValues[0]!;
   const simulated: PaymentSnapshot = await paygate.simulate(created.paymentId, step);
   const rawStatus = await raw.GET('/v1/merchant/payment/{id}/status', { params: { path: { id: created.paymentId } } });
@@ -160,6 +174,10 @@ export async function everything(signal: AbortSignal): Promise<unknown[]> {
     final,
     cancelled,
     refunded,
+    refundedPart,
+    fees,
+    balances,
+    payout,
     simulated,
     rawStatus,
     rawPath,

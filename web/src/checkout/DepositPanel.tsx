@@ -32,6 +32,9 @@ export function DepositPanel(props: {
 }) {
   const { gateway, paymentId, t } = props;
   const [deposits, setDeposits] = useState<DepositOption[]>([]);
+  // One entry open at a time, the first by default: every network's amount, address and QR at once is a long page on
+  // a phone, and a buyer pays on one network. The key, not the index, so a refresh keeps the buyer's choice.
+  const [openKey, setOpenKey] = useState<string | null | undefined>(undefined);
   useEffect(() => {
     let current = true;
     readDeposits(gateway, paymentId)
@@ -49,17 +52,39 @@ export function DepositPanel(props: {
       <h2 id="deposits-title">{t('deposit.title')}</h2>
       <p class="muted">{t('deposit.body')}</p>
       <ul class="deposit-list">
-        {deposits.map((d) => (
-          <DepositEntry key={`${d.chain}/${d.amount.unit}`} deposit={d} lang={props.lang} t={t} />
-        ))}
+        {deposits.map((d, i) => {
+          const key = `${d.chain}/${d.amount.unit}`;
+          const open = openKey === undefined ? i === 0 : openKey === key;
+          return (
+            <DepositEntry
+              key={key}
+              deposit={d}
+              lang={props.lang}
+              t={t}
+              open={open}
+              onToggle={(nowOpen) => {
+                // A toggle event also follows our own closing of the entry another one replaced: only a change of
+                // this entry's own state by the buyer counts.
+                if (nowOpen && !open) setOpenKey(key);
+                else if (!nowOpen && open) setOpenKey(null);
+              }}
+            />
+          );
+        })}
       </ul>
     </section>
   );
 }
 
-function DepositEntry(props: { deposit: DepositOption; lang: Language; t: Translate }) {
+function DepositEntry(props: {
+  deposit: DepositOption;
+  lang: Language;
+  t: Translate;
+  open: boolean;
+  onToggle(open: boolean): void;
+}) {
   const { deposit, t } = props;
-  const [shown, setShown] = useState(false);
+  const [shown, setShown] = useState(props.open);
   const [copied, setCopied] = useState('');
   const symbol = deposit.amount.display.assetSymbol;
   const network = deposit.amount.display.networkName ?? deposit.chain;
@@ -86,7 +111,14 @@ function DepositEntry(props: { deposit: DepositOption; lang: Language; t: Transl
           })}
         </p>
       )}
-      <details onToggle={(e) => e.currentTarget.open && setShown(true)}>
+      <details
+        open={props.open}
+        onToggle={(e) => {
+          const open = e.currentTarget.open;
+          if (open) setShown(true);
+          props.onToggle(open);
+        }}
+      >
         <summary>{t('deposit.entry', { asset: symbol, network })}</summary>
         <p>{t('deposit.instruction', { asset: symbol, network })}</p>
         <dl class="deposit-fields">

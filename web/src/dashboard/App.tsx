@@ -7,10 +7,12 @@ import type { DashboardSession } from './schemas';
 import { BASE, isPublic, needsMerchant, parseRoute, safeNext, type Route } from './routes';
 import { ApiKeys } from './screens/ApiKeys';
 import { AuditLog } from './screens/AuditLog';
+import { Balances } from './screens/Balances';
 import { Invite } from './screens/Invite';
 import { Login } from './screens/Login';
 import { Overview } from './screens/Overview';
 import { PaymentDetail } from './screens/PaymentDetail';
+import { PayoutDetail } from './screens/PayoutDetail';
 import { Payments } from './screens/Payments';
 import { Security } from './screens/Security';
 import { Settings } from './screens/Settings';
@@ -259,6 +261,10 @@ function Screen(props: { route: Route; hasMerchant: boolean; config: DashboardPa
       return <Payments />;
     case 'payment':
       return <PaymentDetail paymentId={route.paymentId} />;
+    case 'balances':
+      return <Balances chains={props.config.chains} />;
+    case 'payout':
+      return <PayoutDetail payoutId={route.payoutId} chains={props.config.chains} />;
     case 'webhooks':
       return <Webhooks />;
     case 'apiKeys':

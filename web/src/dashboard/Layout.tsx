@@ -15,6 +15,11 @@ interface NavItem {
 const NAV: NavItem[] = [
   { href: BASE, label: 'Overview', active: (r) => r.name === 'overview' },
   { href: `${BASE}/payments`, label: 'Payments', active: (r) => r.name === 'payments' || r.name === 'payment' },
+  {
+    href: `${BASE}/balances`,
+    label: 'Balances & payouts',
+    active: (r) => r.name === 'balances' || r.name === 'payout',
+  },
   { href: `${BASE}/webhooks`, label: 'Webhooks', active: (r) => r.name === 'webhooks' },
   { href: `${BASE}/api-keys`, label: 'API keys', active: (r) => r.name === 'apiKeys', roles: ['owner', 'developer'] },
   { href: `${BASE}/settings`, label: 'Settings', active: (r) => r.name === 'settings' },
@@ -34,6 +39,8 @@ const TITLES: Record<Route['name'], string> = {
   overview: 'Overview',
   payments: 'Payments',
   payment: 'Payment',
+  balances: 'Balances & payouts',
+  payout: 'Payout',
   webhooks: 'Webhooks',
   apiKeys: 'API keys',
   settings: 'Settings',

@@ -7,6 +7,15 @@ export interface DashboardChain {
   caip2: string;
   name: string;
   mode: 'test' | 'live';
+  /** Its assets, so token amounts (minor units on the wire) are shown in whole tokens; absent from older servers. */
+  assets?: DashboardAsset[];
+}
+
+export interface DashboardAsset {
+  /** CAIP-19 without the `caip19/` prefix, as ledger and payout amounts name it. */
+  caip19: string;
+  symbol: string;
+  decimals: number;
 }
 
 export interface DashboardPageConfig {

@@ -8,6 +8,8 @@ export type Route =
   | { name: 'overview' }
   | { name: 'payments' }
   | { name: 'payment'; paymentId: string }
+  | { name: 'balances' }
+  | { name: 'payout'; payoutId: string }
   | { name: 'webhooks' }
   | { name: 'apiKeys' }
   | { name: 'settings' }
@@ -32,6 +34,8 @@ export function parseRoute(pathname: string): Route {
       return { name: 'payments' };
     case 'webhooks':
       return { name: 'webhooks' };
+    case 'balances':
+      return { name: 'balances' };
     case 'api-keys':
       return { name: 'apiKeys' };
     case 'settings':
@@ -45,6 +49,8 @@ export function parseRoute(pathname: string): Route {
   }
   const payment = /^payments\/([A-Za-z0-9_-]{1,64})$/.exec(rest);
   if (payment) return { name: 'payment', paymentId: payment[1]! };
+  const payout = /^balances\/payouts\/([A-Za-z0-9_-]{1,64})$/.exec(rest);
+  if (payout) return { name: 'payout', payoutId: payout[1]! };
   return { name: 'notFound' };
 }
 

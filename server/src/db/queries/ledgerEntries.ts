@@ -101,7 +101,11 @@ function filtered(db: Knex | Knex.Transaction, f: LedgerFilter): Knex.QueryBuild
 
 export async function listLedgerEntries(db: Knex | Knex.Transaction, f: LedgerFilter): Promise<LedgerEntry[]> {
   const rows = (await filtered(db, f).orderBy('id')) as Raw[];
-  return rows.map((r) => ({
+  return rows.map(fromRaw);
+}
+
+function fromRaw(r: Raw): LedgerEntry {
+  return {
     entryKey: r.entry_key,
     kind: r.kind,
     merchantId: r.merchant_id,
@@ -117,7 +121,7 @@ export async function listLedgerEntries(db: Knex | Knex.Transaction, f: LedgerFi
     refundId: r.refund_id,
     txId: r.tx_id,
     createdAt: Number(r.created_at),
-  }));
+  };
 }
 
 export interface LedgerSum {
@@ -164,4 +168,25 @@ export async function sumLedger(db: Knex | Knex.Transaction, f: LedgerFilter): P
       });
   }
   return [...sums.values()];
+}
+
+/** A stored entry with its row id (the order entries were written in). */
+export interface StoredLedgerEntry extends LedgerEntry {
+  id: number;
+}
+
+/**
+ * One page of a merchant's entries of one mode, oldest first (by row id, the order they were written), after `afterId`
+ * and within `[createdGte, createdLt)` (milliseconds): a keyset page, so an export never holds more than one in memory.
+ */
+export async function ledgerPage(
+  db: Knex | Knex.Transaction,
+  q: { merchantId: string; live: boolean; afterId?: number; createdGte?: number; createdLt?: number; limit: number },
+): Promise<StoredLedgerEntry[]> {
+  const query = db('ledger_entries').where({ merchant_id: q.merchantId, live: q.live });
+  if (q.afterId !== undefined) query.where('id', '>', q.afterId);
+  if (q.createdGte !== undefined) query.where('created_at', '>=', q.createdGte);
+  if (q.createdLt !== undefined) query.where('created_at', '<', q.createdLt);
+  const rows = (await query.orderBy('id').limit(q.limit)) as (Raw & { id: number | string })[];
+  return rows.map((r) => ({ ...fromRaw(r), id: Number(r.id) }));
 }

@@ -193,12 +193,24 @@ export async function findPayout(
   return raw ? fromRaw(raw) : null;
 }
 
-/** A merchant's payouts of one mode, newest first, after `startingAfter` (its created_at and id). */
+/**
+ * A merchant's payouts of one mode, newest first, after `startingAfter` (its created_at and id), optionally planned
+ * within `[createdGte, createdLt)` (milliseconds).
+ */
 export async function listPayoutRows(
   db: Knex | Knex.Transaction,
-  q: { merchantId: string; live: boolean; limit: number; startingAfter?: { createdAt: number; id: string } },
+  q: {
+    merchantId: string;
+    live: boolean;
+    limit: number;
+    startingAfter?: { createdAt: number; id: string };
+    createdGte?: number;
+    createdLt?: number;
+  },
 ): Promise<PayoutRow[]> {
   const query = db('payouts').where({ merchant_id: q.merchantId, live: q.live });
+  if (q.createdGte !== undefined) query.where('created_at', '>=', q.createdGte);
+  if (q.createdLt !== undefined) query.where('created_at', '<', q.createdLt);
   if (q.startingAfter) {
     const { createdAt, id } = q.startingAfter;
     query.where((w) =>

@@ -9,9 +9,13 @@ import { createInvitationHandler } from './createInvitation.js';
 import { createWebhookEndpointHandler } from './createWebhookEndpoint.js';
 import { deleteWebhookEndpointHandler } from './deleteWebhookEndpoint.js';
 import { disableTwoFactorHandler } from './disableTwoFactor.js';
+import { exportLedgerHandler } from './exportLedger.js';
 import { exportPaymentsHandler } from './exportPayments.js';
+import { exportPayoutsHandler } from './exportPayouts.js';
 import { getDashboardFeeBalanceHandler } from './getDashboardFeeBalance.js';
 import { getDashboardPaymentHandler } from './getDashboardPayment.js';
+import { getDashboardPayoutHandler } from './getDashboardPayout.js';
+import { getDashboardSettlementBalancesHandler } from './getDashboardSettlementBalances.js';
 import { getOverviewHandler } from './getOverview.js';
 import { getPaymentTimelineHandler } from './getPaymentTimeline.js';
 import { getSessionHandler } from './getSession.js';
@@ -23,6 +27,7 @@ import { getWebhookSourcesHandler } from './getWebhookSources.js';
 import { listApiKeysHandler } from './listApiKeys.js';
 import { listAuditLogHandler } from './listAuditLog.js';
 import { listDashboardPaymentsHandler } from './listDashboardPayments.js';
+import { listDashboardPayoutsHandler } from './listDashboardPayouts.js';
 import { listSessionsHandler } from './listSessions.js';
 import { listWebhookDeliveriesHandler } from './listWebhookDeliveries.js';
 import { lookupInvitationHandler } from './lookupInvitation.js';
@@ -104,6 +109,13 @@ export function dashboardRouter(runtime: Runtime): Router {
   router.get('/v1/dashboard/settings', getSettingsHandler(runtime));
   router.patch('/v1/dashboard/settings', updateSettingsHandler(runtime));
   router.get('/v1/dashboard/fees', getDashboardFeeBalanceHandler(runtime));
+  router.get('/v1/dashboard/balances', getDashboardSettlementBalancesHandler(runtime));
+  const payouts = '/v1/dashboard/payouts';
+  router.get(payouts, listDashboardPayoutsHandler(runtime));
+  // Before `:payoutId`, which would otherwise take "export" for an id.
+  router.get(`${payouts}/export`, exportPayoutsHandler(runtime));
+  router.get(`${payouts}/:payoutId`, getDashboardPayoutHandler(runtime));
+  router.get('/v1/dashboard/ledger/export', exportLedgerHandler(runtime));
 
   // Team, invitations and the audit log (owner only, but the invitation link's two open operations).
   const team = '/v1/dashboard/team';

@@ -22,6 +22,7 @@ export function dashboardAppRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST)
           caip2: chain.caip2,
           name: chain.name,
           mode: chain.mode,
+          assets: chain.assets.map((a) => ({ caip19: a.caip19, symbol: a.symbol, decimals: a.decimals })),
         }))
       : [],
   };

@@ -10,6 +10,7 @@ import { fieldMessage, formMessage, type Failure } from './parts/errors.js';
 import { localMidnight, localMidnightAfter, shortId } from './parts/format.js';
 import {
   exportPayments,
+  saveBlob,
   listPayments,
   type PaymentFilters,
   type PaymentList,
@@ -112,16 +113,7 @@ export function Payments() {
       setExportNote({ ok: false, text: result.failure.message });
       return;
     }
-    const url = URL.createObjectURL(result.data.blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = result.data.fileName;
-    link.hidden = true;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    // The download has started from the object URL; release it once the browser has read it.
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    saveBlob(result.data.blob, result.data.fileName);
     setExportNote({ ok: true, text: `Downloading ${result.data.fileName}.` });
   };
 

@@ -3,6 +3,7 @@ import { asFailure, expect, type Failure } from '../api';
 import type { DashboardChain } from '../config';
 import { useDashboard } from '../context';
 import type { Settings as MerchantSettings } from '../schemas';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Field, FormError } from '../ui/Field';
 import { Loaded } from '../ui/Loading';
 import { RoleNotice } from '../ui/RoleNotice';
@@ -25,7 +26,10 @@ export function Settings(props: { chains: DashboardChain[] }) {
       {role !== 'owner' && <RoleNotice role={role} needs="Only owners can change the settings; you can read them." />}
       <Loaded load={load}>
         {(settings) => (
-          <SettingsForm settings={settings} chains={props.chains} editable={role === 'owner'} onSaved={reload} />
+          <>
+            <SettlementModePanel mode={settings.settlementMode} editable={role === 'owner'} onSaved={reload} />
+            <SettingsForm settings={settings} chains={props.chains} editable={role === 'owner'} onSaved={reload} />
+          </>
         )}
       </Loaded>
     </section>
@@ -268,6 +272,97 @@ function CheckField(props: {
           </p>
         )}
       </div>
+    </div>
+  );
+}
+
+type SettlementMode = MerchantSettings['settlementMode'];
+
+const MODES: { value: SettlementMode; label: string; explanation: string }[] = [
+  {
+    value: 'direct',
+    label: 'Direct',
+    explanation:
+      'Buyers pay your own settlement address: the money reaches you at once and never passes through the operator. ' +
+      'The operator’s fee accrues to a fee balance (Balances & payouts) that the operator invoices you for.',
+  },
+  {
+    value: 'collected',
+    label: 'Collected',
+    explanation:
+      'Buyers pay a deposit address of the operator’s, made for each payment, so any wallet or exchange can pay by a ' +
+      'plain transfer. The operator pays you out on a schedule, net of the fee, to your settlement address.',
+  },
+];
+
+/**
+ * The settlement mode, changed on its own with a confirmation (it changes where buyers' money goes), never as a side
+ * effect of saving the other settings. Owners only; others see it read-only like the rest of the screen.
+ */
+function SettlementModePanel(props: { mode: SettlementMode; editable: boolean; onSaved(): void }) {
+  const { api } = useDashboard();
+  const [chosen, setChosen] = useState<SettlementMode>(props.mode);
+  const [confirming, setConfirming] = useState(false);
+  const [changed, setChanged] = useState(false);
+  const target = MODES.find((m) => m.value === chosen)!;
+  return (
+    <div class="panel" role="region" aria-labelledby="settlement-mode-title">
+      <h2 id="settlement-mode-title">Settlement mode</h2>
+      <fieldset disabled={!props.editable} class="mode-choice">
+        <legend class="visually-hidden">How you are paid</legend>
+        {MODES.map((m) => (
+          <div class="check" key={m.value}>
+            <input
+              id={`settlement-mode-${m.value}`}
+              type="radio"
+              name="settlementMode"
+              value={m.value}
+              checked={chosen === m.value}
+              aria-describedby={`settlement-mode-${m.value}-hint`}
+              onChange={() => {
+                setChosen(m.value);
+                setChanged(false);
+              }}
+            />
+            <div>
+              <label for={`settlement-mode-${m.value}`} class="label">
+                {m.label}
+                {props.mode === m.value ? ' (current)' : ''}
+              </label>
+              <p class="hint" id={`settlement-mode-${m.value}-hint`}>
+                {m.explanation}
+              </p>
+            </div>
+          </div>
+        ))}
+        <p class="hint">A change applies to payments created after it; earlier payments keep their mode.</p>
+        {props.editable && (
+          <div class="actions">
+            <button type="button" class="button" disabled={chosen === props.mode} onClick={() => setConfirming(true)}>
+              Change settlement mode
+            </button>
+            <span role="status" class="copy-status">
+              {changed ? 'Settlement mode changed' : ''}
+            </span>
+          </div>
+        )}
+      </fieldset>
+      {confirming && (
+        <ConfirmDialog
+          title={`Switch to ${target.label.toLowerCase()} settlement?`}
+          confirmLabel={`Switch to ${target.label.toLowerCase()}`}
+          onClose={() => setConfirming(false)}
+          onConfirm={async () => {
+            await expect(api.PATCH('/v1/dashboard/settings', { body: { settlementMode: chosen } }));
+            setConfirming(false);
+            setChanged(true);
+            props.onSaved();
+          }}
+        >
+          <p>{target.explanation}</p>
+          <p>New payments, in test and live mode, use it from now on; payments already created keep their mode.</p>
+        </ConfirmDialog>
+      )}
     </div>
   );
 }

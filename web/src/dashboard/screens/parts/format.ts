@@ -53,6 +53,24 @@ export function formatMoney(amount: Money, locale?: string): string {
   }
 }
 
+/** A token amount's asset (CAIP-19) from its unit, `caip19/<asset>`; null for any other unit. */
+export function assetOfUnit(unit: string): string | null {
+  return unit.startsWith('caip19/') ? unit.slice('caip19/'.length) : null;
+}
+
+/**
+ * A token amount in whole tokens with its symbol ("12.275 USDC"), exact: the decimal string from `toDecimal`, trailing
+ * zeros of the fraction dropped. Without the asset's decimals (a chain this server no longer runs) it stays in minor
+ * units and says so, never guessed.
+ */
+export function formatTokenAmount(amount: Money, asset: { symbol: string; decimals: number } | null): string {
+  if (!asset) return `${amount.value} minor units`;
+  const decimal = toDecimal(amount.value, asset.decimals)
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
+  return `${decimal} ${asset.symbol}`;
+}
+
 /** "0.9500" → "95.0%" in the user's locale; null → "—". Intl rounds the decimal string exactly (no float). */
 export function formatRate(rate: string | null, locale?: string): string {
   if (rate === null) return '—';

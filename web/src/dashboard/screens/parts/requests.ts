@@ -84,3 +84,54 @@ export const simulatePayment = (api: DashboardClient, paymentId: string, to: Sim
   settle(api.POST('/v1/dashboard/payments/{paymentId}/simulate', { ...path(paymentId), body: { to } }));
 
 export const getWebhookSources = (api: DashboardClient) => settle(api.GET('/v1/dashboard/webhook-sources'));
+
+export type Payout = Schemas['Payout'];
+export type PayoutList = Schemas['PayoutList'];
+export type SettlementBalances = Schemas['SettlementBalances'];
+export type FeeBalances = Schemas['FeeBalances'];
+
+export interface ExportWindow {
+  createdGte?: number;
+  createdLt?: number;
+}
+
+export const getSettlementBalances = (api: DashboardClient) => settle(api.GET('/v1/dashboard/balances'));
+
+export const getFeeBalance = (api: DashboardClient) => settle(api.GET('/v1/dashboard/fees'));
+
+export const listPayouts = (api: DashboardClient, startingAfter?: string, limit = 20) =>
+  settle(
+    api.GET('/v1/dashboard/payouts', { params: { query: { limit, ...(startingAfter ? { startingAfter } : {}) } } }),
+  );
+
+export const getPayout = (api: DashboardClient, payoutId: string) =>
+  settle(api.GET('/v1/dashboard/payouts/{payoutId}', { params: { path: { payoutId } } }));
+
+/** A settlement CSV export (the ledger or the payouts), as a Blob, and the file name the server gave it. */
+export async function exportSettlement(
+  api: DashboardClient,
+  which: 'ledger' | 'payouts',
+  window: ExportWindow,
+): Promise<Result<{ blob: Blob; fileName: string }>> {
+  const request =
+    which === 'ledger'
+      ? api.GET('/v1/dashboard/ledger/export', { params: { query: { ...window } }, parseAs: 'blob' })
+      : api.GET('/v1/dashboard/payouts/export', { params: { query: { ...window } }, parseAs: 'blob' });
+  const result = await settle<Blob>(request as Promise<{ data?: Blob; error?: unknown; response: Response }>);
+  if (!result.ok) return result;
+  const fileName = fileNameOf(result.response.headers.get('Content-Disposition')) ?? `${which}.csv`;
+  return { ok: true, data: { blob: result.data, fileName }, response: result.response };
+}
+
+/** Hands a Blob to the browser as a download (a hidden link to an object URL, released once the browser has it). */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

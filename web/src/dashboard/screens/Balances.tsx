@@ -1,0 +1,368 @@
+/**
+ * Balances & payouts: what the operator owes the merchant (collected mode), what the merchant owes in fees (direct
+ * mode), the payouts with their state and transaction, and the two settlement CSVs (ledger, payouts). Every figure is
+ * of the mode the switch shows. Token amounts are minor units on the wire, shown in whole tokens where the page's
+ * config knows the asset's decimals (format.ts `formatTokenAmount`). Transaction ids are shown and copied, never
+ * linked: the dashboard makes no request to another site.
+ */
+import { useEffect, useId, useState } from 'preact/hooks';
+import type { DashboardChain } from '../config';
+import { useDashboard } from '../context';
+import { dateInputValue, localMidnight, localMidnightAfter, shortId, type Money } from './parts/format.js';
+import {
+  exportSettlement,
+  getFeeBalance,
+  getSettlementBalances,
+  listPayouts,
+  saveBlob,
+  type FeeBalances,
+  type PayoutList,
+  type Result,
+  type SettlementBalances,
+} from './parts/requests.js';
+import type { Failure } from './parts/errors.js';
+import { FormError, Loading, Notice, Pager, StatusBadge, Time } from './parts/ui.js';
+import { TokenAmount, chainName } from './parts/settlementParts.js';
+import './parts/screens.css';
+
+function useResult<T>(load: () => Promise<Result<T>>, deps: unknown[]): { data: T | null; failure: Failure | null } {
+  const [state, setState] = useState<{ data: T | null; failure: Failure | null }>({ data: null, failure: null });
+  useEffect(() => {
+    let current = true;
+    setState({ data: null, failure: null });
+    void load().then((r) => {
+      if (current) setState(r.ok ? { data: r.data, failure: null } : { data: null, failure: r.failure });
+    });
+    return () => {
+      current = false;
+    };
+  }, deps);
+  return state;
+}
+
+export function Balances(props: { chains: DashboardChain[] }) {
+  const { api, mode } = useDashboard();
+  const balances = useResult(() => getSettlementBalances(api), [api, mode]);
+  const fees = useResult(() => getFeeBalance(api), [api, mode]);
+  return (
+    <section class="screen" aria-labelledby="balances-title">
+      <header class="screen-head">
+        <h1 id="balances-title" tabIndex={-1}>
+          Balances &amp; payouts
+        </h1>
+        <p class="muted">
+          {mode === 'live' ? 'Live' : 'Test'}-mode figures. The settlement mode is chosen in{' '}
+          <a href="/dashboard/settings">Settings</a>.
+        </p>
+      </header>
+      <div class="grid-2">
+        <UnpaidCard chains={props.chains} state={balances} />
+        <FeeCard chains={props.chains} state={fees} />
+      </div>
+      <PayoutsCard chains={props.chains} />
+      <ExportCard />
+    </section>
+  );
+}
+
+function UnpaidCard(props: {
+  chains: DashboardChain[];
+  state: { data: SettlementBalances | null; failure: Failure | null };
+}) {
+  const { data, failure } = props.state;
+  return (
+    <div class="card" aria-labelledby="unpaid-title" role="region">
+      <h2 id="unpaid-title">Owed to you</h2>
+      <p class="muted">
+        Collected mode: payments received at the operator's addresses, net of fees, not paid out yet. They are paid out
+        on the operator's schedule.
+      </p>
+      {failure ? (
+        <FormError message={failure.message} />
+      ) : data === null ? (
+        <Loading what="balances" />
+      ) : data.data.length === 0 ? (
+        <p class="empty">Nothing owed: no collected payment in this mode yet.</p>
+      ) : (
+        <table class="table" aria-labelledby="unpaid-title">
+          <thead>
+            <tr>
+              <th scope="col">Network</th>
+              <th scope="col" class="num">
+                Unpaid
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.data.map((b) => (
+              <tr key={`${b.chain_caip2} ${b.unpaid.unit}`}>
+                <td>{chainName(props.chains, b.chain_caip2)}</td>
+                <td class="num">
+                  <TokenAmount chains={props.chains} amount={b.unpaid} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+function FeeCard(props: { chains: DashboardChain[]; state: { data: FeeBalances | null; failure: Failure | null } }) {
+  const { data, failure } = props.state;
+  const money = (asset: string, value: string): Money => ({ unit: asset, value });
+  return (
+    <div class="card" aria-labelledby="fees-title" role="region">
+      <h2 id="fees-title">Fees owed</h2>
+      <p class="muted">
+        Direct mode: buyers pay you directly, so the operator's fee accrues here once a payment is final, and is
+        invoiced separately.
+      </p>
+      {failure ? (
+        <FormError message={failure.message} />
+      ) : data === null ? (
+        <Loading what="the fee balance" />
+      ) : data.balances.length === 0 ? (
+        <p class="empty">No fee has accrued in this mode.</p>
+      ) : (
+        // Focusable: on a phone the table scrolls sideways, and a keyboard must be able to scroll it too.
+        <div class="table-wrap" tabIndex={0} role="group" aria-label="Fee balance table">
+          <table class="table" aria-labelledby="fees-title">
+            <thead>
+              <tr>
+                <th scope="col">Network</th>
+                <th scope="col" class="num">
+                  Accrued
+                </th>
+                <th scope="col" class="num">
+                  Invoiced
+                </th>
+                <th scope="col" class="num">
+                  Outstanding
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.balances.map((b) => (
+                <tr key={`${b.chain} ${b.asset}`}>
+                  <td>{chainName(props.chains, b.chain)}</td>
+                  <td class="num">
+                    <TokenAmount chains={props.chains} amount={money(b.asset, b.accrued)} />
+                  </td>
+                  <td class="num">
+                    <TokenAmount chains={props.chains} amount={money(b.asset, b.invoiced)} />
+                  </td>
+                  <td class="num">
+                    <TokenAmount chains={props.chains} amount={money(b.asset, b.outstanding)} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+const STATE_TONE: Record<string, string> = {
+  planned: 'pending',
+  sent: 'processing',
+  final: 'settled',
+  failed: 'failed',
+};
+
+function PayoutsCard(props: { chains: DashboardChain[] }) {
+  const { api, mode, navigate } = useDashboard();
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const [page, setPage] = useState<PayoutList | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(true);
+  useEffect(() => {
+    let current = true;
+    setBusy(true);
+    void listPayouts(api, cursor).then((r) => {
+      if (!current) return;
+      setBusy(false);
+      if (r.ok) {
+        setPage(r.data);
+        setFailure(null);
+      } else setFailure(r.failure);
+    });
+    return () => {
+      current = false;
+    };
+  }, [api, mode, cursor]);
+  return (
+    <div class="card" aria-labelledby="payouts-title" role="region">
+      <h2 id="payouts-title">Payouts</h2>
+      {failure ? <FormError message={failure.message} /> : null}
+      {page === null ? (
+        failure ? null : (
+          <Loading what="payouts" />
+        )
+      ) : page.data.length === 0 ? (
+        <p class="empty">
+          No {mode}-mode payout yet. In collected mode, payouts send what you are owed to your settlement address.
+        </p>
+      ) : (
+        <div class="table-wrap">
+          <table class="table" aria-labelledby="payouts-title">
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">State</th>
+                <th scope="col">Network</th>
+                <th scope="col" class="num">
+                  Paid out
+                </th>
+                <th scope="col" class="num">
+                  Fee
+                </th>
+                <th scope="col" class="num">
+                  Payments
+                </th>
+                <th scope="col">Transaction</th>
+                <th scope="col">Payout</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.map((p) => {
+                const href = `/dashboard/balances/payouts/${encodeURIComponent(p.payout_id)}`;
+                return (
+                  <tr key={p.payout_id} data-payout={p.payout_id}>
+                    <td>
+                      <Time value={p.created_at} />
+                    </td>
+                    <td>
+                      <StatusBadge status={STATE_TONE[p.state] ?? p.state} label={p.state} />
+                    </td>
+                    <td>{chainName(props.chains, p.chain_caip2)}</td>
+                    <td class="num">
+                      <TokenAmount chains={props.chains} amount={p.net} />
+                    </td>
+                    <td class="num">
+                      <TokenAmount chains={props.chains} amount={p.fee} />
+                    </td>
+                    <td class="num">{p.payments.length}</td>
+                    <td>{p.tx_id ? <code title={p.tx_id}>{shortId(p.tx_id)}</code> : <span class="muted">—</span>}</td>
+                    <td>
+                      <a
+                        href={href}
+                        title={p.payout_id}
+                        onClick={(e) => {
+                          if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                          e.preventDefault();
+                          navigate(href);
+                        }}
+                      >
+                        <code>{shortId(p.payout_id)}</code>
+                        <span class="visually-hidden"> (open payout)</span>
+                      </a>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager
+        label="Payout pages"
+        page={cursors.length - 1}
+        hasMore={!!page?.hasMore}
+        busy={busy}
+        onPrevious={() => setCursors(cursors.slice(0, -1))}
+        onNext={() => {
+          if (page?.nextCursor) setCursors([...cursors, page.nextCursor]);
+        }}
+      />
+    </div>
+  );
+}
+
+function ExportCard() {
+  const { api } = useDashboard();
+  const ids = { from: useId(), to: useId() };
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState(dateInputValue(new Date()));
+  const [busy, setBusy] = useState<'ledger' | 'payouts' | null>(null);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const gte = from === '' ? undefined : (localMidnight(from) ?? undefined);
+  const lt = to === '' ? undefined : (localMidnightAfter(to) ?? undefined);
+  const dateError =
+    gte !== undefined && lt !== undefined && gte >= lt ? 'The "to" date is before the "from" date.' : null;
+
+  const download = async (which: 'ledger' | 'payouts') => {
+    setBusy(which);
+    setNote(null);
+    const result = await exportSettlement(api, which, { createdGte: gte, createdLt: lt });
+    setBusy(null);
+    if (!result.ok) {
+      setNote({ ok: false, text: result.failure.message });
+      return;
+    }
+    saveBlob(result.data.blob, result.data.fileName);
+    setNote({ ok: true, text: `Downloading ${result.data.fileName}.` });
+  };
+
+  return (
+    <div class="card" aria-labelledby="reports-title" role="region">
+      <h2 id="reports-title">Reports</h2>
+      <p class="muted">
+        CSV files for your accounting: the ledger has one row per movement of money (received, fee, paid out,
+        refunded…); the payouts file has one row per payment each payout covered, with its transaction.
+      </p>
+      <div class="filters">
+        <div class="field">
+          <label for={ids.from}>From</label>
+          <input id={ids.from} class="input" type="date" value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for={ids.to}>To (included)</label>
+          <input
+            id={ids.to}
+            class="input"
+            type="date"
+            value={to}
+            aria-invalid={dateError ? 'true' : undefined}
+            aria-describedby={dateError ? `${ids.to}-error` : undefined}
+            onInput={(e) => setTo(e.currentTarget.value)}
+          />
+        </div>
+        <div class="actions">
+          <button
+            type="button"
+            class="button primary"
+            disabled={busy !== null || !!dateError}
+            onClick={() => void download('ledger')}
+          >
+            {busy === 'ledger' ? 'Exporting…' : 'Download ledger CSV'}
+          </button>
+          <button
+            type="button"
+            class="button"
+            disabled={busy !== null || !!dateError}
+            onClick={() => void download('payouts')}
+          >
+            {busy === 'payouts' ? 'Exporting…' : 'Download payouts CSV'}
+          </button>
+        </div>
+      </div>
+      {dateError ? (
+        <p class="field-error" id={`${ids.to}-error`} role="alert">
+          {dateError}
+        </p>
+      ) : null}
+      {note ? (
+        note.ok ? (
+          <Notice tone="ok">{note.text}</Notice>
+        ) : (
+          <FormError message={`The export failed: ${note.text}`} />
+        )
+      ) : null}
+    </div>
+  );
+}
