@@ -1,5 +1,5 @@
 /**
- * The dashboard's CSV exports of settlement (docs/decisions.md §22.7): the ledger, one row per entry, and the payouts,
+ * The dashboard's CSV exports of settlement (docs/decisions.md §22.9): the ledger, one row per entry, and the payouts,
  * one row per payment a payout covered. Both read in keyset pages, so an export holds one page in memory at a time
  * and the caller streams each page before reading the next; the fields go through the payments export's RFC 4180
  * writer and its formula guard.
