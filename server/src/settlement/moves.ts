@@ -8,16 +8,30 @@
  * (what makes a resend the same move: EIP-3009 nonces and signatures, a signed Solana transaction) are stored before
  * anything is sent, a send checks on chain what already landed, and the completion (ledger rows, `payment.settled`)
  * is written in the transaction that makes the row `final`, once.
+ *
+ * A run holds the move's lease (db/queries/moveLeases.ts) and renews it while it works: a second run of the same move
+ * (a job re-added by a restart beside a live worker) leaves it alone, and a worker killed mid-move is noticed when its
+ * lease passes (`recoverMoveLeases`), not 4 hours later when graphile-worker would unlock its job. A run that stalled
+ * past its lease and races the next one is still safe: `details` are written once, and every later write is
+ * conditional on the row's state.
  */
 import type { Knex } from 'knex';
 import type { ChainAdapter, Move, MoveLeg, MoveSender } from '../chains/adapter.js';
 import { forNamespaceOf } from '../chains/adapters.js';
 import type { Chains } from '../chains/index.js';
+import {
+  claimMoveLease,
+  dropPassedMoveLease,
+  passedMoveLeases,
+  releaseMoveLease,
+  renewMoveLease,
+} from '../db/queries/moveLeases.js';
 import { findMoveRow, openMoveRows, updateMoveRow, type MoveKind, type MoveRow } from '../db/queries/moveRows.js';
 import { payoutItemsOf, releasePayoutItems } from '../db/queries/payoutRows.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { SettledStage } from '../db/queries/paymentStages.js';
 import { releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
+import { randomBase62 } from '../ids.js';
 import type { JobQueue } from '../jobs/types.js';
 import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
@@ -26,11 +40,19 @@ import { syncRefundedStage } from './refunds.js';
 
 export const MOVE_TASK = 'settlement.move';
 
+/**
+ * How long a run of a move is its worker's unless renewed (every quarter of it); a dead worker's move is taken on
+ * within this plus one lease sweep (a tenth of it).
+ */
+export const MOVE_LEASE_MS = 20_000;
+
 export interface MoveDeps extends LifecycleDeps {
   adapters: ChainAdapter[];
   chains: Chains;
   /** How long to wait before looking at a sent move again; the mover's own suggestion when absent. */
   moveRecheckMs?: number;
+  /** MOVE_LEASE_MS when absent. */
+  moveLeaseMs?: number;
 }
 
 /** Adds the row's job; call it in the transaction that writes the row, so the row never waits without one. */
@@ -85,6 +107,29 @@ async function moveOf(db: Knex | Knex.Transaction, row: MoveRow): Promise<Move> 
 /** Carries one row as far as it goes now; reschedules itself while the chain has not decided. Idempotent. */
 export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promise<void> {
   const db = deps.db.knex;
+  const owner = randomBase62(16);
+  const leaseMs = deps.moveLeaseMs ?? MOVE_LEASE_MS;
+  if (!(await claimMoveLease(db, { kind, id, owner, now: deps.now(), leaseMs }))) {
+    // Another run holds it: that run carries it on, or its lease passes and the lease sweep hands the move on.
+    deps.logger.debug({ kind, id }, 'settlement move is being run elsewhere');
+    return;
+  }
+  const renewal = setInterval(() => {
+    renewMoveLease(db, id, owner, deps.now() + leaseMs).catch((err: unknown) =>
+      deps.logger.warn({ err, kind, id }, 'settlement move lease renewal failed'),
+    );
+  }, leaseMs / 4);
+  renewal.unref();
+  try {
+    await stepMove(deps, kind, id, owner);
+  } finally {
+    clearInterval(renewal);
+    await releaseMoveLease(db, id, owner);
+  }
+}
+
+async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: string): Promise<void> {
+  const db = deps.db.knex;
   let row = await findMoveRow(db, kind, id);
   if (!row || row.state === 'final' || row.state === 'failed') return;
   if (kind === 'refund' && row.raw.destination === null) return;
@@ -93,9 +138,12 @@ export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promi
 
   if (row.state === 'planned' && Object.keys(row.details).length === 0) {
     const details = await mover.prepare(move);
-    // Stored before anything is sent: a crash from here on resends exactly this.
-    await updateMoveRow(db, kind, id, ['planned'], { details, now: deps.now() });
-    row = { ...row, details };
+    // Stored before anything is sent, and once: a crash from here on, or a run racing this one, sends exactly this.
+    if (!(await updateMoveRow(db, kind, id, ['planned'], { details, firstDetails: true, now: deps.now() }))) {
+      const stored = await findMoveRow(db, kind, id);
+      if (!stored) return;
+      row = stored;
+    } else row = { ...row, details };
   }
   if (row.state === 'planned') {
     const { txId } = await mover.send(move, row.details);
@@ -112,6 +160,8 @@ export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promi
           await updateMoveRow(trx, kind, id, ['sent'], { txId: progress.txId, now });
         }
         await enqueueMove(trx, deps.jobs, kind, id, now + (deps.moveRecheckMs ?? progress.recheckInMs));
+        // Given up with the job's handover, so the next job can take it whenever it runs.
+        await releaseMoveLease(trx, id, owner);
       });
       return;
     case 'expired': {
@@ -120,6 +170,7 @@ export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promi
       await db.transaction(async (trx) => {
         await updateMoveRow(trx, kind, id, ['sent', 'planned'], { state: 'planned', txId: null, details, now });
         await enqueueMove(trx, deps.jobs, kind, id, now);
+        await releaseMoveLease(trx, id, owner);
       });
       return;
     }
@@ -231,6 +282,25 @@ async function complete(
   // The request wrote the refund's record (and reserved its ledger entry above, the same key); the record now shows
   // the refund's transaction.
   await syncRefundedStage(deps, payment.id, trx);
+}
+
+/**
+ * Hands on the moves whose lease passed (their worker died, or stalled past it): each gets a new job, which takes the
+ * lease. Run every tenth of a lease by every process that runs jobs (settlementTasks.ts).
+ */
+export async function recoverMoveLeases(deps: MoveDeps): Promise<number> {
+  let handed = 0;
+  for (const lease of await passedMoveLeases(deps.db.knex, deps.now())) {
+    await deps.db.knex.transaction(async (trx) => {
+      if (!(await dropPassedMoveLease(trx, lease))) return;
+      const row = await findMoveRow(trx, lease.kind, lease.id);
+      if (!row || (row.state !== 'planned' && row.state !== 'sent')) return;
+      await enqueueMove(trx, deps.jobs, lease.kind, lease.id);
+      handed++;
+    });
+  }
+  if (handed > 0) deps.logger.warn({ moves: handed }, 'settlement move leases passed; moves handed on');
+  return handed;
 }
 
 /** Every row still moving gets its job back (a restart, or rows written before their job existed). */
