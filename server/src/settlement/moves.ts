@@ -33,6 +33,7 @@ import type { SettledStage } from '../db/queries/paymentStages.js';
 import { releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
 import { randomBase62 } from '../ids.js';
 import type { JobQueue } from '../jobs/types.js';
+import type { Observer } from '../observability/observer.js';
 import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
@@ -46,6 +47,13 @@ export const MOVE_TASK = 'settlement.move';
  */
 export const MOVE_LEASE_MS = 20_000;
 
+/**
+ * Waits after each failed send of a move (prepare or send threw: an RPC error, or the chain refusing it, such as a
+ * gas estimate that reverts because the account lacks the funds the ledger expects), on the injected clock. After the
+ * last one the move fails and gives back what it covered: five attempts over about 13 minutes.
+ */
+export const MOVE_SEND_RETRY_MS = [5_000, 30_000, 120_000, 600_000] as const;
+
 export interface MoveDeps extends LifecycleDeps {
   adapters: ChainAdapter[];
   chains: Chains;
@@ -53,6 +61,7 @@ export interface MoveDeps extends LifecycleDeps {
   moveRecheckMs?: number;
   /** MOVE_LEASE_MS when absent. */
   moveLeaseMs?: number;
+  observer?: Pick<Observer, 'paymentTransition' | 'settlementMoveFailed'>;
 }
 
 /** Adds the row's job; call it in the transaction that writes the row, so the row never waits without one. */
@@ -62,8 +71,13 @@ export async function enqueueMove(
   kind: MoveKind,
   id: string,
   runAt?: number,
+  /** Failed sends so far (MOVE_SEND_RETRY_MS); the job carries the count. */
+  failures = 0,
 ): Promise<void> {
-  await jobs.add(trx, MOVE_TASK, { kind, id }, { jobKey: `${MOVE_TASK}:${id}`, ...(runAt !== undefined && { runAt }) });
+  await jobs.add(trx, MOVE_TASK, failures > 0 ? { kind, id, failures } : { kind, id }, {
+    jobKey: `${MOVE_TASK}:${id}`,
+    ...(runAt !== undefined && { runAt }),
+  });
 }
 
 export function moverOf(deps: MoveDeps, chain: string): MoveSender {
@@ -105,7 +119,7 @@ async function moveOf(db: Knex | Knex.Transaction, row: MoveRow): Promise<Move> 
 }
 
 /** Carries one row as far as it goes now; reschedules itself while the chain has not decided. Idempotent. */
-export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promise<void> {
+export async function runMove(deps: MoveDeps, kind: MoveKind, id: string, failures = 0): Promise<void> {
   const db = deps.db.knex;
   const owner = randomBase62(16);
   const leaseMs = deps.moveLeaseMs ?? MOVE_LEASE_MS;
@@ -121,14 +135,14 @@ export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promi
   }, leaseMs / 4);
   renewal.unref();
   try {
-    await stepMove(deps, kind, id, owner);
+    await stepMove(deps, kind, id, owner, failures);
   } finally {
     clearInterval(renewal);
     await releaseMoveLease(db, id, owner);
   }
 }
 
-async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: string): Promise<void> {
+async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: string, failures: number): Promise<void> {
   const db = deps.db.knex;
   let row = await findMoveRow(db, kind, id);
   if (!row || row.state === 'final' || row.state === 'failed') return;
@@ -136,17 +150,23 @@ async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: strin
   const move = await moveOf(db, row);
   const mover = moverOf(deps, row.chain);
 
-  if (row.state === 'planned' && Object.keys(row.details).length === 0) {
-    const details = await mover.prepare(move);
-    // Stored before anything is sent, and once: a crash from here on, or a run racing this one, sends exactly this.
-    if (!(await updateMoveRow(db, kind, id, ['planned'], { details, firstDetails: true, now: deps.now() }))) {
-      const stored = await findMoveRow(db, kind, id);
-      if (!stored) return;
-      row = stored;
-    } else row = { ...row, details };
-  }
   if (row.state === 'planned') {
-    const { txId } = await mover.send(move, row.details);
+    let txId: string;
+    try {
+      if (Object.keys(row.details).length === 0) {
+        const details = await mover.prepare(move);
+        // Stored before anything is sent, and once: a crash from here on, or a run racing this one, sends exactly this.
+        if (!(await updateMoveRow(db, kind, id, ['planned'], { details, firstDetails: true, now: deps.now() }))) {
+          const stored = await findMoveRow(db, kind, id);
+          if (!stored || stored.state !== 'planned') return;
+          row = stored;
+        } else row = { ...row, details };
+      }
+      ({ txId } = await mover.send(move, row.details));
+    } catch (err) {
+      await sendFailed(deps, row, owner, failures + 1, err);
+      return;
+    }
     await updateMoveRow(db, kind, id, ['planned'], { state: 'sent', txId, now: deps.now() });
     row = { ...row, state: 'sent', txId };
   }
@@ -175,13 +195,7 @@ async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: strin
       return;
     }
     case 'failed':
-      await db.transaction(async (trx) => {
-        if (!(await updateMoveRow(trx, kind, id, ['sent'], { state: 'failed', now }))) return;
-        // What a failed move covered is owed again and planned again; nothing of it moved (the chain refused it whole).
-        if (kind === 'sweep') await releaseSweepTransfers(trx, id);
-        if (kind === 'payout') await releasePayoutItems(trx, id);
-      });
-      deps.logger.error({ kind, id, reason: progress.reason }, 'settlement move failed');
+      await failMove(deps, row, ['sent'], 'reverted', { reason: progress.reason });
       return;
     case 'final':
       await db.transaction(async (trx) => {
@@ -192,6 +206,48 @@ async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: strin
       });
       return;
   }
+}
+
+/** A send that threw: tried again after MOVE_SEND_RETRY_MS, then failed for good. */
+async function sendFailed(deps: MoveDeps, row: MoveRow, owner: string, failures: number, err: unknown) {
+  const { kind, id } = row;
+  const delay = MOVE_SEND_RETRY_MS[failures - 1];
+  if (delay === undefined) {
+    await failMove(deps, row, ['planned'], 'unsendable', { err, failures });
+    return;
+  }
+  deps.logger.warn({ kind, id, chain: row.chain, failures, err }, 'settlement move not sent; trying again later');
+  await deps.db.knex.transaction(async (trx) => {
+    await enqueueMove(trx, deps.jobs, kind, id, deps.now() + delay, failures);
+    await releaseMoveLease(trx, id, owner);
+  });
+}
+
+/**
+ * Ends a move as `failed` and gives back what it covered, once (the state change is conditional): a sweep's
+ * transfers and a payout's payments are owed again and planned again by the next round. Nothing of it moved: the
+ * chain refused it whole, or it was never sent.
+ */
+async function failMove(
+  deps: MoveDeps,
+  row: MoveRow,
+  from: string[],
+  reason: 'reverted' | 'unsendable',
+  detail: Record<string, unknown>,
+): Promise<void> {
+  const { kind, id } = row;
+  const failed = await deps.db.knex.transaction(async (trx) => {
+    if (!(await updateMoveRow(trx, kind, id, from, { state: 'failed', now: deps.now() }))) return false;
+    if (kind === 'sweep') await releaseSweepTransfers(trx, id);
+    if (kind === 'payout') await releasePayoutItems(trx, id);
+    return true;
+  });
+  if (!failed) return;
+  deps.logger.error(
+    { kind, id, chain: row.chain, reason, ...detail },
+    'settlement move failed; what it covered is owed again',
+  );
+  deps.observer?.settlementMoveFailed?.({ chain: row.chain, kind, reason });
 }
 
 /** What a final move means for the books and the payments it covers; in the transaction that makes it final. */

@@ -41,8 +41,8 @@ export function everyInterval(ms: number, fire: () => void): () => void {
 export function settlementTasks(deps: PayoutDeps): TaskList {
   return {
     [MOVE_TASK]: async (payload) => {
-      assertPayload<{ kind: MoveKind; id: string }>(payload, ['kind', 'id'], MOVE_TASK);
-      await runMove(deps, payload.kind, payload.id);
+      assertPayload<{ kind: MoveKind; id: string; failures?: number }>(payload, ['kind', 'id'], MOVE_TASK);
+      await runMove(deps, payload.kind, payload.id, payload.failures ?? 0);
     },
   };
 }
