@@ -16,14 +16,11 @@ import { insertLedgerEntries } from '../../server/src/settlement/ledger.js';
 import { newId } from '../../server/src/ids.js';
 import { sharedChains } from '../helpers/chain.js';
 import { testConfig } from '../helpers/config.js';
-import { eventually, receiptOf } from '../helpers/wait.js';
-import type { TestClock } from '../helpers/runtime.js';
+import { driveJobsUntil, receiptOf } from '../helpers/wait.js';
+import { testClock, type TestClock } from '../helpers/runtime.js';
 import type { MoveDeps } from '../../server/src/settlement/moves.js';
 
-function wallClock(): TestClock {
-  let offset = 0;
-  return { now: () => Date.now() + offset, set: (ms) => (offset = ms - Date.now()), advance: (ms) => (offset += ms) };
-}
+const MOVE_RECHECK_MS = 50;
 
 export interface CollectedHarness {
   runtime: Runtime;
@@ -38,7 +35,7 @@ export interface CollectedHarness {
   balance(address: string): Promise<bigint>;
   /** Runs the due jobs. */
   drain(): Promise<number>;
-  /** Runs the due jobs until `done` answers a value (test/helpers/wait.ts `eventually`). */
+  /** Runs the due jobs, moving the clock by the moves' recheck delay, until `done` answers a value. */
   until<T>(what: string, done: () => Promise<T | null | undefined | false>): Promise<T>;
   close(): Promise<void>;
 }
@@ -49,9 +46,7 @@ export async function startCollectedHarness(
 ): Promise<CollectedHarness> {
   const chains = await sharedChains();
   const local = chains.local!.evm;
-  // Wall-clock time: on PostgreSQL a rescheduled job is due by the database's clock (jobs/postgres.ts), so the
-  // business clock must not run ahead of it. Moves read no business time but their recheck delay.
-  const clock = wallClock();
+  const clock = testClock();
   const runtime = await createRuntime({
     config: testConfig(config),
     db,
@@ -60,8 +55,8 @@ export async function startCollectedHarness(
     chains,
     migrate: false,
   });
-  // A recheck every 50 ms instead of the mover's 2 s: tests wait on the chain, not on a timer.
-  Object.assign(runtime.checkout!, { moveRecheckMs: 50 } satisfies Partial<MoveDeps>);
+  // A recheck every 50 ms of the test clock instead of the mover's 2 s: `until` moves the clock by that much a round.
+  Object.assign(runtime.checkout!, { moveRecheckMs: MOVE_RECHECK_MS } satisfies Partial<MoveDeps>);
   const chain = local.config.caip2;
   const payoutAddress = getAddress(`0x${randomBytes(20).toString('hex')}`);
   const partner = await createPartner(runtime, { name: 'Collected partner' });
@@ -91,10 +86,7 @@ export async function startCollectedHarness(
       }),
     drain: () => runtime.jobs.drain(),
     until: (what, done) =>
-      eventually(what, async () => {
-        await runtime.jobs.drain();
-        return done();
-      }),
+      driveJobsUntil(what, { drain: () => runtime.jobs.drain(), clock }, done, { stepMs: MOVE_RECHECK_MS }),
     close: () => runtime.close(),
   };
 }

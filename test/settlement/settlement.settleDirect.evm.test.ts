@@ -11,7 +11,7 @@ import { listLedgerEntries } from '../../server/src/settlement/ledger.js';
 import { DEFAULT_DIRECT_SETTLEMENT, settleDirect } from '../../server/src/settlement/direct.js';
 import { sharedChains, useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';
-import { driveJobsUntil, eventually } from '../helpers/wait.js';
+import { driveJobsUntil } from '../helpers/wait.js';
 import { expectJson } from '../gateway/harness.js';
 import {
   LOCAL,
@@ -34,134 +34,120 @@ const FEE = {
   percent: { numerator: '29', denominator: '1000' },
 };
 
-// SQLite only for now: on PostgreSQL this file hung past mocha's timeout twice in full-suite runs (never alone);
-// until that is understood the settlement logic is checked through the embedded job runner (see the session note).
-describeEachDatabase(
-  'settlement.settleDirect on anvil',
-  (get, dialect) => {
-    useChainSnapshots();
-    let h: CheckoutHarness;
+describeEachDatabase('settlement.settleDirect on anvil', (get) => {
+  useChainSnapshots();
+  let h: CheckoutHarness;
 
-    before(async () => {
-      h = await startCheckoutHarness({
-        chains: liveEvm(withDirectTusd(await sharedChains())),
-        merchant: { feeConfig: FEE },
-        db: get().db,
-      });
+  before(async () => {
+    h = await startCheckoutHarness({
+      chains: liveEvm(withDirectTusd(await sharedChains())),
+      merchant: { feeConfig: FEE },
+      db: get().db,
     });
-    after(() => h.close());
+  });
+  after(() => h.close());
 
-    const liveCall = (method: string, path: string, body?: unknown) =>
-      h.call(method, path, { body, headers: { 'Api-Key': h.wallet.liveKey } });
+  const liveCall = (method: string, path: string, body?: unknown) =>
+    h.call(method, path, { body, headers: { 'Api-Key': h.wallet.liveKey } });
 
-    /** A live payment paid by a plain ERC-20 transfer and confirmed: the watch job then carries it to `succeeded`. */
-    async function paidLivePayment() {
-      const buyer = await h.buyer();
-      const paymentId = await h.createPayment({ live: true });
-      const answer = await expectJson<OptionsAnswer>(
-        await liveCall('POST', `/v1/gateway/payment/${paymentId}/options`, { accounts: [buyer.caip10] }),
-        200,
-      );
-      const option = answer.options?.find((o) => o.amount.unit === `caip19/${h.tusd}`);
-      assert.ok(option, 'a live TUSD option');
-      const hash = await sendAction(buyer, option);
-      await expectJson(
-        await liveCall('POST', `/v1/gateway/payment/${paymentId}/confirm`, { optionId: option.id, results: [hash] }),
-        200,
-      );
-      await driveJobsUntil(`payment ${paymentId} to succeed`, h, async () => {
-        const p = await findPayment(h.runtime.db.knex, paymentId);
-        if (p?.status === 'failed') throw new Error(`payment failed: ${JSON.stringify(p.stages.failed)}`);
-        return p?.status === 'succeeded' ? p : undefined;
-      });
-      return { paymentId, hash };
-    }
-
-    const settledEvents = async (paymentId: string) =>
-      (await h.runtime.db.knex('events').where({ payment_id: paymentId, type: 'payment.settled' })) as {
-        payload: string;
-      }[];
-
-    it('a live direct payment settles only after its transaction is finalized, with tx_id, event and ledger rows', async () => {
-      const { paymentId, hash } = await paidLivePayment();
-      // The settlement job ran (drained with the watch) and found the transaction above the finalized block.
-      await h.drain();
-      h.clock.advance(DEFAULT_DIRECT_SETTLEMENT.recheckMs);
-      await h.drain();
-      assert.equal((await findPayment(h.runtime.db.knex, paymentId))?.stages.settled, null);
-      assert.equal((await settledEvents(paymentId)).length, 0);
-      assert.equal((await listLedgerEntries(h.runtime.db.knex, { paymentId })).length, 0);
-
-      await h.local.test.mine({ blocks: 64 });
-      const settledStage = async () => (await findPayment(h.runtime.db.knex, paymentId))?.stages.settled ?? undefined;
-      // graphile-worker schedules a recheck by the database's clock, which the business clock cannot move: on
-      // PostgreSQL the test takes the job's next look itself.
-      const settled =
-        dialect === 'sqlite'
-          ? await driveJobsUntil(`payment ${paymentId} to settle`, h, settledStage, {
-              stepMs: DEFAULT_DIRECT_SETTLEMENT.recheckMs,
-            })
-          : await eventually(`payment ${paymentId} to settle`, async () => {
-              await settleDirect(h.runtime.checkout!, { paymentId });
-              return settledStage();
-            });
-      assert.equal(settled.tx_id, hash);
-      const payment = (await findPayment(h.runtime.db.knex, paymentId))!;
-      assert.deepEqual(settled.settlement_amount, payment.stages.processing!.settlement_amount);
-      const events = await settledEvents(paymentId);
-      assert.equal(events.length, 1);
-      const data = (JSON.parse(events[0]!.payload) as { data: { settled: { tx_id: string }; live: boolean } }).data;
-      assert.equal(data.settled.tx_id, hash);
-      assert.equal(data.live, true);
-
-      const entries = await listLedgerEntries(h.runtime.db.knex, { paymentId });
-      const received = entries.find((e) => e.kind === 'received')!;
-      const fee = entries.find((e) => e.kind === 'fee')!;
-      assert.equal(received.entryKey, `received:${paymentId}`);
-      assert.equal(received.amount, BigInt(payment.stages.processing!.settlement_amount.value));
-      assert.equal(received.address, SETTLEMENT);
-      assert.equal(received.mode, 'direct');
-      assert.equal(received.chain, LOCAL);
-      assert.equal(received.asset, h.tusd);
-      assert.equal(received.txId, hash);
-      assert.equal(fee.entryKey, `fee:${paymentId}`);
-      assert.equal(fee.amount, BigInt(payment.stages.processing!.fee!.total_amount.value));
-      assert.ok(fee.amount > 0n);
-
-      // A repeat of the job (a crash after the commit) changes nothing.
-      assert.equal(await settleDirect(h.runtime.checkout!, { paymentId }), 'skipped');
-      assert.equal((await listLedgerEntries(h.runtime.db.knex, { paymentId })).length, 2);
+  /** A live payment paid by a plain ERC-20 transfer and confirmed: the watch job then carries it to `succeeded`. */
+  async function paidLivePayment() {
+    const buyer = await h.buyer();
+    const paymentId = await h.createPayment({ live: true });
+    const answer = await expectJson<OptionsAnswer>(
+      await liveCall('POST', `/v1/gateway/payment/${paymentId}/options`, { accounts: [buyer.caip10] }),
+      200,
+    );
+    const option = answer.options?.find((o) => o.amount.unit === `caip19/${h.tusd}`);
+    assert.ok(option, 'a live TUSD option');
+    const hash = await sendAction(buyer, option);
+    await expectJson(
+      await liveCall('POST', `/v1/gateway/payment/${paymentId}/confirm`, { optionId: option.id, results: [hash] }),
+      200,
+    );
+    await driveJobsUntil(`payment ${paymentId} to succeed`, h, async () => {
+      const p = await findPayment(h.runtime.db.knex, paymentId);
+      if (p?.status === 'failed') throw new Error(`payment failed: ${JSON.stringify(p.stages.failed)}`);
+      return p?.status === 'succeeded' ? p : undefined;
     });
+    return { paymentId, hash };
+  }
 
-    it('a transaction reorged out before finality is not settled, and after the bound becomes a discrepancy', async () => {
-      const before = await h.local.test.snapshot();
-      const { paymentId, hash } = await paidLivePayment();
-      // A reorg deeper than the required confirmations: the chain goes back to before the buyer's transfer.
-      await h.local.test.revert({ id: before });
-      await h.local.test.mine({ blocks: 70 });
+  const settledEvents = async (paymentId: string) =>
+    (await h.runtime.db.knex('events').where({ payment_id: paymentId, type: 'payment.settled' })) as {
+      payload: string;
+    }[];
 
-      const deps = h.runtime.checkout!;
-      const options = { recheckMs: 1_000, goneAfterMs: 60_000 };
-      assert.equal(await settleDirect(deps, { paymentId }, options), 'gone');
-      const since = h.clock.now();
-      h.clock.advance(30_000);
-      assert.equal(await settleDirect(deps, { paymentId, goneSince: since }, options), 'gone');
-      assert.equal((await findPayment(h.runtime.db.knex, paymentId))?.stages.settled, null);
-      assert.equal((await listDiscrepancies(h.runtime.db.knex, { paymentId, limit: 10 })).length, 0);
+  it('a live direct payment settles only after its transaction is finalized, with tx_id, event and ledger rows', async () => {
+    const { paymentId, hash } = await paidLivePayment();
+    // The settlement job ran (drained with the watch) and found the transaction above the finalized block.
+    await h.drain();
+    h.clock.advance(DEFAULT_DIRECT_SETTLEMENT.recheckMs);
+    await h.drain();
+    assert.equal((await findPayment(h.runtime.db.knex, paymentId))?.stages.settled, null);
+    assert.equal((await settledEvents(paymentId)).length, 0);
+    assert.equal((await listLedgerEntries(h.runtime.db.knex, { paymentId })).length, 0);
 
-      h.clock.advance(30_000);
-      assert.equal(await settleDirect(deps, { paymentId, goneSince: since }, options), 'abandoned');
-      const payment = (await findPayment(h.runtime.db.knex, paymentId))!;
-      assert.equal(payment.status, 'succeeded');
-      assert.equal(payment.stages.settled, null);
-      assert.equal((await settledEvents(paymentId)).length, 0);
-      assert.equal((await listLedgerEntries(h.runtime.db.knex, { paymentId })).length, 0);
-      const [found] = await listDiscrepancies(h.runtime.db.knex, { paymentId, limit: 10 });
-      assert.equal(found?.kind, 'reorged_out');
-      assert.equal(found?.txId, hash);
-      const metrics = await h.runtime.metrics.registry.getSingleMetricAsString('paygate_settlement_reorgs_total');
-      assert.match(metrics, /outcome="gone"/);
+    await h.local.test.mine({ blocks: 64 });
+    const settledStage = async () => (await findPayment(h.runtime.db.knex, paymentId))?.stages.settled ?? undefined;
+    const settled = await driveJobsUntil(`payment ${paymentId} to settle`, h, settledStage, {
+      stepMs: DEFAULT_DIRECT_SETTLEMENT.recheckMs,
     });
-  },
-  ['sqlite'],
-);
+    assert.equal(settled.tx_id, hash);
+    const payment = (await findPayment(h.runtime.db.knex, paymentId))!;
+    assert.deepEqual(settled.settlement_amount, payment.stages.processing!.settlement_amount);
+    const events = await settledEvents(paymentId);
+    assert.equal(events.length, 1);
+    const data = (JSON.parse(events[0]!.payload) as { data: { settled: { tx_id: string }; live: boolean } }).data;
+    assert.equal(data.settled.tx_id, hash);
+    assert.equal(data.live, true);
+
+    const entries = await listLedgerEntries(h.runtime.db.knex, { paymentId });
+    const received = entries.find((e) => e.kind === 'received')!;
+    const fee = entries.find((e) => e.kind === 'fee')!;
+    assert.equal(received.entryKey, `received:${paymentId}`);
+    assert.equal(received.amount, BigInt(payment.stages.processing!.settlement_amount.value));
+    assert.equal(received.address, SETTLEMENT);
+    assert.equal(received.mode, 'direct');
+    assert.equal(received.chain, LOCAL);
+    assert.equal(received.asset, h.tusd);
+    assert.equal(received.txId, hash);
+    assert.equal(fee.entryKey, `fee:${paymentId}`);
+    assert.equal(fee.amount, BigInt(payment.stages.processing!.fee!.total_amount.value));
+    assert.ok(fee.amount > 0n);
+
+    // A repeat of the job (a crash after the commit) changes nothing.
+    assert.equal(await settleDirect(h.runtime.checkout!, { paymentId }), 'skipped');
+    assert.equal((await listLedgerEntries(h.runtime.db.knex, { paymentId })).length, 2);
+  });
+
+  it('a transaction reorged out before finality is not settled, and after the bound becomes a discrepancy', async () => {
+    const before = await h.local.test.snapshot();
+    const { paymentId, hash } = await paidLivePayment();
+    // A reorg deeper than the required confirmations: the chain goes back to before the buyer's transfer.
+    await h.local.test.revert({ id: before });
+    await h.local.test.mine({ blocks: 70 });
+
+    const deps = h.runtime.checkout!;
+    const options = { recheckMs: 1_000, goneAfterMs: 60_000 };
+    assert.equal(await settleDirect(deps, { paymentId }, options), 'gone');
+    const since = h.clock.now();
+    h.clock.advance(30_000);
+    assert.equal(await settleDirect(deps, { paymentId, goneSince: since }, options), 'gone');
+    assert.equal((await findPayment(h.runtime.db.knex, paymentId))?.stages.settled, null);
+    assert.equal((await listDiscrepancies(h.runtime.db.knex, { paymentId, limit: 10 })).length, 0);
+
+    h.clock.advance(30_000);
+    assert.equal(await settleDirect(deps, { paymentId, goneSince: since }, options), 'abandoned');
+    const payment = (await findPayment(h.runtime.db.knex, paymentId))!;
+    assert.equal(payment.status, 'succeeded');
+    assert.equal(payment.stages.settled, null);
+    assert.equal((await settledEvents(paymentId)).length, 0);
+    assert.equal((await listLedgerEntries(h.runtime.db.knex, { paymentId })).length, 0);
+    const [found] = await listDiscrepancies(h.runtime.db.knex, { paymentId, limit: 10 });
+    assert.equal(found?.kind, 'reorged_out');
+    assert.equal(found?.txId, hash);
+    const metrics = await h.runtime.metrics.registry.getSingleMetricAsString('paygate_settlement_reorgs_total');
+    assert.match(metrics, /outcome="gone"/);
+  });
+});

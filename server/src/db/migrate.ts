@@ -11,6 +11,7 @@ import * as dashboard from './migrations/006_dashboard.js';
 import * as settlement from './migrations/007_settlement.js';
 import * as direct from './migrations/008_direct.js';
 import * as moves from './migrations/008_moves.js';
+import * as moveLeases from './migrations/009_move_leases.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Knex.Migration> = {
   '007_settlement': settlement,
   '008_direct': direct,
   '008_moves': moves,
+  '009_move_leases': moveLeases,
 };
 
 const source: Knex.MigrationSource<string> = {

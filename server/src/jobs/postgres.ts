@@ -22,16 +22,35 @@ export interface PostgresQueueOptions {
 }
 
 /**
+ * The queue's own field in a payload: the job's due time on the injected clock (ms). Stripped before the task sees
+ * the payload; `drain()` reads it (graphile-worker's public `jobs` view has no payload column).
+ */
+export const DUE_FIELD = '__paygateDueAt';
+
+function withoutDue(payload: unknown): unknown {
+  if (typeof payload !== 'object' || payload === null || !(DUE_FIELD in payload)) return payload;
+  const { [DUE_FIELD]: _due, ...rest } = payload as Record<string, unknown>;
+  return rest;
+}
+
+/**
  * graphile-worker on PostgreSQL. Jobs are added with `graphile_worker.add_job` inside the caller's transaction, so
  * a job exists exactly when the state change that caused it committed. graphile-worker frees a crashed worker's
  * locks only after 4 hours; time-critical state therefore lives in our own tables, swept by the sweepers.
+ *
+ * Time (docs/decisions.md §22.7): callers compute `runAt` on the injected clock, while graphile-worker compares a
+ * job's `run_at` with the wall clock (`useNodeTime`). `add` therefore stores the wall time that is the same delay
+ * away (identical in production, where the injected clock is the wall clock) and keeps the business due time in the
+ * payload (`DUE_FIELD`); `drain()` first moves every waiting job's `run_at` to match it, so that it runs exactly the
+ * jobs due on the injected clock, whatever the two clocks read. A retry after a failure keeps graphile-worker's
+ * wall-clock backoff.
  */
 export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
   const { db, tasks, logger, now } = options;
   let runner: Runner | null = null;
 
   // Built on first use: the runtime registers tasks after the queue exists.
-  const taskList = (): Record<string, GraphileTask> =>
+  const taskList = (onRun?: () => void): Record<string, GraphileTask> =>
     Object.fromEntries(
       Object.entries(tasks).map(([name, task]) => [
         name,
@@ -44,8 +63,9 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
             ms: Date.now() - started,
           });
           let outcome: Awaited<ReturnType<typeof task>>;
+          onRun?.();
           try {
-            outcome = await task(payload, { logger, now, attempt: helpers.job.attempts });
+            outcome = await task(withoutDue(payload), { logger, now, attempt: helpers.job.attempts });
           } catch (err) {
             // One line per run in the same shape as the SQLite engine's; graphile-worker then schedules the retry.
             logger.error({ ...line(), err }, 'job failed');
@@ -56,9 +76,9 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
       ]),
     );
 
-  const workerOptions = () => ({
+  const workerOptions = (onRun?: () => void) => ({
     connectionString: db.url,
-    taskList: taskList(),
+    taskList: taskList(onRun),
     concurrency: options.concurrency ?? DEFAULT_JOB_CONCURRENCY,
     // A connection per running job for fetching and completing it, as graphile-worker advises.
     maxPoolSize: Math.max(10, options.concurrency ?? DEFAULT_JOB_CONCURRENCY),
@@ -68,15 +88,40 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
     logger: graphileLogger(logger),
   });
 
+  /**
+   * Gives every waiting job with a business due time the wall `run_at` that is as far from now as its due time is
+   * from the injected clock's now: due ones move to the past, the others to the future. Jobs being run (locked) and
+   * retries after a failure (attempts > 0: their backoff is graphile-worker's) are left alone.
+   */
+  async function alignDueTimes(): Promise<void> {
+    const business = now();
+    const wall = Date.now();
+    const { rows } = (await db.knex.raw(
+      `SELECT id, (payload->>'${DUE_FIELD}')::bigint AS due, run_at <= ?::timestamptz AS wall_due
+         FROM graphile_worker._private_jobs
+        WHERE locked_at IS NULL AND attempts = 0 AND payload->>'${DUE_FIELD}' IS NOT NULL`,
+      [new Date(wall).toISOString()],
+    )) as { rows: { id: string; due: string; wall_due: boolean }[] };
+    for (const row of rows) {
+      const due = Number(row.due);
+      if (due <= business === row.wall_due) continue;
+      await db.knex.raw('SELECT graphile_worker.reschedule_jobs(ARRAY[?::bigint], run_at => ?::timestamptz)', [
+        row.id,
+        new Date(wall + (due - business)).toISOString(),
+      ]);
+    }
+  }
+
   return {
     async add(trx: Knex | Knex.Transaction, task: string, payload: Record<string, unknown>, opts: AddJobOptions = {}) {
+      const { runAt } = opts;
       await trx.raw(
         'SELECT graphile_worker.add_job(?, ?::json, run_at => ?::timestamptz, job_key => ?, max_attempts => ?)',
         [
           task,
-          JSON.stringify(payload),
-          // Unset means "now" by the database's clock: delays that tests drive through the clock live in our tables.
-          opts.runAt === undefined ? null : new Date(opts.runAt).toISOString(),
+          JSON.stringify(runAt === undefined ? payload : { ...payload, [DUE_FIELD]: runAt }),
+          // Unset means "now". Set: the same delay from the wall clock as from the injected one.
+          runAt === undefined ? null : new Date(Date.now() + (runAt - now())).toISOString(),
           opts.jobKey ?? null,
           opts.maxAttempts ?? 25,
         ],
@@ -90,8 +135,10 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
       runner = null;
     },
     async drain() {
-      await runOnce(workerOptions());
-      return 0;
+      await alignDueTimes();
+      let ran = 0;
+      await runOnce(workerOptions(() => ran++));
+      return ran;
     },
   };
 }

@@ -139,6 +139,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
     labelNames: ['chain', 'outcome'] as const,
     registers,
   });
+  const settlementMovesFailed = new Counter({
+    name: 'paygate_settlement_moves_failed_total',
+    help: 'Sweeps, payouts and refunds that ended failed and gave back what they covered: reverted whole, or unsendable after their attempts.',
+    labelNames: ['chain', 'kind', 'reason'] as const,
+    registers,
+  });
   const reconciliationDifference = new Gauge({
     name: 'paygate_reconciliation_difference',
     help: 'Standing differences between the chains and the ledger, in minor units of the asset (on chain − ledger, summed over the accounts of the role: deposit, collection, treasury). 0 when they agree.',
@@ -194,6 +200,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
     },
     settlementReorg({ chain, outcome }) {
       settlementReorgs.inc({ chain, outcome });
+    },
+    settlementMoveFailed({ chain, kind, reason }) {
+      settlementMovesFailed.inc({ chain, kind, reason });
     },
   };
 

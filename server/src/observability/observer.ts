@@ -28,6 +28,15 @@ export interface Observer {
    */
   settlementReorg?(r: { chain: string; outcome: 'gone' | 'reappeared' | 'abandoned' }): void;
   /**
+   * A settlement move ended `failed` and gave back what it covered (settlement/moves.ts): its transaction reverted
+   * whole (`reverted`), or it could not be sent after its attempts (`unsendable`).
+   */
+  settlementMoveFailed?(r: {
+    chain: string;
+    kind: 'sweep' | 'payout' | 'refund';
+    reason: 'reverted' | 'unsendable';
+  }): void;
+  /**
    * A reconciliation run's outcome (settlement/reconciliation.ts): the accounts compared and their differences.
    * Optional: observers that only time calls (the benchmarks') need not know it.
    */

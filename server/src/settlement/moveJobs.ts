@@ -15,6 +15,11 @@ export async function enqueueMove(
   kind: MoveKind,
   id: string,
   runAt?: number,
+  /** Failed sends so far (moves.ts MOVE_SEND_RETRY_MS); the job carries the count. */
+  failures = 0,
 ): Promise<void> {
-  await jobs.add(trx, MOVE_TASK, { kind, id }, { jobKey: `${MOVE_TASK}:${id}`, ...(runAt !== undefined && { runAt }) });
+  await jobs.add(trx, MOVE_TASK, failures > 0 ? { kind, id, failures } : { kind, id }, {
+    jobKey: `${MOVE_TASK}:${id}`,
+    ...(runAt !== undefined && { runAt }),
+  });
 }

@@ -8,16 +8,32 @@
  * (what makes a resend the same move: EIP-3009 nonces and signatures, a signed Solana transaction) are stored before
  * anything is sent, a send checks on chain what already landed, and the completion (ledger rows, `payment.settled`)
  * is written in the transaction that makes the row `final`, once.
+ *
+ * A run holds the move's lease (db/queries/moveLeases.ts) and renews it while it works: a second run of the same move
+ * (a job re-added by a restart beside a live worker) leaves it alone, and a worker killed mid-move is noticed when its
+ * lease passes (`recoverMoveLeases`), not 4 hours later when graphile-worker would unlock its job. A run that stalled
+ * past its lease and races the next one is still safe: `details` are written once, and every later write is
+ * conditional on the row's state.
  */
 import type { Knex } from 'knex';
 import type { ChainAdapter, Move, MoveLeg, MoveSender } from '../chains/adapter.js';
 import { forNamespaceOf } from '../chains/adapters.js';
 import type { Chains } from '../chains/index.js';
+import {
+  claimMoveLease,
+  dropPassedMoveLease,
+  passedMoveLeases,
+  releaseMoveLease,
+  renewMoveLease,
+} from '../db/queries/moveLeases.js';
 import { findMoveRow, openMoveRows, updateMoveRow, type MoveKind, type MoveRow } from '../db/queries/moveRows.js';
 import { payoutItemsOf, releasePayoutItems } from '../db/queries/payoutRows.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { SettledStage } from '../db/queries/paymentStages.js';
 import { releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
+import { randomBase62 } from '../ids.js';
+import type { JobQueue } from '../jobs/types.js';
+import type { Observer } from '../observability/observer.js';
 import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
@@ -26,11 +42,27 @@ import { syncRefundedStage } from './refunds.js';
 
 export { MOVE_TASK, enqueueMove } from './moveJobs.js';
 
+/**
+ * How long a run of a move is its worker's unless renewed (every quarter of it); a dead worker's move is taken on
+ * within this plus one lease sweep (a tenth of it).
+ */
+export const MOVE_LEASE_MS = 20_000;
+
+/**
+ * Waits after each failed send of a move (prepare or send threw: an RPC error, or the chain refusing it, such as a
+ * gas estimate that reverts because the account lacks the funds the ledger expects), on the injected clock. After the
+ * last one the move fails and gives back what it covered: five attempts over about 13 minutes.
+ */
+export const MOVE_SEND_RETRY_MS = [5_000, 30_000, 120_000, 600_000] as const;
+
 export interface MoveDeps extends LifecycleDeps {
   adapters: ChainAdapter[];
   chains: Chains;
   /** How long to wait before looking at a sent move again; the mover's own suggestion when absent. */
   moveRecheckMs?: number;
+  /** MOVE_LEASE_MS when absent. */
+  moveLeaseMs?: number;
+  observer?: Pick<Observer, 'paymentTransition' | 'settlementMoveFailed'>;
 }
 
 export function moverOf(deps: MoveDeps, chain: string): MoveSender {
@@ -72,7 +104,30 @@ async function moveOf(db: Knex | Knex.Transaction, row: MoveRow): Promise<Move> 
 }
 
 /** Carries one row as far as it goes now; reschedules itself while the chain has not decided. Idempotent. */
-export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promise<void> {
+export async function runMove(deps: MoveDeps, kind: MoveKind, id: string, failures = 0): Promise<void> {
+  const db = deps.db.knex;
+  const owner = randomBase62(16);
+  const leaseMs = deps.moveLeaseMs ?? MOVE_LEASE_MS;
+  if (!(await claimMoveLease(db, { kind, id, owner, now: deps.now(), leaseMs }))) {
+    // Another run holds it: that run carries it on, or its lease passes and the lease sweep hands the move on.
+    deps.logger.debug({ kind, id }, 'settlement move is being run elsewhere');
+    return;
+  }
+  const renewal = setInterval(() => {
+    renewMoveLease(db, id, owner, deps.now() + leaseMs).catch((err: unknown) =>
+      deps.logger.warn({ err, kind, id }, 'settlement move lease renewal failed'),
+    );
+  }, leaseMs / 4);
+  renewal.unref();
+  try {
+    await stepMove(deps, kind, id, owner, failures);
+  } finally {
+    clearInterval(renewal);
+    await releaseMoveLease(db, id, owner);
+  }
+}
+
+async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: string, failures: number): Promise<void> {
   const db = deps.db.knex;
   let row = await findMoveRow(db, kind, id);
   if (!row || row.state === 'final' || row.state === 'failed') return;
@@ -80,14 +135,23 @@ export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promi
   const move = await moveOf(db, row);
   const mover = moverOf(deps, row.chain);
 
-  if (row.state === 'planned' && Object.keys(row.details).length === 0) {
-    const details = await mover.prepare(move);
-    // Stored before anything is sent: a crash from here on resends exactly this.
-    await updateMoveRow(db, kind, id, ['planned'], { details, now: deps.now() });
-    row = { ...row, details };
-  }
   if (row.state === 'planned') {
-    const { txId } = await mover.send(move, row.details);
+    let txId: string;
+    try {
+      if (Object.keys(row.details).length === 0) {
+        const details = await mover.prepare(move);
+        // Stored before anything is sent, and once: a crash from here on, or a run racing this one, sends exactly this.
+        if (!(await updateMoveRow(db, kind, id, ['planned'], { details, firstDetails: true, now: deps.now() }))) {
+          const stored = await findMoveRow(db, kind, id);
+          if (!stored || stored.state !== 'planned') return;
+          row = stored;
+        } else row = { ...row, details };
+      }
+      ({ txId } = await mover.send(move, row.details));
+    } catch (err) {
+      await sendFailed(deps, row, owner, failures + 1, err);
+      return;
+    }
     await updateMoveRow(db, kind, id, ['planned'], { state: 'sent', txId, now: deps.now() });
     row = { ...row, state: 'sent', txId };
   }
@@ -101,6 +165,8 @@ export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promi
           await updateMoveRow(trx, kind, id, ['sent'], { txId: progress.txId, now });
         }
         await enqueueMove(trx, deps.jobs, kind, id, now + (deps.moveRecheckMs ?? progress.recheckInMs));
+        // Given up with the job's handover, so the next job can take it whenever it runs.
+        await releaseMoveLease(trx, id, owner);
       });
       return;
     case 'expired': {
@@ -109,17 +175,12 @@ export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promi
       await db.transaction(async (trx) => {
         await updateMoveRow(trx, kind, id, ['sent', 'planned'], { state: 'planned', txId: null, details, now });
         await enqueueMove(trx, deps.jobs, kind, id, now);
+        await releaseMoveLease(trx, id, owner);
       });
       return;
     }
     case 'failed':
-      await db.transaction(async (trx) => {
-        if (!(await updateMoveRow(trx, kind, id, ['sent'], { state: 'failed', now }))) return;
-        // What a failed move covered is owed again and planned again; nothing of it moved (the chain refused it whole).
-        if (kind === 'sweep') await releaseSweepTransfers(trx, id);
-        if (kind === 'payout') await releasePayoutItems(trx, id);
-      });
-      deps.logger.error({ kind, id, reason: progress.reason }, 'settlement move failed');
+      await failMove(deps, row, ['sent'], 'reverted', { reason: progress.reason });
       return;
     case 'final':
       await db.transaction(async (trx) => {
@@ -130,6 +191,48 @@ export async function runMove(deps: MoveDeps, kind: MoveKind, id: string): Promi
       });
       return;
   }
+}
+
+/** A send that threw: tried again after MOVE_SEND_RETRY_MS, then failed for good. */
+async function sendFailed(deps: MoveDeps, row: MoveRow, owner: string, failures: number, err: unknown) {
+  const { kind, id } = row;
+  const delay = MOVE_SEND_RETRY_MS[failures - 1];
+  if (delay === undefined) {
+    await failMove(deps, row, ['planned'], 'unsendable', { err, failures });
+    return;
+  }
+  deps.logger.warn({ kind, id, chain: row.chain, failures, err }, 'settlement move not sent; trying again later');
+  await deps.db.knex.transaction(async (trx) => {
+    await enqueueMove(trx, deps.jobs, kind, id, deps.now() + delay, failures);
+    await releaseMoveLease(trx, id, owner);
+  });
+}
+
+/**
+ * Ends a move as `failed` and gives back what it covered, once (the state change is conditional): a sweep's
+ * transfers and a payout's payments are owed again and planned again by the next round. Nothing of it moved: the
+ * chain refused it whole, or it was never sent.
+ */
+async function failMove(
+  deps: MoveDeps,
+  row: MoveRow,
+  from: string[],
+  reason: 'reverted' | 'unsendable',
+  detail: Record<string, unknown>,
+): Promise<void> {
+  const { kind, id } = row;
+  const failed = await deps.db.knex.transaction(async (trx) => {
+    if (!(await updateMoveRow(trx, kind, id, from, { state: 'failed', now: deps.now() }))) return false;
+    if (kind === 'sweep') await releaseSweepTransfers(trx, id);
+    if (kind === 'payout') await releasePayoutItems(trx, id);
+    return true;
+  });
+  if (!failed) return;
+  deps.logger.error(
+    { kind, id, chain: row.chain, reason, ...detail },
+    'settlement move failed; what it covered is owed again',
+  );
+  deps.observer?.settlementMoveFailed?.({ chain: row.chain, kind, reason });
 }
 
 /** What a final move means for the books and the payments it covers; in the transaction that makes it final. */
@@ -220,6 +323,25 @@ async function complete(
   // The request wrote the refund's record (and reserved its ledger entry above, the same key); the record now shows
   // the refund's transaction.
   await syncRefundedStage(deps, payment.id, trx);
+}
+
+/**
+ * Hands on the moves whose lease passed (their worker died, or stalled past it): each gets a new job, which takes the
+ * lease. Run every tenth of a lease by every process that runs jobs (settlementTasks.ts).
+ */
+export async function recoverMoveLeases(deps: MoveDeps): Promise<number> {
+  let handed = 0;
+  for (const lease of await passedMoveLeases(deps.db.knex, deps.now())) {
+    await deps.db.knex.transaction(async (trx) => {
+      if (!(await dropPassedMoveLease(trx, lease))) return;
+      const row = await findMoveRow(trx, lease.kind, lease.id);
+      if (!row || (row.state !== 'planned' && row.state !== 'sent')) return;
+      await enqueueMove(trx, deps.jobs, lease.kind, lease.id);
+      handed++;
+    });
+  }
+  if (handed > 0) deps.logger.warn({ moves: handed }, 'settlement move leases passed; moves handed on');
+  return handed;
 }
 
 /** Every row still moving gets its job back (a restart, or rows written before their job existed). */

@@ -50,6 +50,8 @@ export interface MoveChange {
   /** undefined: unchanged; null: cleared. */
   txId?: string | null;
   details?: Record<string, unknown>;
+  /** Only if no details are stored yet: what a resend sends is written once. */
+  firstDetails?: boolean;
   now: number;
 }
 
@@ -69,7 +71,9 @@ export async function updateMoveRow(
     if (change.state === 'sent') update.sent_at = change.now;
     if (change.state === 'final') update.final_at = change.now;
   } else update.updated_at = change.now;
-  const count = await db(tables[kind]).where({ id }).whereIn('state', from).update(update);
+  const query = db(tables[kind]).where({ id }).whereIn('state', from);
+  if (change.firstDetails) query.where('details', '{}');
+  const count = await query.update(update);
   return count > 0;
 }
 
