@@ -32,7 +32,6 @@ import { findPayment } from '../db/queries/payments.js';
 import type { SettledStage } from '../db/queries/paymentStages.js';
 import { releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
 import { randomBase62 } from '../ids.js';
-import type { JobQueue } from '../jobs/types.js';
 import type { Observer } from '../observability/observer.js';
 import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
