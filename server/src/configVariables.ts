@@ -172,7 +172,8 @@ export const variables: VariableSpec[] = [
     type: 'integer 10–2592000 (seconds)',
     default: '`3600`',
     modes: 'all',
-    description: 'How often payouts of collected funds are made.',
+    description:
+      "How often payouts of collected funds are made (intervals past Node's 24.8-day timer limit are checked every minute).",
   },
   {
     name: 'PAYGATE_PAYOUT_MINIMUM',
