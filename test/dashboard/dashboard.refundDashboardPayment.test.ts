@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { insertLedgerEntries } from '../../server/src/settlement/ledger.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { expectError, expectJson, startDashboard, type Dashboard, type Merchant } from './harness.js';
 
@@ -50,5 +51,31 @@ describeEachDatabase('dashboard.refundDashboardPayment', (get) => {
       200,
     );
     assert.equal(read.refunded.reason, won.refunded.reason, 'the record is the accepted request');
+  });
+
+  it('refundDashboardPayment answers 409 invalid_state for a payment of collected settlement, and records nothing', async () => {
+    const id = await m.createPayment();
+    await simulate(id, 'processing');
+    await simulate(id, 'succeeded');
+    // What collected settlement writes at success: the merchant's share, held by the operator.
+    await insertLedgerEntries(get().db.knex, [
+      {
+        entryKey: `payable:${id}`,
+        kind: 'payable',
+        merchantId: m.account.merchantId,
+        live: false,
+        mode: 'collected',
+        chain: 'eip155:31337',
+        asset: 'eip155:31337/erc20:0x5FbDB2315678afecb367f032d93F642f64180aa3',
+        amount: 975n,
+        address: null,
+        paymentId: id,
+        createdAt: Date.now(),
+      },
+    ]);
+    const refused = await expectError(await refund(id, { reason: 'returned' }), 409, 'invalid_state');
+    assert.match(refused, /refundPayment/);
+    const read = await expectJson<{ refunded?: unknown }>(await m.call('GET', `/v1/dashboard/payments/${id}`), 200);
+    assert.equal(read.refunded ?? null, null);
   });
 });

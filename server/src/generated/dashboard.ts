@@ -543,7 +543,9 @@ export interface paths {
          * @description The merchant API's `refundPayment`, for a payment of the request's mode. **No funds move:** it records that
          *     you refunded a succeeded payment yourself, outside Paygate. Allowed once, on a `succeeded` payment (settled
          *     or not): otherwise `409 payment_not_succeeded`, and a second call `409 already_refunded`. `refunded` is
-         *     set; the status and version do not change and no webhook is sent. The body is optional.
+         *     set; the status and version do not change and no webhook is sent. The body is optional. A payment of
+         *     collected settlement (paid to the operator, who holds its funds) is refused with `409 invalid_state`: refund it
+         *     on chain with the merchant API's `refundPayment`.
          */
         post: operations["refundDashboardPayment"];
         delete?: never;
@@ -4835,6 +4837,8 @@ export interface operations {
              * @description The payment cannot be refunded. Codes:
              *     - `payment_not_succeeded`: the payment is not `succeeded`.
              *     - `already_refunded`: a refund was already recorded for this payment.
+             *     - `invalid_state`: the payment was paid to the operator (collected settlement); refund it on chain with
+             *       the merchant API's `refundPayment`.
              */
             409: {
                 headers: {

@@ -65,6 +65,26 @@ export function refundJson(row: OnchainRefundRow): OnchainRefund {
 }
 
 /**
+ * The dashboard records refunds the merchant made off-platform, and only those. A payment of collected settlement
+ * (its `payable` entry exists) was paid to the operator: its money is with Paygate, so recording a refund the merchant
+ * did not send would leave the buyer unpaid while the books say refunded. Refused with the way to send it.
+ */
+export async function refuseOffPlatformRefundOfCollected(
+  deps: LifecycleDeps,
+  scope: MerchantScope,
+  id: string,
+): Promise<void> {
+  // The scope first: another merchant's payment is 404 whatever its settlement.
+  await readPayment(deps, scope, id);
+  const [payable] = await listLedgerEntries(deps.db.knex, { paymentId: id, kinds: ['payable'] });
+  if (payable)
+    throw new ApiError(
+      'invalid_state',
+      `Payment ${id} was paid to the operator (collected settlement), so Paygate holds its funds: refund it with the merchant API's refundPayment, which sends the money back on chain. The dashboard records only refunds you made yourself.`,
+    );
+}
+
+/**
  * `refundPayment`: an on-chain refund for a payment settled in collected mode (one with a `payable` ledger entry:
  * its money is in the operator's hands), otherwise the off-platform record of payments/merchantPayments.ts. With an
  * `Idempotency-Key`, at most once per key (createPayment's mechanism, payments/idempotency.ts): the key is stored

@@ -3,6 +3,7 @@ import type { operations } from '../../generated/dashboard.js';
 import { dashboardScopeOf } from '../../http/dashboardAuth.js';
 import type { LifecycleDeps } from '../../payments/lifecycle.js';
 import { refundMerchantPayment } from '../../payments/merchantPayments.js';
+import { refuseOffPlatformRefundOfCollected } from '../../settlement/refunds.js';
 
 type Operation = operations['refundDashboardPayment'];
 type Body = NonNullable<Operation['requestBody']>['content']['application/json'] | undefined;
@@ -15,6 +16,7 @@ export function refundDashboardPaymentHandler(
   return async (req, res) => {
     const { merchantId, mode } = dashboardScopeOf(res);
     const scope = { merchantId, live: mode === 'live' };
+    await refuseOffPlatformRefundOfCollected(deps, scope, req.params.paymentId);
     res.json(await refundMerchantPayment(deps, scope, req.params.paymentId, req.body?.reason));
   };
 }
