@@ -1,6 +1,7 @@
 /**
  * The EVM mover's repairs (chains/eip155/moves.ts through settlement/moves.ts): a dropped transaction is sent again
- * with the same authorizations, a repeated send after a lost answer sends nothing, and a re-prepare signs the same.
+ * with the same authorizations, a repeated send after a lost answer sends nothing, and a re-prepare uses the same
+ * nonces.
  */
 import assert from 'node:assert/strict';
 import { parseEventLogs, type Hex } from 'viem';
@@ -75,7 +76,7 @@ describeEachDatabase('settlement.move.resend', (get) => {
     assert.equal((await h.balance(collection)) - before, a.amount + b.amount);
   });
 
-  it('MoveSender: a re-prepare signs the same authorizations; a send after a lost answer sends nothing new', async () => {
+  it('MoveSender: a later re-prepare signs a later deadline under the same nonces; a send after a lost answer sends nothing new', async () => {
     const a = await paidDeposit(h, 3_000_000n, 0n);
     const mover = moverOf(h.checkout, h.chain);
     const collection = await h.checkout.adapters[0]!.settlement!.keyAddress(h.chain, { role: 'collection' });
@@ -86,8 +87,17 @@ describeEachDatabase('settlement.move.resend', (get) => {
       legs: [{ from: { role: 'deposit' as const, index: a.derivationIndex }, to: collection, amount: a.amount }],
     };
     const first = (await mover.prepare(move)) as unknown as EvmMoveDetails;
+    assert.deepEqual((await mover.prepare(move)) as unknown as EvmMoveDetails, first, 'same chain time, same bytes');
+    await h.local.test.increaseTime({ seconds: 10 });
+    await h.local.test.mine({ blocks: 1 });
+    // Later on the chain: another deadline, so other signatures; the nonces, which the token uses once, are the same.
     const again = (await mover.prepare(move)) as unknown as EvmMoveDetails;
-    assert.deepEqual(again.legs, first.legs);
+    assert.ok(BigInt(again.validBefore!) > BigInt(first.validBefore!));
+    assert.deepEqual(
+      again.legs.map((l) => l.nonce),
+      first.legs.map((l) => l.nonce),
+    );
+    assert.notEqual(again.legs[0]!.signature, first.legs[0]!.signature);
 
     const { txId } = await mover.send(move, first as unknown as Record<string, unknown>);
     const receipt = await receiptOf(h.local.clients.public, txId as Hex);

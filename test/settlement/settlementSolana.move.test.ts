@@ -2,7 +2,7 @@
  * Moves on Solana (docs/decisions.md §22.5) against the local chain, through the settlement port
  * (`createSolanaSettlement(...).mover`): the chain's fee payer pays, the legs' settlement keys sign, a prepared
  * transaction lands at most once however often it is sent, an expired one is prepared again, a failing one is
- * `failed` with nothing moved.
+ * `failed` with nothing moved; a move given up on is `ended`: live while it could land, dead or executed after.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -160,6 +160,43 @@ describe('settlement on Solana: moves', () => {
     assert.match(failed.state === 'failed' ? failed.reason : '', /landed with an error.*InstructionError/);
     assert.equal(await balance(from.address), 1_000_000n);
     assert.equal(await balance(collection), collected);
+  });
+
+  it('ended: a given-up sweep is live until its last valid height is final, then dead with nothing moved; a landed one is executed once final', async () => {
+    const local = await sharedLocalSolana();
+    const from = await deposit(10_000_000n);
+    const collection = await settlement.keyAddress(caip2, { role: 'collection' });
+    const collected = await balance(collection);
+    const move: Move = {
+      id: 'swp_solana_given_up',
+      chain: caip2,
+      asset,
+      legs: [{ from: { role: 'deposit', index: from.index }, to: collection, amount: 3_000_000n }],
+    };
+    const lost = await prepared(move);
+    local.test.holdTransactions(true);
+    await mover.send(move, lost);
+    local.test.holdTransactions(false);
+    assert.deepEqual(await mover.ended(move, lost, null), { state: 'live', recheckInMs: 2_000 });
+
+    const height = await chain.rpc.getBlockHeight({ commitment: 'confirmed' }).send();
+    local.test.warpSlots(BigInt(lost.lastValidBlockHeight as string) - height + 1n + 33n);
+    await eventually('the lost sweep to be dead', async () => (await mover.ended(move, lost, null)).state === 'dead');
+    assert.equal(await balance(from.address), 10_000_000n, 'nothing moved');
+
+    const landed = await prepared(move);
+    await mover.send(move, landed);
+    await progressUntil(move, landed, 'pending');
+    assert.equal((await mover.ended(move, landed, null)).state, 'live', 'landed, not final yet');
+    await finalize();
+    assert.deepEqual(
+      await eventually('the landed sweep to be executed', async () => {
+        const end = await mover.ended(move, landed, null);
+        return end.state === 'executed' && end;
+      }),
+      { state: 'executed', txId: landed.signature },
+    );
+    assert.equal(await balance(collection), collected + 3_000_000n);
   });
 
   it('prepare: refuses SOL, an asset of no configured chain, a move without legs and a leg of no amount', async () => {

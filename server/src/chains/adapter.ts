@@ -261,6 +261,13 @@ export type MoveProgress =
   | { state: 'expired' }
   | { state: 'failed'; reason: string };
 
+/**
+ * Whether a move given up on (reverted, or never sent) can still execute from its stored details
+ * (docs/decisions.md §22.11): `live` while it could (wait, look again), `dead` once it never can and did not
+ * (what it covered may be given back), `executed` when it did after all (completed as any sent move).
+ */
+export type MoveEnd = { state: 'live'; recheckInMs: number } | { state: 'dead' } | { state: 'executed'; txId: string };
+
 /** How a plain wallet or an exchange is asked to pay a deposit address (docs/decisions.md §22). */
 export interface DepositInstructions {
   /** CAIP-19 of the assets of `chain` a deposit may be paid in: those the namespace can move without the buyer. */
@@ -292,6 +299,11 @@ export interface MoveSender {
   send(move: Move, details: Record<string, unknown>): Promise<{ txId: string }>;
   /** Where the move stands: pending, final (at the chain's finality), expired (prepare again) or failed. */
   progress(move: Move, details: Record<string, unknown>, txId: string | null): Promise<MoveProgress>;
+  /**
+   * Whether the stored details of a move the executor gives up on can still execute: called before what it covered is
+   * given back, which happens only on `dead`. A move of which only a part executed is never `dead`.
+   */
+  ended(move: Move, details: Record<string, unknown>, txId: string | null): Promise<MoveEnd>;
 }
 
 /**

@@ -134,6 +134,10 @@ async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: strin
   const move = await moveOf(db, row);
   const mover = moverOf(deps, row.chain);
 
+  if (row.state === 'planned' && failures >= GIVEN_UP) {
+    await failMove(deps, row, owner, ['planned'], 'unsendable', { failures });
+    return;
+  }
   if (row.state === 'planned') {
     let txId: string;
     try {
@@ -179,7 +183,7 @@ async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: strin
       return;
     }
     case 'failed':
-      await failMove(deps, row, ['sent'], 'reverted', { reason: progress.reason });
+      await failMove(deps, row, owner, ['sent'], 'reverted', { reason: progress.reason });
       return;
     case 'final':
       await db.transaction(async (trx) => {
@@ -197,7 +201,7 @@ async function sendFailed(deps: MoveDeps, row: MoveRow, owner: string, failures:
   const { kind, id } = row;
   const delay = MOVE_SEND_RETRY_MS[failures - 1];
   if (delay === undefined) {
-    await failMove(deps, row, ['planned'], 'unsendable', { err, failures });
+    await failMove(deps, row, owner, ['planned'], 'unsendable', { err, failures });
     return;
   }
   deps.logger.warn({ kind, id, chain: row.chain, failures, err }, 'settlement move not sent; trying again later');
@@ -208,22 +212,61 @@ async function sendFailed(deps: MoveDeps, row: MoveRow, owner: string, failures:
 }
 
 /**
+ * The `failures` a given-up move's job carries: past the last send retry, so its next run only asks whether the move
+ * can still execute (failMove), and never sends again.
+ */
+const GIVEN_UP = MOVE_SEND_RETRY_MS.length + 1;
+
+/**
  * Ends a move as `failed` and gives back what it covered, once (the state change is conditional): a sweep's
- * transfers and a payout's payments are owed again and planned again by the next round. Nothing of it moved: the
- * chain refused it whole, or it was never sent.
+ * transfers and a payout's payments are owed again and planned again by the next round, a refund's reservation goes
+ * back to the merchant's balance (`refund_released`). Only once the move can never execute (§22.11): while its stored
+ * details (signed authorizations, a signed transaction) could still land, the move keeps its state and its job looks
+ * again; if they did land after all, the move is carried to `final` like any sent move instead.
  */
 async function failMove(
   deps: MoveDeps,
   row: MoveRow,
-  from: string[],
+  owner: string,
+  from: MoveRow['state'][],
   reason: 'reverted' | 'unsendable',
   detail: Record<string, unknown>,
 ): Promise<void> {
   const { kind, id } = row;
-  const failed = await deps.db.knex.transaction(async (trx) => {
-    if (!(await updateMoveRow(trx, kind, id, from, { state: 'failed', now: deps.now() }))) return false;
+  const db = deps.db.knex;
+  const current = await findMoveRow(db, kind, id);
+  if (!current || !from.includes(current.state)) return;
+  // Without details nothing was signed, so nothing of it can execute.
+  if (Object.keys(current.details).length > 0) {
+    const end = await moverOf(deps, row.chain).ended(await moveOf(db, current), current.details, current.txId);
+    if (end.state !== 'dead') {
+      const now = deps.now();
+      await db.transaction(async (trx) => {
+        if (end.state === 'executed') {
+          // It moved after all: watched to finality and completed as any sent move, never given back.
+          await updateMoveRow(trx, kind, id, from, { state: 'sent', txId: end.txId, now });
+          await enqueueMove(trx, deps.jobs, kind, id, now);
+        } else {
+          const at = now + (deps.moveRecheckMs ?? end.recheckInMs);
+          await enqueueMove(trx, deps.jobs, kind, id, at, current.state === 'planned' ? GIVEN_UP : 0);
+        }
+        await releaseMoveLease(trx, id, owner);
+      });
+      deps.logger.warn(
+        { kind, id, chain: row.chain, reason, outcome: end.state, ...detail },
+        end.state === 'executed'
+          ? 'settlement move given up on executed after all; completing it'
+          : 'settlement move given up on can still execute; giving back nothing until it cannot',
+      );
+      return;
+    }
+  }
+  const failed = await db.transaction(async (trx) => {
+    const now = deps.now();
+    if (!(await updateMoveRow(trx, kind, id, from, { state: 'failed', now }))) return false;
     if (kind === 'sweep') await releaseSweepTransfers(trx, id);
     if (kind === 'payout') await releasePayoutItems(trx, id);
+    if (kind === 'refund') await releaseRefund(deps, trx, current, now);
     return true;
   });
   if (!failed) return;
@@ -232,6 +275,29 @@ async function failMove(
     'settlement move failed; what it covered is owed again',
   );
   deps.observer?.settlementMoveFailed?.({ chain: row.chain, kind, reason });
+}
+
+/** A failed refund's reserved `refunded` entry given back, and the payment's record showing it failed. */
+async function releaseRefund(deps: MoveDeps, trx: Knex.Transaction, row: MoveRow, now: number): Promise<void> {
+  const payment = await findPayment(trx, row.raw.payment_id as string);
+  if (!payment) throw new Error(`refund ${row.id}: payment ${String(row.raw.payment_id)} is missing`);
+  await insertLedgerEntries(trx, [
+    {
+      entryKey: `refund_released:${row.id}`,
+      kind: 'refund_released',
+      merchantId: row.raw.merchant_id as string,
+      live: payment.live,
+      mode: 'collected',
+      chain: row.chain,
+      asset: row.asset,
+      amount: BigInt(row.raw.amount as string),
+      address: null,
+      paymentId: payment.id,
+      refundId: row.id,
+      createdAt: now,
+    },
+  ]);
+  await syncRefundedStage(deps, payment.id, trx);
 }
 
 /** What a final move means for the books and the payments it covers; in the transaction that makes it final. */

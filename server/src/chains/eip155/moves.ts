@@ -19,7 +19,7 @@ import {
 } from 'viem';
 import type { Database } from '../../db/connect.js';
 import { inRelayerTurn } from '../../db/queries/relayerNonces.js';
-import type { Move, MoveProgress, MoveSender } from '../adapter.js';
+import type { Move, MoveEnd, MoveProgress, MoveSender } from '../adapter.js';
 import type { Chains, EvmChain } from '../index.js';
 import { eip3009Abi } from './abis.js';
 import { tokenDomain, transferWithAuthorizationTypes } from './actions.js';
@@ -33,10 +33,18 @@ const aggregate3Abi = parseAbi([
 ]);
 
 /**
- * A move's authorizations never expire: what limits them is their nonce, used once, and the key that signed them.
- * A fixed value (rather than now + something) keeps a re-prepare after a crash byte-identical to the first.
+ * How long a move's authorizations can be used, from the chain's time at signing (docs/decisions.md §22.11): long
+ * enough for the executor's send retries (§22.10, about 13 minutes) and a slow inclusion, short enough that a move
+ * given up on can be released within the hour. Stored with the signatures (`details` are written once), so every
+ * resend submits the same authorization.
  */
-export const MOVE_VALID_BEFORE = 2n ** 48n;
+export const MOVE_AUTHORIZATION_WINDOW_S = 3_600n;
+
+/** The deadline of authorizations signed before it was bounded (details without `validBefore`): never. */
+export const LEGACY_VALID_BEFORE = 2n ** 48n;
+
+/** The longest wait between two looks at a move given up on whose authorizations are still valid. */
+const ENDED_RECHECK_MAX_MS = 600_000;
 
 export interface MoveOptions {
   /** How often `progress` asks to be called again while the move is not final. */
@@ -48,6 +56,8 @@ export interface EvmMoveDetails {
   token: Address;
   /** The block before the move was first prepared: where its `AuthorizationUsed` logs are looked for. */
   fromBlock: string;
+  /** The authorizations' deadline, seconds (decimal): the latest block's timestamp at signing + the window. */
+  validBefore?: string;
   legs: { from: Address; to: Address; value: string; nonce: Hex; signature: Hex }[];
 }
 
@@ -81,22 +91,16 @@ async function used(chain: EvmChain, token: Address, leg: EvmMoveDetails['legs']
   });
 }
 
-function callOf(token: Address, leg: EvmMoveDetails['legs'][number]): Hex {
+function validBeforeOf(d: EvmMoveDetails): bigint {
+  return d.validBefore === undefined ? LEGACY_VALID_BEFORE : BigInt(d.validBefore);
+}
+
+function callOf(token: Address, validBefore: bigint, leg: EvmMoveDetails['legs'][number]): Hex {
   const { r, s, v, yParity } = parseSignature(leg.signature);
   return encodeFunctionData({
     abi: eip3009Abi,
     functionName: 'transferWithAuthorization',
-    args: [
-      leg.from,
-      leg.to,
-      BigInt(leg.value),
-      0n,
-      MOVE_VALID_BEFORE,
-      leg.nonce,
-      Number(v ?? BigInt(yParity + 27)),
-      r,
-      s,
-    ],
+    args: [leg.from, leg.to, BigInt(leg.value), 0n, validBefore, leg.nonce, Number(v ?? BigInt(yParity + 27)), r, s],
   });
 }
 
@@ -159,7 +163,10 @@ export function evmMoves(
     if (move.legs.length === 0) throw new Error(`move ${move.id} has no legs`);
     const { name, version } = await tokenDomain(chain, token);
     const domain = { name, version, chainId: chain.config.chainId, verifyingContract: token };
-    const head = await chain.clients.public.getBlockNumber({ cacheTime: 0 });
+    // The chain's clock, not ours: `validBefore` is compared with block timestamps.
+    const latest = await chain.clients.public.getBlock({ blockTag: 'latest' });
+    const head = latest.number;
+    const validBefore = latest.timestamp + MOVE_AUTHORIZATION_WINDOW_S;
     const legs = await Promise.all(
       move.legs.map(async (leg, i) => {
         if (leg.amount <= 0n) throw new Error(`move ${move.id} leg ${i}: amount ${leg.amount} is not positive`);
@@ -169,7 +176,7 @@ export function evmMoves(
           to: getAddress(leg.to),
           value: leg.amount,
           validAfter: 0n,
-          validBefore: MOVE_VALID_BEFORE,
+          validBefore,
           nonce: moveNonce(move.id, i),
         };
         const signature = await account.signTypedData({
@@ -181,7 +188,12 @@ export function evmMoves(
         return { from: message.from, to: message.to, value: leg.amount.toString(), nonce: message.nonce, signature };
       }),
     );
-    const details: EvmMoveDetails = { token, fromBlock: (head > 0n ? head - 1n : 0n).toString(), legs };
+    const details: EvmMoveDetails = {
+      token,
+      fromBlock: (head > 0n ? head - 1n : 0n).toString(),
+      validBefore: validBefore.toString(),
+      legs,
+    };
     return details as unknown as Record<string, unknown>;
   }
 
@@ -199,7 +211,7 @@ export function evmMoves(
           open.length === 1
             ? await chain.clients.relayer.sendTransaction({
                 to: d.token,
-                data: callOf(d.token, open[0]!),
+                data: callOf(d.token, validBeforeOf(d), open[0]!),
                 nonce: Number(nonce),
               })
             : await chain.clients.relayer.writeContract({
@@ -207,7 +219,13 @@ export function evmMoves(
                 abi: aggregate3Abi,
                 functionName: 'aggregate3',
                 // No leg may fail alone: a move lands whole or not at all, and `progress` sees which.
-                args: [open.map((leg) => ({ target: d.token, allowFailure: false, callData: callOf(d.token, leg) }))],
+                args: [
+                  open.map((leg) => ({
+                    target: d.token,
+                    allowFailure: false,
+                    callData: callOf(d.token, validBeforeOf(d), leg),
+                  })),
+                ],
                 nonce: Number(nonce),
               });
         return { nonce, hash };
@@ -259,5 +277,28 @@ export function evmMoves(
     return pending(again ?? txId);
   }
 
-  return { prepare, send, progress };
+  /**
+   * Dead once the finalized block's timestamp reached `validBefore`: every later block is at least as late, so no
+   * authorization of the move can execute any more, and a reorg cannot bring back an earlier time. Then whether any
+   * leg executed after all is read from the token (`authorizationState`), which no later block can change.
+   */
+  async function ended(move: Move, raw: Record<string, unknown>): Promise<MoveEnd> {
+    const chain = chainOf(chains, move.chain);
+    const d = raw as unknown as EvmMoveDetails;
+    const final = await chain.clients.public.getBlock({ blockNumber: await finalizedBlock(chain) });
+    const validBefore = validBeforeOf(d);
+    if (final.timestamp < validBefore) {
+      const waitMs = Number(validBefore - final.timestamp) * 1000;
+      return { state: 'live', recheckInMs: Math.min(Math.max(waitMs, options.recheckMs), ENDED_RECHECK_MAX_MS) };
+    }
+    const states = await Promise.all(d.legs.map((leg) => used(chain, d.token, leg)));
+    if (states.every((u) => !u)) return { state: 'dead' };
+    // Partly used: never given back (part of it moved); looked at again, for the operator to resolve.
+    if (!states.every((u) => u)) return { state: 'live', recheckInMs: ENDED_RECHECK_MAX_MS };
+    const use = await useOf(chain, d, d.legs[0]!);
+    if (!use) throw new Error(`move ${move.id}: its authorizations are used but no AuthorizationUsed log is found`);
+    return { state: 'executed', txId: use.txId };
+  }
+
+  return { prepare, send, progress, ended };
 }

@@ -29,7 +29,7 @@ import {
   type Signature,
 } from '@solana/kit';
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
-import type { KeyRole, Move, MoveProgress, MoveSender } from '../adapter.js';
+import type { KeyRole, Move, MoveEnd, MoveProgress, MoveSender } from '../adapter.js';
 import type { SolanaChain } from './client.js';
 import type { SolanaSettlementKeys } from './depositKeys.js';
 import { associatedTokenAccount } from './transfer.js';
@@ -127,7 +127,7 @@ export function solanaMoveSender(chains: SolanaChain[], keys: SolanaSettlementKe
     return answer.value[0] ?? null;
   }
 
-  return {
+  const sender: MoveSender = {
     async prepare(move) {
       const chain = chainOf(move.chain);
       const instructions = await instructionsOf(chain, move);
@@ -194,5 +194,17 @@ export function solanaMoveSender(chains: SolanaChain[], keys: SolanaSettlementKe
       }
       return { state: 'final', txId };
     },
+
+    /**
+     * The stored transaction can never land once the finalized height passed its last valid height (or it landed
+     * with an error, final): then it is dead unless it landed without one, which `progress` tells apart.
+     */
+    async ended(move, details): Promise<MoveEnd> {
+      const seen = await sender.progress(move, details, null);
+      if (seen.state === 'pending') return { state: 'live', recheckInMs: seen.recheckInMs };
+      if (seen.state === 'final') return { state: 'executed', txId: seen.txId };
+      return { state: 'dead' };
+    },
   };
+  return sender;
 }
