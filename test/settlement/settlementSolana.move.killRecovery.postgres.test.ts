@@ -6,7 +6,7 @@
  * (§22.5.4), and each move completes exactly once: on-chain balances exact, `payment.settled` once per payment, the
  * ledger equal to the chain.
  *
- * The doomed worker reaches the chain through a relay in this process that forwards every call but stops
+ * Each worker reaches the chain through a relay in this process that forwards every call but may stop
  * `sendTransaction` at a chosen point: not forwarded (the sweep), or forwarded with its answer withheld (the payout).
  * The chain is real; only the timing of the kill is pinned, where a race with the worker would make it a coin toss.
  */
@@ -43,6 +43,7 @@ type SendMode = 'pass' | 'drop' | 'land';
 
 interface Relay {
   url: string;
+  mode: SendMode;
   /** `sendTransaction` calls that reached the relay, and those of them that reached the chain. */
   seen: number;
   landed: number;
@@ -51,7 +52,7 @@ interface Relay {
 
 /** A JSON-RPC relay to the local chain: everything passes as it is, except `sendTransaction` per `mode`. */
 async function startRelay(target: string, mode: SendMode): Promise<Relay> {
-  const relay = { seen: 0, landed: 0 } as Relay;
+  const relay = { mode, seen: 0, landed: 0 } as Relay;
   const server: Server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8').on('data', (d: string) => (body += d));
@@ -59,10 +60,11 @@ async function startRelay(target: string, mode: SendMode): Promise<Relay> {
       void (async () => {
         const isSend = (JSON.parse(body) as { method?: string }).method === 'sendTransaction';
         if (isSend) relay.seen += 1;
-        if (isSend && mode === 'drop') return;
+        const now = relay.mode;
+        if (isSend && now === 'drop') return;
         const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
         const text = await answer.text();
-        if (isSend && mode === 'land') {
+        if (isSend && now === 'land') {
           relay.landed += 1;
           return;
         }
@@ -143,13 +145,13 @@ describe('settlementSolana.move.killRecovery [postgres]', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A worker reaching the chain directly, or through a relay that stops its sends per `mode`. */
-  async function startWorker(mode: SendMode = 'pass'): Promise<{ child: ChildProcess; relay: Relay | null }> {
-    const relay = mode === 'pass' ? null : await startRelay(rpcUrl, mode);
-    if (relay) relays.push(relay);
+  /** A worker reaching the chain through a relay that handles its sends per `mode`. */
+  async function startWorker(mode: SendMode = 'pass'): Promise<Worker> {
+    const relay = await startRelay(rpcUrl, mode);
+    relays.push(relay);
     const child = spawnCli(['worker', '--json', '--sweep-interval-ms', '200'], {
       ...env,
-      PAYGATE_RPC_SOLANA: relay?.url ?? rpcUrl,
+      PAYGATE_RPC_SOLANA: relay.url,
     });
     workers.push(child);
     let stderr = '';
@@ -160,6 +162,31 @@ describe('settlementSolana.move.killRecovery [postgres]', function () {
     });
     assert.equal((JSON.parse(line) as { worker: string }).worker, 'ready');
     return { child, relay };
+  }
+
+  /**
+   * Two workers started before the move is planned, both with sends stopped per `mode`: the one whose send the relay
+   * stopped is doomed; the other's sends pass from then on. Both are warm, so the survivor takes the move as soon as
+   * the dead one's lease passes, well within the stored blockhash's life (150 slots, ~60 s of wall time).
+   */
+  async function pair(mode: 'drop' | 'land', plan: () => Promise<string[]>) {
+    const both = [await startWorker(mode), await startWorker(mode)];
+    const [id, ...more] = await plan();
+    assert.deepEqual(more, [], 'one move');
+    const doomed = await eventually(
+      `a worker's send of ${id} stopped`,
+      async () => both.find((w) => (mode === 'drop' ? w.relay.seen : w.relay.landed) > 0),
+      { timeoutMs: SLOW_MS },
+    );
+    const survivor = both.find((w) => w !== doomed)!;
+    assert.equal(survivor.relay.seen, 0, 'the move was the doomed worker’s alone');
+    survivor.relay.mode = 'pass';
+    return { id: id!, doomed };
+  }
+
+  interface Worker {
+    child: ChildProcess;
+    relay: Relay;
   }
 
   async function killed(child: ChildProcess): Promise<void> {
@@ -224,21 +251,14 @@ describe('settlementSolana.move.killRecovery [postgres]', function () {
     const collection = await h.port.keyAddress(h.caip2, { role: 'collection' });
     const before = await h.balance(collection);
 
-    const doomed = await startWorker('drop');
-    const [sweep, ...more] = await planSweeps(h.runtime.checkout!);
-    assert.deepEqual(more, []);
-    await eventually('the sweep prepared and its send stopped', async () => doomed.relay!.seen > 0, {
-      timeoutMs: SLOW_MS,
-    });
-    const stored = JSON.parse((await row('sweeps', sweep!)).details) as SolanaMoveDetails;
-    // The other worker starts (and hands every open move its job again) while the first holds the move's lease.
-    await startWorker();
+    const { id: sweep, doomed } = await pair('drop', () => planSweeps(h.runtime.checkout!));
+    const stored = JSON.parse((await row('sweeps', sweep)).details) as SolanaMoveDetails;
     await killed(doomed.child);
-    assert.equal((await row('sweeps', sweep!)).state, 'planned', 'nothing was sent before the kill');
+    assert.equal((await row('sweeps', sweep)).state, 'planned', 'nothing was sent before the kill');
     assert.equal(await landed(stored.signature), false, 'the stored transaction had not reached the chain');
 
-    await finalOf('sweeps', sweep!);
-    const final = await row('sweeps', sweep!);
+    await finalOf('sweeps', sweep);
+    const final = await row('sweeps', sweep);
     assert.equal(final.tx_id, stored.signature, 'the stored transaction, sent by the other worker');
     assert.equal((await h.balance(collection)) - before, ASKED + 7_770_000n);
     assert.equal(await h.balance(a!.deposit), 0n);
@@ -269,21 +289,15 @@ describe('settlementSolana.move.killRecovery [postgres]', function () {
     const collection = await h.port.keyAddress(h.caip2, { role: 'collection' });
     const treasuryBefore = await h.balance(treasury);
 
-    const doomed = await startWorker('land');
-    const [payout, ...more] = await planPayouts(h.runtime.checkout!);
-    assert.deepEqual(more, []);
-    await eventually('the payout landed, its answer withheld', async () => doomed.relay!.landed > 0, {
-      timeoutMs: SLOW_MS,
-    });
-    await startWorker();
+    const { id: payout, doomed } = await pair('land', () => planPayouts(h.runtime.checkout!));
     await killed(doomed.child);
-    const stored = JSON.parse((await row('payouts', payout!)).details) as SolanaMoveDetails;
-    assert.equal((await row('payouts', payout!)).state, 'planned', 'the dead worker never recorded the send');
+    const stored = JSON.parse((await row('payouts', payout)).details) as SolanaMoveDetails;
+    assert.equal((await row('payouts', payout)).state, 'planned', 'the dead worker never recorded the send');
     assert.equal(await landed(stored.signature), true);
     assert.equal(await h.balance(h.payoutAddress), net, 'landed before the kill');
 
-    await finalOf('payouts', payout!);
-    assert.equal((await row('payouts', payout!)).tx_id, stored.signature);
+    await finalOf('payouts', payout);
+    assert.equal((await row('payouts', payout)).tx_id, stored.signature);
     assert.equal(await h.balance(h.payoutAddress), net, 'paid out once');
     assert.equal((await h.balance(treasury)) - treasuryBefore, fee);
     assert.equal(await h.balance(collection), 0n);
