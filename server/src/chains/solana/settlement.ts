@@ -42,8 +42,11 @@ export function createSolanaSettlement(chains: SolanaChain[], seed: Uint8Array):
         .send()
         .catch((err: unknown) => {
           // An account that was never created holds nothing (Agave: "could not find account"; the local chain: "not a
-          // Token account"); any other failure is the caller's to see.
-          if (/could not find account|not a Token account/i.test(String((err as Error).message))) return null;
+          // Token account"); any other failure is the caller's to see. The server's words are in the error's context:
+          // kit's production build (NODE_ENV=production) leaves them out of `message`.
+          const { message, context } = err as { message?: string; context?: { __serverMessage?: unknown } };
+          const said = `${String(context?.__serverMessage ?? '')} ${String(message)}`;
+          if (/could not find account|not a Token account/i.test(said)) return null;
           throw err;
         });
       return info === null ? 0n : BigInt(info.value.amount);
