@@ -28,6 +28,7 @@ import {
 import { getCreateAssociatedTokenIdempotentInstruction, getTransferCheckedInstruction } from '@solana-program/token';
 import type { Runtime } from '@paygate/server';
 import type { Chains } from '../../server/src/chains/index.js';
+import { allocateDerivationIndex, insertDepositAddress } from '../../server/src/db/queries/depositAccounts.js';
 import { associatedTokenAccount } from '../../server/src/chains/solana/transfer.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
@@ -70,17 +71,14 @@ export async function benchSolanaDetection(
       successUrl: null,
       errorUrl: null,
     });
-    const [inserted] = (await knex('deposit_accounts')
-      .insert({ payment_id: payment.id, created_at: Date.now() })
-      .returning('derivation_index')) as ({ derivation_index: number } | number)[];
-    const index = typeof inserted === 'number' ? inserted : inserted!.derivation_index;
+    const index = await allocateDerivationIndex(knex, payment.id, Date.now());
     const owner = (await settlement.keyAddress(caip2, { role: 'deposit', index })) as Address;
-    await knex('deposit_addresses').insert({
-      chain_caip2: caip2,
+    await insertDepositAddress(knex, {
+      chain: caip2,
       address: owner,
-      payment_id: payment.id,
-      derivation_index: index,
-      created_at: Date.now(),
+      paymentId: payment.id,
+      derivationIndex: index,
+      createdAt: Date.now(),
     });
     return { paymentId: payment.id, owner, ata: await associatedTokenAccount(owner, mint) };
   };

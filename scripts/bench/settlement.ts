@@ -34,6 +34,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createRuntime, type Runtime } from '@paygate/server';
 import { startChains } from '../../server/src/chains/index.js';
 import { fundAccount } from '../../server/src/chains/faucet.js';
+import { allocateDerivationIndex, insertDepositAddress } from '../../server/src/db/queries/depositAccounts.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
 import { scanDeposits } from '../../server/src/settlement/detection.js';
@@ -92,17 +93,14 @@ async function main(): Promise<void> {
         successUrl: null,
         errorUrl: null,
       });
-      const [inserted] = (await knex('deposit_accounts')
-        .insert({ payment_id: payment.id, created_at: Date.now() })
-        .returning('derivation_index')) as ({ derivation_index: number } | number)[];
-      const index = typeof inserted === 'number' ? inserted : inserted!.derivation_index;
+      const index = await allocateDerivationIndex(knex, payment.id, Date.now());
       const address = getAddress(await settlement.keyAddress(caip2, { role: 'deposit', index }));
-      await knex('deposit_addresses').insert({
-        chain_caip2: caip2,
-        address,
-        payment_id: payment.id,
-        derivation_index: index,
-        created_at: Date.now(),
+      await insertDepositAddress(knex, {
+        chain: caip2,
+        address: address,
+        paymentId: payment.id,
+        derivationIndex: index,
+        createdAt: Date.now(),
       });
       return { paymentId: payment.id, address };
     };
