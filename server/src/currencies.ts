@@ -46,3 +46,13 @@ export function findCurrency(code: string): Currency | null {
 export function currencyOfUnit(unit: string): Currency | null {
   return unit.startsWith('iso4217/') ? findCurrency(unit.slice('iso4217/'.length)) : null;
 }
+
+/** Integer minor units as a decimal string: 1250 with 2 digits is "12.50"; no floating point anywhere. */
+export function decimalOf(minor: bigint, digits: number, trim = false): string {
+  const negative = minor < 0n;
+  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
+  const whole = text.slice(0, text.length - digits);
+  let fraction = digits > 0 ? text.slice(-digits) : '';
+  if (trim) fraction = fraction.replace(/0+$/, '');
+  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+}

@@ -4,7 +4,8 @@
  * text, beyond 2^64 here).
  */
 import assert from 'node:assert/strict';
-import { exportLedgerCsv, unitsToDecimal } from '../../server/src/settlement/settlementExport.js';
+import { decimalOf } from '../../server/src/currencies.js';
+import { exportLedgerCsv } from '../../server/src/settlement/settlementExport.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { expectError, startDashboard, type Dashboard, type Merchant } from './harness.js';
 import { parseCsv } from './merchantData.js';
@@ -140,11 +141,11 @@ describeEachDatabase('dashboard.exportLedger', (get) => {
         ['amount', 'symbol'],
         ['12.500000', 'USDC'],
         ['0.225000', 'USDC'],
-        [unitsToDecimal(HUGE, 6), 'USDC'],
+        [decimalOf(HUGE, 6), 'USDC'],
         ['1.000000', 'USDC'],
       ],
     );
-    assert.equal(unitsToDecimal(HUGE, 6), '18446744073709.551623');
+    assert.equal(decimalOf(HUGE, 6), '18446744073709.551623');
     let unknown = '';
     for await (const chunk of exportLedgerCsv(get().db.knex, scope, {}, () => null, 1)) unknown += chunk;
     assert.equal(unknown, await (await exportCsv()).text());

@@ -1,7 +1,7 @@
 /**
  * graphile-worker on PostgreSQL (jobs/postgres.ts) under an injected clock months behind the wall clock, as in tests:
  * a job's `runAt` is a business time, `drain()` runs exactly the jobs due on that clock, and the background runner
- * waits the same delay in wall time (docs/decisions.md §22.7).
+ * waits the same delay in wall time (docs/decisions.md §22.10).
  */
 import assert from 'node:assert/strict';
 import { pino } from 'pino';

@@ -19,7 +19,7 @@ import {
 } from '../db/queries/solanaPayRequests.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
-import { currencyOfUnit } from '../currencies.js';
+import { currencyOfUnit, decimalOf } from '../currencies.js';
 import { expireIfOverdue } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { adapterFor, requireAdapter, type Checkout } from './context.js';
@@ -94,16 +94,6 @@ function chainFor(checkout: Checkout, payment: PaymentRow, merchant: MerchantRow
     'params_validation',
     `This server serves several Solana chains for this payment (${served.map((c) => c.config.caip2).join(', ')}); name one with ?chain=.`,
   );
-}
-
-/** Integer minor units as a decimal string: 1250 with 2 digits is "12.50"; no floating point anywhere. */
-export function decimalOf(minor: bigint, digits: number, trim = false): string {
-  const negative = minor < 0n;
-  const text = (negative ? -minor : minor).toString().padStart(digits + 1, '0');
-  const whole = text.slice(0, text.length - digits);
-  let fraction = digits > 0 ? text.slice(-digits) : '';
-  if (trim) fraction = fraction.replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
 function fiatOf(payment: PaymentRow): string {

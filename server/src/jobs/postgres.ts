@@ -38,7 +38,7 @@ function withoutDue(payload: unknown): unknown {
  * a job exists exactly when the state change that caused it committed. graphile-worker frees a crashed worker's
  * locks only after 4 hours; time-critical state therefore lives in our own tables, swept by the sweepers.
  *
- * Time (docs/decisions.md §22.7): callers compute `runAt` on the injected clock, while graphile-worker compares a
+ * Time (docs/decisions.md §22.10): callers compute `runAt` on the injected clock, while graphile-worker compares a
  * job's `run_at` with the wall clock (`useNodeTime`). `add` therefore stores the wall time that is the same delay
  * away (identical in production, where the injected clock is the wall clock) and keeps the business due time in the
  * payload (`DUE_FIELD`); `drain()` first moves every waiting job's `run_at` to match it, so that it runs exactly the

@@ -436,11 +436,11 @@ async function recordFinding(deps: DetectionDeps, trx: Knex.Transaction, payment
   });
 }
 
-/** Adds a scan job per chain; the job key keeps one queued per chain however many processes ask. */
 /**
  * Queues a scan of each chain that has deposit work: an address still watched, or a transfer not yet final. A chain
  * without (no merchant in collected mode, or none of its payments recent) gets no job, so a server that does not use
- * collected settlement queues nothing and logs nothing every interval.
+ * collected settlement queues nothing and logs nothing every interval. The job key keeps one queued per chain however
+ * many processes ask.
  */
 export async function enqueueDepositScans(deps: DetectionDeps): Promise<void> {
   for (const chain of scannedChains(deps)) {

@@ -28,6 +28,7 @@ import {
 } from '../db/queries/moveLeases.js';
 import { findMoveRow, openMoveRows, updateMoveRow, type MoveKind, type MoveRow } from '../db/queries/moveRows.js';
 import { payoutItemsOf, releasePayoutItems } from '../db/queries/payoutRows.js';
+import { findOnchainRefund } from '../db/queries/refundRequests.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { SettledStage } from '../db/queries/paymentStages.js';
 import { releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
@@ -37,7 +38,7 @@ import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
 import { enqueueMove } from './moveJobs.js';
-import { syncRefundedStage } from './refunds.js';
+import { refundReleased, syncRefundedStage } from './refunds.js';
 
 export { MOVE_TASK, enqueueMove } from './moveJobs.js';
 
@@ -281,22 +282,9 @@ async function failMove(
 async function releaseRefund(deps: MoveDeps, trx: Knex.Transaction, row: MoveRow, now: number): Promise<void> {
   const payment = await findPayment(trx, row.raw.payment_id as string);
   if (!payment) throw new Error(`refund ${row.id}: payment ${String(row.raw.payment_id)} is missing`);
-  await insertLedgerEntries(trx, [
-    {
-      entryKey: `refund_released:${row.id}`,
-      kind: 'refund_released',
-      merchantId: row.raw.merchant_id as string,
-      live: payment.live,
-      mode: 'collected',
-      chain: row.chain,
-      asset: row.asset,
-      amount: BigInt(row.raw.amount as string),
-      address: null,
-      paymentId: payment.id,
-      refundId: row.id,
-      createdAt: now,
-    },
-  ]);
+  const refund = await findOnchainRefund(trx, row.id);
+  if (!refund) throw new Error(`refund ${row.id} vanished while failing it`);
+  await insertLedgerEntries(trx, [refundReleased(refund, payment.live, now)]);
   await syncRefundedStage(deps, payment.id, trx);
 }
 

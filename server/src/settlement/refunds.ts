@@ -421,25 +421,35 @@ export async function endAwaitingRefund(
     if (!(await endAwaitingRow(trx, row.id, { state, now }))) return null;
     const refund = await findOnchainRefund(trx, row.id);
     if (!refund) throw new Error(`refund ${row.id} vanished while ending it`);
-    await insertLedgerEntries(trx, [
-      {
-        entryKey: `refund_released:${refund.id}`,
-        kind: 'refund_released',
-        merchantId: refund.merchant_id,
-        live: p.live,
-        mode: 'collected',
-        chain: refund.chain_caip2,
-        asset: refund.asset_caip19,
-        amount: BigInt(refund.amount),
-        address: null,
-        paymentId: refund.payment_id,
-        refundId: refund.id,
-        createdAt: now,
-      },
-    ]);
+    await insertLedgerEntries(trx, [refundReleased(refund, p.live, now)]);
     return stageOf(p.stages.refunded, await refundsOfPayment(trx, row.payment_id), now, undefined);
   });
   return changed;
+}
+
+/**
+ * The compensating entry of a refund that will never be sent (its link ended, or its move failed): its reservation
+ * back in the merchant's balance, once (the key is the refund's).
+ */
+export function refundReleased(
+  refund: Pick<OnchainRefundRow, 'id' | 'merchant_id' | 'payment_id' | 'chain_caip2' | 'asset_caip19' | 'amount'>,
+  live: boolean,
+  now: number,
+): LedgerEntry {
+  return {
+    entryKey: `refund_released:${refund.id}`,
+    kind: 'refund_released',
+    merchantId: refund.merchant_id,
+    live,
+    mode: 'collected',
+    chain: refund.chain_caip2,
+    asset: refund.asset_caip19,
+    amount: BigInt(refund.amount),
+    address: null,
+    paymentId: refund.payment_id,
+    refundId: refund.id,
+    createdAt: now,
+  };
 }
 
 /** Claim links ended per sweep; the rest wait for the next one. */

@@ -6,6 +6,7 @@
  */
 import type { Chains } from '../chains/index.js';
 import { allChains } from '../chains/index.js';
+import { decimalOf } from '../currencies.js';
 import { ledgerPage } from '../db/queries/ledgerEntries.js';
 import { listPayoutRows, payoutItemsOf, type PayoutItem, type PayoutRow } from '../db/queries/payoutRows.js';
 import { csvLine, EXPORT_PAGE_SIZE } from '../payments/paymentExport.js';
@@ -66,18 +67,6 @@ export function assetLookup(chains: Chains | null): AssetLookup {
   return (asset) => known.get(asset) ?? null;
 }
 
-/**
- * Minor units as a decimal of whole tokens, exact by string arithmetic: 12275000 at 6 decimals is `12.275000`. All
- * the asset's decimals are kept (no rounding at all, and a column of one asset lines up in a spreadsheet).
- */
-export function unitsToDecimal(units: bigint, decimals: number): string {
-  const negative = units < 0n;
-  const digits = (negative ? -units : units).toString();
-  if (decimals === 0) return `${negative ? '-' : ''}${digits}`;
-  const padded = digits.padStart(decimals + 1, '0');
-  return `${negative ? '-' : ''}${padded.slice(0, -decimals)}.${padded.slice(-decimals)}`;
-}
-
 export interface ExportScope {
   merchantId: string;
   live: boolean;
@@ -124,7 +113,7 @@ export async function* exportLedgerCsv(
           e.chain,
           e.asset,
           e.amount.toString(),
-          info ? unitsToDecimal(e.amount, info.decimals) : '',
+          info ? decimalOf(e.amount, info.decimals) : '',
           info?.symbol ?? '',
           e.address ?? '',
           e.txId ?? '',
@@ -138,7 +127,7 @@ export async function* exportLedgerCsv(
 }
 
 function payoutLines(p: PayoutRow, items: PayoutItem[], info: AssetInfo | null): string {
-  const decimal = (v: bigint) => (info ? unitsToDecimal(v, info.decimals) : '');
+  const decimal = (v: bigint) => (info ? decimalOf(v, info.decimals) : '');
   const head = [
     p.id,
     p.state,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Leases on moves (docs/decisions.md §22.7): a run of `settlement.move` holds its row's lease while it works and
+ * Leases on moves (docs/decisions.md §22.10): a run of `settlement.move` holds its row's lease while it works and
  * renews it, so a second run of the same move waits, and a worker killed mid-move is noticed when its lease passes
  * (graphile-worker would keep the dead worker's job locked for 4 hours). One row per move being run; the move's id
  * (`swp_`, `po_`, `rfd_`) is unique across its three tables.

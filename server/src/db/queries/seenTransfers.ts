@@ -149,12 +149,20 @@ export async function watchedDepositAddresses(
   chain: string,
   endedSince: number,
 ): Promise<{ address: string; paymentId: string }[]> {
-  const rows = (await db('deposit_addresses as d')
+  const rows = (await watchedAddressQuery(db, chain, endedSince).select('d.address', 'd.payment_id')) as {
+    address: string;
+    payment_id: string;
+  }[];
+  return rows.map((r) => ({ address: r.address, paymentId: r.payment_id }));
+}
+
+function watchedAddressQuery(db: Knex | Knex.Transaction, chain: string, endedSince: number) {
+  return db('deposit_addresses as d')
     .join('payments as p', 'p.id', 'd.payment_id')
     .where('d.chain_caip2', chain)
-    .andWhere((q) => q.whereIn('p.status', ['requires_action', 'processing']).orWhere('p.updated_at', '>=', endedSince))
-    .select('d.address', 'd.payment_id')) as { address: string; payment_id: string }[];
-  return rows.map((r) => ({ address: r.address, paymentId: r.payment_id }));
+    .andWhere((q) =>
+      q.whereIn('p.status', ['requires_action', 'processing']).orWhere('p.updated_at', '>=', endedSince),
+    );
 }
 
 /**
@@ -164,12 +172,7 @@ export async function watchedDepositAddresses(
 export async function hasDepositWork(db: Knex | Knex.Transaction, chain: string, endedSince: number): Promise<boolean> {
   const transfer = await db('deposit_transfers').where({ chain_caip2: chain, state: 'seen' }).first('id');
   if (transfer) return true;
-  const address = await db('deposit_addresses as d')
-    .join('payments as p', 'p.id', 'd.payment_id')
-    .where('d.chain_caip2', chain)
-    .andWhere((q) => q.whereIn('p.status', ['requires_action', 'processing']).orWhere('p.updated_at', '>=', endedSince))
-    .first('d.address');
-  return address !== undefined;
+  return (await watchedAddressQuery(db, chain, endedSince).first('d.address')) !== undefined;
 }
 
 /** The deposit address of a payment on a chain, if it has one. */
