@@ -84,26 +84,29 @@ function UnpaidCard(props: {
       ) : data.data.length === 0 ? (
         <p class="empty">Nothing owed: no collected payment in this mode yet.</p>
       ) : (
-        <table class="table" aria-labelledby="unpaid-title">
-          <thead>
-            <tr>
-              <th scope="col">Network</th>
-              <th scope="col" class="num">
-                Unpaid
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.data.map((b) => (
-              <tr key={`${b.chain_caip2} ${b.unpaid.unit}`}>
-                <td>{chainName(props.chains, b.chain_caip2)}</td>
-                <td class="num">
-                  <TokenAmount chains={props.chains} amount={b.unpaid} />
-                </td>
+        // Focusable, like the other tables: on a phone it scrolls sideways.
+        <div class="table-wrap" tabIndex={0} role="group" aria-label="Balances owed table">
+          <table class="table" aria-labelledby="unpaid-title">
+            <thead>
+              <tr>
+                <th scope="col">Network</th>
+                <th scope="col" class="num">
+                  Unpaid
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.data.map((b) => (
+                <tr key={`${b.chain_caip2} ${b.unpaid.unit}`}>
+                  <td>{chainName(props.chains, b.chain_caip2)}</td>
+                  <td class="num">
+                    <TokenAmount chains={props.chains} amount={b.unpaid} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );
@@ -208,7 +211,7 @@ function PayoutsCard(props: { chains: DashboardChain[] }) {
           No {mode}-mode payout yet. In collected mode, payouts send what you are owed to your settlement address.
         </p>
       ) : (
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="group" aria-label="Payouts table">
           <table class="table" aria-labelledby="payouts-title">
             <thead>
               <tr>

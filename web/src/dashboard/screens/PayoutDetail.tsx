@@ -104,7 +104,7 @@ export function PayoutDetail(props: { payoutId: string; chains: DashboardChain[]
             {payout.payments.length === 0 ? (
               <p class="empty">None: a failed payout gives its payments back to the next one.</p>
             ) : (
-              <div class="table-wrap">
+              <div class="table-wrap" tabIndex={0} role="group" aria-label="Payments covered table">
                 <table class="table" aria-labelledby="payout-payments">
                   <thead>
                     <tr>
