@@ -13,16 +13,19 @@
  * bare requests served in those slices, so both sides see the same load.
  *
  * Environment: BENCH_SECONDS (per row and side, default 10); BENCH_SLICES (default 5); BENCH_DATABASES
- * (sqlite,postgres); BENCH_WRITE=0 prints without rewriting BENCHMARKS.md; BENCH_CPU_PROF=DIR writes the Paygate
- * servers' CPU profiles (`node --cpu-prof`) to DIR; BENCH_LOG_LEVEL (default info); BENCH_NODE_OPTIONS (node flags for
+ * (sqlite,postgres); BENCH_ROWS (keyed,create,status); BENCH_WRITE=0 prints without rewriting BENCHMARKS.md; BENCH_CPU_PROF=DIR writes the Paygate
+ * servers' CPU profiles (`node --cpu-prof`) to DIR; BENCH_HEAP_PROF=DIR writes, for each row, the allocations of the
+ * Paygate server during the row (V8's sampling heap profiler through the inspector, collected objects included) to
+ * DIR, for Chrome DevTools; BENCH_LOG_LEVEL (default info); BENCH_NODE_OPTIONS (node flags for
  * `paygate start`, none by default; e.g. `--max-semi-space-size=64`, the README's option for a busy server).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import WebSocket from 'ws';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../../test/helpers/postgres.js';
 import { eventually } from '../../test/helpers/wait.js';
 import { machineLine, writeSection } from './_report.js';
@@ -32,7 +35,10 @@ const SLICES = Number(process.env.BENCH_SLICES ?? 5);
 const WARMUP_SECONDS = 1;
 const CONNECTIONS = 20;
 const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',');
+/** Which rows to measure (keyed,create,status); all by default. One row alone gives a profile of one operation. */
+const ROWS = (process.env.BENCH_ROWS ?? 'keyed,create,status').split(',');
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const HEAP_PROF = process.env.BENCH_HEAP_PROF;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 /** Node flags for `paygate start` (docs/decisions.md §23.8); node's defaults unless asked, as users run it. */
 const NODE_OPTIONS = process.env.BENCH_NODE_OPTIONS ?? '';
@@ -41,6 +47,8 @@ const BIN = resolve('server/bin/paygate.js');
 interface Started {
   child: ChildProcess;
   url: string;
+  /** The server's inspector, when BENCH_HEAP_PROF asked for it. */
+  inspector?: string;
 }
 
 async function startBare(): Promise<Started> {
@@ -91,10 +99,23 @@ async function startPaygate(env: NodeJS.ProcessEnv, dataDir: string): Promise<St
   const fd = openSync(logFile, 'w');
   const child = spawn(
     process.execPath,
-    [...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), BIN, 'start', '--json'],
-    { env, stdio: ['ignore', fd, 'inherit'] },
+    [
+      ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
+      ...(HEAP_PROF ? ['--inspect=127.0.0.1:0'] : []),
+      BIN,
+      'start',
+      '--json',
+    ],
+    { env, stdio: ['ignore', fd, HEAP_PROF ? 'pipe' : 'inherit'] },
   );
   closeSync(fd);
+  let inspector: string | undefined;
+  if (HEAP_PROF) {
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      inspector ??= /Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1];
+      process.stderr.write(line + '\n');
+    });
+  }
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
   const url = await eventually(
@@ -109,7 +130,46 @@ async function startPaygate(env: NodeJS.ProcessEnv, dataDir: string): Promise<St
     },
     { timeoutMs: 120_000, intervalMs: 200 },
   );
-  return { child, url };
+  return { child, url, inspector };
+}
+
+/**
+ * Samples the server's allocations while `during` runs, collected objects included (what the young generation's
+ * collections are spent on), and writes them to HEAP_PROF/name.heapprofile.
+ */
+async function heapProfiled<T>(server: Started, name: string, during: () => Promise<T>): Promise<T> {
+  if (!HEAP_PROF || !server.inspector) return during();
+  const socket = new WebSocket(server.inspector);
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  let id = 0;
+  const call = (method: string, params: object = {}) =>
+    new Promise<unknown>((resolve) => {
+      const sent = ++id;
+      const onMessage = (data: Buffer) => {
+        const message = JSON.parse(data.toString()) as { id?: number; result?: unknown };
+        if (message.id !== sent) return;
+        socket.off('message', onMessage);
+        resolve(message.result);
+      };
+      socket.on('message', onMessage);
+      socket.send(JSON.stringify({ id: sent, method, params }));
+    });
+  await call('HeapProfiler.startSampling', {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  try {
+    return await during();
+  } finally {
+    const { profile } = (await call('HeapProfiler.stopSampling')) as { profile: unknown };
+    mkdirSync(HEAP_PROF, { recursive: true });
+    writeFileSync(join(HEAP_PROF, `${name}.heapprofile`), JSON.stringify(profile));
+    socket.close();
+  }
 }
 
 /** SIGINT: the server shuts down gracefully (and a profiled one writes its profile on the way out). */
@@ -124,34 +184,55 @@ interface Measured {
   rps: number;
   p99: number;
   errors: number;
+  /** CPU time of the serving process per request, in µs (its own process only: not PostgreSQL's). */
+  cpuUs: number;
 }
 
-async function load(opts: autocannon.Options, seconds: number): Promise<Measured & { requests: number }> {
+/** CPU time a process has used, in µs (user + system, from /proc at the kernel's clock-tick resolution). */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+}
+
+interface Slice {
+  requests: number;
+  p99: number;
+  errors: number;
+  cpu: number;
+}
+
+async function load(opts: autocannon.Options, seconds: number, pid: number): Promise<Slice> {
+  const before = cpuOf(pid);
   const result = await autocannon({ connections: CONNECTIONS, duration: seconds, ...opts });
   return {
-    rps: result.requests.average,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
     requests: result.requests.total,
+    cpu: cpuOf(pid) - before,
   };
 }
 
+type Side = [options: autocannon.Options, server: Started];
+
 /** Alternating slices of the two loads, after a warm-up of each; p99 is the median of the slices'. */
-async function interleaved(bare: autocannon.Options, paygate: autocannon.Options): Promise<[Measured, Measured]> {
-  await load(bare, WARMUP_SECONDS);
-  await load(paygate, WARMUP_SECONDS);
+async function interleaved(bare: Side, paygate: Side): Promise<[Measured, Measured]> {
+  const run = ([options, server]: Side, seconds: number) => load(options, seconds, server.child.pid!);
+  await run(bare, WARMUP_SECONDS);
+  await run(paygate, WARMUP_SECONDS);
   const slice = DURATION / SLICES;
-  const sides: (Measured & { requests: number })[][] = [[], []];
+  const sides: Slice[][] = [[], []];
   for (let i = 0; i < SLICES; i++) {
-    sides[0]!.push(await load(bare, slice));
-    sides[1]!.push(await load(paygate, slice));
+    sides[0]!.push(await run(bare, slice));
+    sides[1]!.push(await run(paygate, slice));
   }
-  const total = (side: (Measured & { requests: number })[]): Measured => {
+  const total = (side: Slice[]): Measured => {
     const p99s = side.map((m) => m.p99).sort((a, b) => a - b);
+    const requests = side.reduce((n, m) => n + m.requests, 0);
     return {
-      rps: side.reduce((n, m) => n + m.requests, 0) / (slice * side.length),
+      rps: requests / (slice * side.length),
       p99: p99s[Math.floor(p99s.length / 2)]!,
       errors: side.reduce((n, m) => n + m.errors, 0),
+      cpuUs: side.reduce((n, m) => n + m.cpu, 0) / requests,
     };
   };
   return [total(sides[0]!), total(sides[1]!)];
@@ -171,7 +252,7 @@ function row(what: string, m: Measured, bare: Measured | null, target?: number):
   const verdict =
     target === undefined ? '' : ` (target ≥ ${target.toFixed(2)}: ${ratio >= target ? 'met' : 'NOT met'})`;
   const errors = m.errors ? `, ${m.errors} errors` : '';
-  return `| ${what} | ${m.rps.toFixed(0)} | ${m.p99} ms | ${ratio.toFixed(2)}${verdict}${errors} |`;
+  return `| ${what} | ${m.rps.toFixed(0)} | ${m.p99} ms | ${m.cpuUs.toFixed(0)} µs | ${ratio.toFixed(2)}${verdict}${errors} |`;
 }
 
 async function main(): Promise<void> {
@@ -213,37 +294,61 @@ async function main(): Promise<void> {
         if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
         const { paymentId } = (await created.json()) as { paymentId: string };
 
-        const [basePost, create] = await interleaved(bareCreate, {
-          url: `${server.url}/v1/merchant/payment`,
-          method: 'POST',
-          headers,
-          requests: [{ setupRequest: (req) => ({ ...req, body: createBody() }) }],
-        });
         // What @paygate/sdk-merchant sends: a new Idempotency-Key with every create.
-        const [baseKeyed, keyed] = await interleaved(bareCreate, {
-          url: `${server.url}/v1/merchant/payment`,
-          method: 'POST',
-          headers,
-          requests: [
-            {
-              setupRequest: (req) => ({
-                ...req,
-                headers: { ...req.headers, 'idempotency-key': `bench-${counter + 1}` },
-                body: createBody(),
-              }),
-            },
-          ],
-        });
-        const [baseGet, status] = await interleaved(bareStatus, {
-          url: `${server.url}/v1/merchant/payment/${paymentId}/status`,
-          headers,
-        });
-        rows.push(row(`bare Express route (POST, baseline), beside the ${name} keyed create row`, baseKeyed, null));
-        rows.push(row(`create payment with an Idempotency-Key, ${name}`, keyed, baseKeyed, 0.3));
-        rows.push(row(`bare Express route (POST, baseline), beside the ${name} create row`, basePost, null));
-        rows.push(row(`create payment, ${name}`, create, basePost, 0.4));
-        rows.push(row(`bare Express route (GET, baseline), beside the ${name} status row`, baseGet, null));
-        rows.push(row(`payment status, ${name}`, status, baseGet, 0.6));
+        if (ROWS.includes('keyed')) {
+          const [baseKeyed, keyed] = await heapProfiled(server, `${id}-keyed`, () =>
+            interleaved(
+              [bareCreate, bare],
+              [
+                {
+                  url: `${server.url}/v1/merchant/payment`,
+                  method: 'POST',
+                  headers,
+                  requests: [
+                    {
+                      setupRequest: (req) => ({
+                        ...req,
+                        headers: { ...req.headers, 'idempotency-key': `bench-${counter + 1}` },
+                        body: createBody(),
+                      }),
+                    },
+                  ],
+                },
+                server,
+              ],
+            ),
+          );
+          rows.push(row(`bare Express route (POST, baseline), beside the ${name} keyed create row`, baseKeyed, null));
+          rows.push(row(`create payment with an Idempotency-Key, ${name}`, keyed, baseKeyed, 0.3));
+        }
+        if (ROWS.includes('create')) {
+          const [basePost, create] = await heapProfiled(server, `${id}-create`, () =>
+            interleaved(
+              [bareCreate, bare],
+              [
+                {
+                  url: `${server.url}/v1/merchant/payment`,
+                  method: 'POST',
+                  headers,
+                  requests: [{ setupRequest: (req) => ({ ...req, body: createBody() }) }],
+                },
+                server,
+              ],
+            ),
+          );
+          rows.push(row(`bare Express route (POST, baseline), beside the ${name} create row`, basePost, null));
+          rows.push(row(`create payment, ${name}`, create, basePost, 0.4));
+        }
+        if (ROWS.includes('status')) {
+          const [baseGet, status] = await heapProfiled(server, `${id}-status`, () =>
+            interleaved(
+              [bareStatus, bare],
+              [{ url: `${server.url}/v1/merchant/payment/${paymentId}/status`, headers }, server],
+            ),
+          );
+          rows.push(row(`bare Express route (GET, baseline), beside the ${name} status row`, baseGet, null));
+          rows.push(row(`payment status, ${name}`, status, baseGet, 0.6));
+        }
       } finally {
         await stopServer(server);
       }
@@ -258,8 +363,8 @@ async function main(): Promise<void> {
     '',
     `${machineLine()} · load average ${loadBefore} before, ${loadLine()} after · autocannon, ${CONNECTIONS} connections, ${DURATION} s per row and side in ${SLICES} alternating slices after a ${WARMUP_SECONDS} s warm-up of each; \`paygate start\` and the bare route each in its own process; a ratio is the row's requests over the bare route's in the slices beside it`,
     '',
-    '| What | req/s | p99 | ratio to bare route |',
-    '|---|---|---|---|',
+    '| What | req/s | p99 | server CPU per request | ratio to bare route |',
+    '|---|---|---|---|---|',
     ...rows,
     '',
     'The server: `paygate admin bootstrap --json`, then `paygate start --json` (the bin, from the sources through tsx ' +
