@@ -45,6 +45,10 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
   app.set('trust proxy', runtime.config.trustProxy);
+  // The contract validator matches paths by these settings: strict and case-sensitive, as the contracts' operations
+  // are matched (http/operations.ts), so both always name the same operation.
+  app.set('strict routing', true);
+  app.set('case sensitive routing', true);
   const requests = deps.requests ?? new InFlightRequests();
 
   // Mounted as one middleware, not one Express layer each: none of them is mounted on a path, and a layer costs more

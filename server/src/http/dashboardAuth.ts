@@ -22,14 +22,8 @@ import type { Runtime } from '../runtime.js';
 import { OPERATION_ROLES, roleAllows, type Access, type OperationId, type Role } from '../users/roles.js';
 import { csrfTokenMatches, resolveSession, type ActiveSession } from '../users/sessions.js';
 import type { Mode } from '../webhooks/endpoints.js';
-import {
-  asciiHeader,
-  authenticateMerchant,
-  contractRoutes,
-  hasBody,
-  matchRoute,
-  type ContractRoute,
-} from './merchantAuth.js';
+import { asciiHeader, authenticateMerchant, hasBody } from './merchantAuth.js';
+import type { ContractRoute } from './operations.js';
 
 export type DashboardActor =
   { kind: 'user'; userId: string; sessionId: string } | { kind: 'api_key'; keyId: string; prefix: string };
@@ -311,9 +305,8 @@ function auditOnSuccess(
 }
 
 export function dashboardAuth(runtime: Runtime): RequestHandler {
-  const routes = contractRoutes('dashboard');
   return (req, res, next) => {
-    const route = matchRoute(routes, req);
+    const route = res.locals.operation;
     if (!route) return next();
     // Body type comes before auth in the order of refusals; answered here, so no request passes unauthenticated.
     if (route.hasBody && hasBody(req) && !req.is('application/json')) {

@@ -11,7 +11,7 @@ import { parseKey, type Mode } from '../accounts/keys.js';
 import type { ApiKeyRow } from '../db/queries/accounts.js';
 import { ApiError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import { asciiHeader, contractRoutes, hasBody, matchRoute } from './merchantAuth.js';
+import { asciiHeader, hasBody } from './merchantAuth.js';
 import { rateLimit } from './rateLimit.js';
 import { PUBLISHED_VERSIONS } from '../versions.js';
 
@@ -152,9 +152,8 @@ export async function authenticateGateway(runtime: Runtime, headers: IncomingHtt
 
 /** Authenticates requests to the gateway contract's operations, putting the caller on `res.locals.gatewayAuth`. */
 export function gatewayAuth(runtime: Runtime): RequestHandler {
-  const routes = contractRoutes('gateway');
   return async (req, res, next) => {
-    const route = matchRoute(routes, req);
+    const route = res.locals.operation;
     if (!route) return next();
     // Body type comes before auth in the order of refusals; answered here, so no request passes unauthenticated.
     if (route.hasBody && hasBody(req) && !req.is('application/json')) {

@@ -11,7 +11,6 @@ import { hashKey, parseKey } from '../accounts/keys.js';
 import { findActiveKeyWithMerchant, recordKeyUse, type ApiKeyRow, type MerchantRow } from '../db/queries/accounts.js';
 import { ApiError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import { loadContract, templatePattern, type ApiName } from './openapi.js';
 
 export interface MerchantAuth {
   key: ApiKeyRow;
@@ -31,68 +30,6 @@ export function merchantAuthOf(res: Response): MerchantAuth {
   const auth = res.locals.merchantAuth;
   if (!auth) throw new Error('merchant route reached without merchant authentication');
   return auth;
-}
-
-export interface ContractRoute {
-  /** The operation's contract operationId. */
-  operationId: string;
-  /** The contract's path template, e.g. `/v1/dashboard/webhook-deliveries/{deliveryId}`. */
-  template: string;
-  method: string;
-  pattern: RegExp;
-  hasBody: boolean;
-  /** The header parameters the operation declares, named as in the contract. */
-  headers: string[];
-  /** The operation says `security: []`: it takes no credential at all (the gateway's Solana Pay operations). */
-  open: boolean;
-}
-
-interface Parameter {
-  $ref?: string;
-  name?: string;
-  in?: string;
-}
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
-/** The operations a contract defines, as exact, case-sensitive matchers (the merchant router is strict too). */
-export function contractRoutes(api: ApiName): ContractRoute[] {
-  const contract = loadContract(api) as {
-    paths?: Record<string, Record<string, unknown>>;
-    components?: { parameters?: Record<string, Parameter> };
-  };
-  const shared = contract.components?.parameters ?? {};
-  const resolve = (p: Parameter): Parameter => (p.$ref ? (shared[p.$ref.split('/').pop()!] ?? {}) : p);
-  const routes: ContractRoute[] = [];
-  for (const [path, item] of Object.entries(contract.paths ?? {})) {
-    const pattern = templatePattern(path);
-    for (const method of METHODS) {
-      const operation = item[method] as
-        { operationId?: string; requestBody?: unknown; parameters?: Parameter[]; security?: unknown[] } | undefined;
-      if (operation) {
-        const headers = (operation.parameters ?? [])
-          .map(resolve)
-          .filter((p) => p.in === 'header' && p.name)
-          .map((p) => p.name!);
-        routes.push({
-          operationId: operation.operationId ?? '',
-          template: path,
-          method: method.toUpperCase(),
-          pattern,
-          hasBody: !!operation.requestBody,
-          headers,
-          open: Array.isArray(operation.security) && operation.security.length === 0,
-        });
-      }
-    }
-  }
-  return routes;
-}
-
-export function matchRoute(routes: ContractRoute[], req: Request): ContractRoute | undefined {
-  // Express answers HEAD with the GET route, so a HEAD must be authenticated like the GET it runs.
-  const method = req.method === 'HEAD' ? 'GET' : req.method;
-  return routes.find((r) => r.method === method && r.pattern.test(req.path));
 }
 
 export function hasBody(req: Request): boolean {
@@ -207,13 +144,14 @@ export function authenticateMerchant(
 }
 
 /**
- * Authenticates requests to the operations of a contract whose credential is the merchant key (the merchant and
- * dashboard APIs), and puts the caller on `res.locals.merchantAuth`: the same key kind, codes and order everywhere.
+ * Authenticates requests to the merchant contract's operations and puts the caller on `res.locals.merchantAuth`. The
+ * dashboard's API keys go through `authenticateMerchant` too (http/dashboardAuth.ts): the same key kind, codes and
+ * order everywhere.
  */
-export function merchantKeyAuth(runtime: Runtime, api: 'merchant' | 'dashboard'): RequestHandler {
-  const routes = contractRoutes(api);
+export function merchantAuth(runtime: Runtime): RequestHandler {
   return (req, res, next) => {
-    const route = matchRoute(routes, req);
+    // The operation `surfaces` matched under this contract's prefixes (http/operations.ts).
+    const route = res.locals.operation;
     if (!route) return next();
     // Body type comes before auth in the order of refusals; answered here, so no request passes unauthenticated.
     if (route.hasBody && hasBody(req) && !req.is('application/json')) {
@@ -230,9 +168,4 @@ export function merchantKeyAuth(runtime: Runtime, api: 'merchant' | 'dashboard')
     res.locals.merchantAuth = auth;
     next();
   };
-}
-
-/** The merchant contract's authentication. */
-export function merchantAuth(runtime: Runtime): RequestHandler {
-  return merchantKeyAuth(runtime, 'merchant');
 }

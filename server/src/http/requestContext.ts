@@ -63,9 +63,12 @@ const paramCount = (template: string) => (template.match(/\{/g) ?? []).length;
  * routing (auth, body size); else the Express route; else `unmatched`, which keeps the label set bounded
  * whatever paths scanners try.
  */
-export function routeNamer(): (req: Request) => string {
+export function routeNamer(): (req: Request, res: Response) => string {
   const templates = contractTemplates();
-  return (req) => {
+  return (req, res) => {
+    // Matched once already when it is an operation (http/operations.ts); the rest are refusals and pages.
+    const operation = res.locals.operation;
+    if (operation) return operation.template;
     const path = req.originalUrl.split('?')[0] ?? '';
     const api = APIS.find((a) => ownsPath(a, path));
     const match = api ? templates.get(api)!.find((t) => t.pattern.test(path)) : undefined;
@@ -102,7 +105,7 @@ export function requestContext(deps: { logger: Logger; metrics: Metrics }): Requ
       if (done) return;
       done = true;
       const seconds = (performance.now() - started) / 1000;
-      const route = nameRoute(req);
+      const route = nameRoute(req, res);
       const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED;
       deps.metrics.observeHttp({ method: req.method, route, status, seconds });
       const level = status >= 500 ? 'error' : QUIET_PATHS.has(req.path) && status < 400 ? 'debug' : 'info';

@@ -7,6 +7,7 @@
  */
 import type { RequestHandler } from 'express';
 import { ownsPath, type ApiName } from './openapi.js';
+import { contractRoutes, matchRoute } from './operations.js';
 
 /**
  * Middlewares run one after the other as Express runs them (errors, thrown or rejected, go to `next`), with one
@@ -32,15 +33,22 @@ export function inSequence(handlers: RequestHandler[]): RequestHandler {
   };
 }
 
-/** Each contract's middlewares, for the requests under its prefixes; every other request goes on untouched. */
+/**
+ * Each contract's middlewares, for the requests under its prefixes; every other request goes on untouched. The
+ * request's operation is matched here, once, for all of them (`res.locals.operation`, http/operations.ts).
+ */
 export function surfaces(paths: Partial<Record<ApiName, (RequestHandler | RequestHandler[])[]>>): RequestHandler {
   const owners = Object.entries(paths).map(([api, handlers]) => ({
     api: api as ApiName,
+    routes: contractRoutes(api as ApiName),
     run: inSequence(handlers.flat()),
   }));
   return (req, res, next) => {
     const owner = owners.find((o) => ownsPath(o.api, req.path));
-    return owner ? owner.run(req, res, next) : next();
+    if (!owner) return next();
+    const operation = matchRoute(owner.routes, req);
+    if (operation) res.locals.operation = operation;
+    return owner.run(req, res, next);
   };
 }
 

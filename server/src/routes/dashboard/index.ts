@@ -1,4 +1,6 @@
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
+import type { operations } from '../../generated/dashboard.js';
+import { contractRouter } from '../../http/operations.js';
 import { merchantKeyRateLimit } from '../../http/rateLimit.js';
 import type { Runtime } from '../../runtime.js';
 import { acceptInvitationHandler } from './acceptInvitation.js';
@@ -52,80 +54,69 @@ import { updateSettingsHandler } from './updateSettings.js';
 import { updateWebhookEndpointHandler } from './updateWebhookEndpoint.js';
 
 /**
- * The dashboard API: sign-in, sessions and two-factor authentication; the overview, payments, API keys and
- * settings of the merchant; the webhook endpoint of the request's mode and its deliveries. Mounted after the
- * contract validator, with authentication and roles before it (http/dashboardAuth.ts); strict and case-sensitive like the merchant
- * router, so no spelling of a path reaches a handler that the validator and the authentication did not see.
+ * The dashboard API, by operation (http/operations.ts): sign-in, sessions and two-factor authentication; the
+ * overview, payments, API keys and settings of the merchant; the webhook endpoint of the request's mode and its
+ * deliveries; the team and the audit log. Mounted after the contract validator, with authentication and roles
+ * before it (http/dashboardAuth.ts).
  */
-export function dashboardRouter(runtime: Runtime): Router {
-  const router = Router({ caseSensitive: true, strict: true });
+export function dashboardRouter(runtime: Runtime): RequestHandler {
   // After the schema, before any lookup (docs/decisions.md §2); the key's bucket is the merchant API's too, a
   // session's is its user's. Sign-in has no bucket: the login throttle (users/loginThrottle.ts) guards it.
-  router.use(merchantKeyRateLimit(runtime));
+  return contractRouter<operations>('dashboard', [merchantKeyRateLimit(runtime)], {
+    signIn: signInHandler(runtime),
+    signOut: signOutHandler(runtime),
+    getSession: getSessionHandler(runtime),
+    listSessions: listSessionsHandler(runtime),
+    revokeSession: revokeSessionHandler(runtime),
+    startTwoFactorEnrolment: startTwoFactorEnrolmentHandler(runtime),
+    activateTwoFactor: activateTwoFactorHandler(runtime),
+    disableTwoFactor: disableTwoFactorHandler(runtime),
+    regenerateRecoveryCodes: regenerateRecoveryCodesHandler(runtime),
 
-  router.post('/v1/dashboard/auth/login', signInHandler(runtime));
-  router.post('/v1/dashboard/auth/logout', signOutHandler(runtime));
-  router.get('/v1/dashboard/session', getSessionHandler(runtime));
-  router.get('/v1/dashboard/sessions', listSessionsHandler(runtime));
-  router.delete('/v1/dashboard/sessions/:sessionId', revokeSessionHandler(runtime));
-  router.post('/v1/dashboard/two-factor/enrol', startTwoFactorEnrolmentHandler(runtime));
-  router.post('/v1/dashboard/two-factor/activate', activateTwoFactorHandler(runtime));
-  router.post('/v1/dashboard/two-factor/disable', disableTwoFactorHandler(runtime));
-  router.post('/v1/dashboard/two-factor/recovery-codes', regenerateRecoveryCodesHandler(runtime));
+    createWebhookEndpoint: createWebhookEndpointHandler(runtime),
+    getWebhookEndpoint: getWebhookEndpointHandler(runtime),
+    updateWebhookEndpoint: updateWebhookEndpointHandler(runtime),
+    deleteWebhookEndpoint: deleteWebhookEndpointHandler(runtime),
+    rotateWebhookSecret: rotateWebhookSecretHandler(runtime),
+    sendTestEvent: sendTestEventHandler(runtime),
+    listWebhookDeliveries: listWebhookDeliveriesHandler(runtime),
+    resendFailedWebhookDeliveries: resendFailedWebhookDeliveriesHandler(runtime),
+    getWebhookDelivery: getWebhookDeliveryHandler(runtime),
+    resendWebhookDelivery: resendWebhookDeliveryHandler(runtime),
+    replayWebhookEvents: replayWebhookEventsHandler(runtime),
+    getWebhookSources: getWebhookSourcesHandler(runtime),
 
-  const endpoint = '/v1/dashboard/webhook-endpoint';
-  router.post(endpoint, createWebhookEndpointHandler(runtime));
-  router.get(endpoint, getWebhookEndpointHandler(runtime));
-  router.patch(endpoint, updateWebhookEndpointHandler(runtime));
-  router.delete(endpoint, deleteWebhookEndpointHandler(runtime));
-  router.post(`${endpoint}/rotate-secret`, rotateWebhookSecretHandler(runtime));
-  router.post(`${endpoint}/test`, sendTestEventHandler(runtime));
+    getOverview: getOverviewHandler(runtime),
+    listDashboardPayments: listDashboardPaymentsHandler(runtime),
+    exportPayments: exportPaymentsHandler(runtime),
+    getDashboardPayment: getDashboardPaymentHandler(runtime),
+    getPaymentTimeline: getPaymentTimelineHandler(runtime),
+    cancelDashboardPayment: cancelDashboardPaymentHandler(runtime),
+    refundDashboardPayment: refundDashboardPaymentHandler(runtime),
+    simulateDashboardPayment: simulateDashboardPaymentHandler(runtime),
 
-  const deliveries = '/v1/dashboard/webhook-deliveries';
-  router.get(deliveries, listWebhookDeliveriesHandler(runtime));
-  router.post(`${deliveries}/resend-failed`, resendFailedWebhookDeliveriesHandler(runtime));
-  router.get(`${deliveries}/:deliveryId`, getWebhookDeliveryHandler(runtime));
-  router.post(`${deliveries}/:deliveryId/resend`, resendWebhookDeliveryHandler(runtime));
-  router.post('/v1/dashboard/webhook-events/replay', replayWebhookEventsHandler(runtime));
-  router.get('/v1/dashboard/webhook-sources', getWebhookSourcesHandler(runtime));
+    listApiKeys: listApiKeysHandler(runtime),
+    createApiKey: createApiKeyHandler(runtime),
+    rotateApiKey: rotateApiKeyHandler(runtime),
+    revokeApiKey: revokeApiKeyHandler(runtime),
 
-  router.get('/v1/dashboard/overview', getOverviewHandler(runtime));
-  const payments = '/v1/dashboard/payments';
-  router.get(payments, listDashboardPaymentsHandler(runtime));
-  // Before `:paymentId`, which would otherwise take "export" for an id.
-  router.get(`${payments}/export`, exportPaymentsHandler(runtime));
-  router.get(`${payments}/:paymentId`, getDashboardPaymentHandler(runtime));
-  router.get(`${payments}/:paymentId/timeline`, getPaymentTimelineHandler(runtime));
-  router.post(`${payments}/:paymentId/cancel`, cancelDashboardPaymentHandler(runtime));
-  router.post(`${payments}/:paymentId/refund`, refundDashboardPaymentHandler(runtime));
-  router.post(`${payments}/:paymentId/simulate`, simulateDashboardPaymentHandler(runtime));
+    getSettings: getSettingsHandler(runtime),
+    updateSettings: updateSettingsHandler(runtime),
+    getDashboardFeeBalance: getDashboardFeeBalanceHandler(runtime),
+    getDashboardSettlementBalances: getDashboardSettlementBalancesHandler(runtime),
+    listDashboardPayouts: listDashboardPayoutsHandler(runtime),
+    exportPayouts: exportPayoutsHandler(runtime),
+    getDashboardPayout: getDashboardPayoutHandler(runtime),
+    exportLedger: exportLedgerHandler(runtime),
 
-  const keys = '/v1/dashboard/api-keys';
-  router.get(keys, listApiKeysHandler(runtime));
-  router.post(keys, createApiKeyHandler(runtime));
-  router.post(`${keys}/:keyId/rotate`, rotateApiKeyHandler(runtime));
-  router.delete(`${keys}/:keyId`, revokeApiKeyHandler(runtime));
-
-  router.get('/v1/dashboard/settings', getSettingsHandler(runtime));
-  router.patch('/v1/dashboard/settings', updateSettingsHandler(runtime));
-  router.get('/v1/dashboard/fees', getDashboardFeeBalanceHandler(runtime));
-  router.get('/v1/dashboard/balances', getDashboardSettlementBalancesHandler(runtime));
-  const payouts = '/v1/dashboard/payouts';
-  router.get(payouts, listDashboardPayoutsHandler(runtime));
-  // Before `:payoutId`, which would otherwise take "export" for an id.
-  router.get(`${payouts}/export`, exportPayoutsHandler(runtime));
-  router.get(`${payouts}/:payoutId`, getDashboardPayoutHandler(runtime));
-  router.get('/v1/dashboard/ledger/export', exportLedgerHandler(runtime));
-
-  // Team, invitations and the audit log (owner only, but the invitation link's two open operations).
-  const team = '/v1/dashboard/team';
-  router.get(team, getTeamHandler(runtime));
-  router.post(`${team}/invitations`, createInvitationHandler(runtime));
-  router.delete(`${team}/invitations/:invitationId`, revokeInvitationHandler(runtime));
-  router.patch(`${team}/members/:userId`, updateMemberHandler(runtime));
-  router.delete(`${team}/members/:userId`, removeMemberHandler(runtime));
-  router.post('/v1/dashboard/invitations/lookup', lookupInvitationHandler(runtime));
-  router.post('/v1/dashboard/invitations/accept', acceptInvitationHandler(runtime));
-  router.get('/v1/dashboard/audit-log', listAuditLogHandler(runtime));
-  return router;
+    // Team, invitations and the audit log (owner only, but the invitation link's two open operations).
+    getTeam: getTeamHandler(runtime),
+    createInvitation: createInvitationHandler(runtime),
+    revokeInvitation: revokeInvitationHandler(runtime),
+    updateMember: updateMemberHandler(runtime),
+    removeMember: removeMemberHandler(runtime),
+    lookupInvitation: lookupInvitationHandler(runtime),
+    acceptInvitation: acceptInvitationHandler(runtime),
+    listAuditLog: listAuditLogHandler(runtime),
+  });
 }

@@ -1,4 +1,6 @@
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
+import type { operations } from '../../generated/gateway.js';
+import { contractRouter } from '../../http/operations.js';
 import { refundClaimRateLimit } from '../../http/claimRateLimit.js';
 import { gatewayRateLimit } from '../../http/gatewayAuth.js';
 import { PaymentNotifier } from '../../payments/paymentWatch.js';
@@ -30,26 +32,25 @@ export function paymentNotifierOf(runtime: Runtime): PaymentNotifier {
 }
 
 /**
- * The gateway. Mounted after the contract validator, so handlers get validated input; authentication ran before
- * it (http/gatewayAuth.ts). Strict and case-sensitive like the validator's path matching.
+ * The gateway, by operation (http/operations.ts). Mounted after the contract validator, so handlers get validated
+ * input; authentication ran before it (http/gatewayAuth.ts).
  */
-export function gatewayRouter(runtime: Runtime): Router {
-  const router = Router({ caseSensitive: true, strict: true });
-  // After the schema, before any resource lookup (docs/decisions.md §2); limited per credential (§6).
-  router.use(gatewayRateLimit(runtime));
+export function gatewayRouter(runtime: Runtime): RequestHandler {
   const notifier = paymentNotifierOf(runtime);
-  router.get('/v1/gateway/payment/:id', getPaymentHandler(runtime));
-  router.get('/v1/gateway/payment/:id/status', getPaymentStatusHandler(runtime, notifier));
-  router.post('/v1/gateway/payment/:id/cancel', cancelPaymentHandler(runtime));
-  router.post('/v1/gateway/payment/:id/options', getPaymentOptionsHandler(runtime));
-  router.get('/v1/gateway/payment/:id/deposit', getDepositOptionsHandler(runtime));
-  router.post('/v1/gateway/payment/:id/fetch', fetchActionHandler(runtime));
-  router.post('/v1/gateway/payment/:id/confirm', confirmPaymentHandler(runtime, notifier));
-  router.get('/v1/gateway/payment/:id/solana-pay', getSolanaPayLabelHandler(runtime));
-  router.post('/v1/gateway/payment/:id/solana-pay', postSolanaPayTransactionHandler(runtime));
-  router.get('/v1/gateway/solana-pay/icon.svg', getSolanaPayIconHandler());
   const claimLimit = refundClaimRateLimit(runtime);
-  router.post('/v1/gateway/refund-claims/lookup', claimLimit, lookupRefundClaimHandler(runtime));
-  router.post('/v1/gateway/refund-claims/claim', claimLimit, claimRefundHandler(runtime));
-  return router;
+  // After the schema, before any resource lookup (docs/decisions.md §2); limited per credential (§6).
+  return contractRouter<operations>('gateway', [gatewayRateLimit(runtime)], {
+    getPayment: getPaymentHandler(runtime),
+    getPaymentStatus: getPaymentStatusHandler(runtime, notifier),
+    cancelPayment: cancelPaymentHandler(runtime),
+    getPaymentOptions: getPaymentOptionsHandler(runtime),
+    getDepositOptions: getDepositOptionsHandler(runtime),
+    fetchAction: fetchActionHandler(runtime),
+    confirmPayment: confirmPaymentHandler(runtime, notifier),
+    getSolanaPayLabel: getSolanaPayLabelHandler(runtime),
+    postSolanaPayTransaction: postSolanaPayTransactionHandler(runtime),
+    getSolanaPayIcon: getSolanaPayIconHandler(),
+    lookupRefundClaim: [claimLimit, lookupRefundClaimHandler(runtime)],
+    claimRefund: [claimLimit, claimRefundHandler(runtime)],
+  });
 }
