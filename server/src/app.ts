@@ -49,6 +49,10 @@ export function createApp(deps: AppDeps): Express {
   // are matched (http/operations.ts), so both always name the same operation.
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
+  // No ETag on answers: the contracts define no conditional request (a 304 would be an answer they do not list), and
+  // hashing every body costs each answer a SHA-1 and a second write (docs/decisions.md §23.9). Static files (the web
+  // pages' assets) keep theirs: express.static sets its own.
+  app.set('etag', false);
   const requests = deps.requests ?? new InFlightRequests();
 
   // Mounted as one middleware, not one Express layer each: none of them is mounted on a path, and a layer costs more
