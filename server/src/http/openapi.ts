@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RequestHandler } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
+import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
 import { parse as parseYaml } from 'yaml';
+import { inSequence } from './surface.js';
 
 export type ApiName = 'gateway' | 'merchant' | 'dev' | 'dashboard';
 
@@ -83,13 +84,9 @@ function memoisePathToRegexp(): void {
   module.pathToRegexp = memoised;
 }
 
-/**
- * Requests are always validated against the contract; responses only when asked (the test configuration), so
- * that any drift between contract and code fails a test rather than a customer.
- */
-export function contractValidator(api: ApiName, validateResponses: boolean): RequestHandler[] {
-  memoisePathToRegexp();
-  return OpenApiValidator.middleware({
+/** express-openapi-validator's options for a contract: what `contractValidator` gives the library. */
+export function validatorOptions(api: ApiName, validateResponses: boolean): OpenApiValidatorOpts {
+  return {
     apiSpec: loadContract(api) as never,
     // Parameters are always coerced (they arrive as strings); false keeps bodies strict, so `"value": 1250` is
     // refused rather than silently turned into the string the contract requires.
@@ -103,5 +100,102 @@ export function contractValidator(api: ApiName, validateResponses: boolean): Req
     // multer for nothing) would never act.
     fileUploader: false,
     $refParser: { mode: 'dereference' },
-  }) as unknown as RequestHandler[];
+  };
+}
+
+type Middleware = (req: unknown, res: unknown, next: (err?: unknown) => void) => void;
+
+/** The library's classes that `middleware()` puts together (express-openapi-validator 5.6, pinned in package.json). */
+interface ValidatorInternals {
+  OpenApiValidator: new (options: OpenApiValidatorOpts) => {
+    options: { ignorePaths: unknown; ignoreUndocumented: boolean; useRequestUrl: boolean; validateResponses: unknown };
+    ajvOpts: { preprocessor: unknown };
+    metadataMiddleware(context: unknown, responseApiDoc: unknown): Middleware;
+    requestValidationMiddleware(apiDoc: unknown): Middleware;
+    responseValidationMiddleware(apiDoc: unknown, serial: unknown): Middleware;
+  };
+  OpenApiSpecLoader: new (options: { apiDoc: unknown; validateApiSpec: unknown; $refParser: unknown }) => {
+    load(): Promise<{ apiDoc: unknown }>;
+  };
+  OpenApiContext: new (
+    spec: unknown,
+    ignorePaths: unknown,
+    ignoreUndocumented: boolean,
+    useRequestUrl: boolean,
+  ) => { apiDoc: unknown; serial: unknown };
+  SchemaPreprocessor: new (
+    apiDoc: unknown,
+    ajvOptions: unknown,
+    responses: unknown,
+  ) => {
+    preProcess(): { apiDocRes: unknown };
+  };
+}
+
+function validatorInternals(): ValidatorInternals {
+  const dist = dirname(createRequire(import.meta.url).resolve('express-openapi-validator'));
+  const load = createRequire(join(dist, 'index.js'));
+  return {
+    OpenApiValidator: (load('./openapi.validator.js') as ValidatorInternals).OpenApiValidator,
+    OpenApiSpecLoader: (load('./framework/openapi.spec.loader.js') as ValidatorInternals).OpenApiSpecLoader,
+    OpenApiContext: (load('./framework/openapi.context.js') as ValidatorInternals).OpenApiContext,
+    SchemaPreprocessor: (load('./middlewares/parsers/schema.preprocessor.js') as ValidatorInternals).SchemaPreprocessor,
+  };
+}
+
+/**
+ * The library's metadata (route lookup), request-validation and, when asked, response-validation middlewares,
+ * built from the loaded contract exactly as its `installMiddleware` builds them, and run one after the other. What
+ * is left out never acts here: the security stage (validateSecurity is off), the upload stage (fileUploader is off),
+ * and the path-parameter stage, which installs `app.param` coercions for Express routes with parameters (the
+ * contracts' routers dispatch by operation, http/operations.ts, and have none).
+ */
+async function assembleValidator(options: OpenApiValidatorOpts): Promise<RequestHandler> {
+  const { OpenApiValidator, OpenApiSpecLoader, OpenApiContext, SchemaPreprocessor } = validatorInternals();
+  const validator = new OpenApiValidator(options);
+  const spec = await new OpenApiSpecLoader({
+    apiDoc: structuredClone(options.apiSpec),
+    validateApiSpec: options.validateApiSpec,
+    $refParser: options.$refParser,
+  }).load();
+  const { options: normalized, ajvOpts } = validator;
+  const { apiDocRes } = new SchemaPreprocessor(
+    spec.apiDoc,
+    ajvOpts.preprocessor,
+    normalized.validateResponses,
+  ).preProcess();
+  const context = new OpenApiContext(
+    spec,
+    normalized.ignorePaths,
+    normalized.ignoreUndocumented,
+    normalized.useRequestUrl,
+  );
+  const stages = [
+    validator.metadataMiddleware(context, apiDocRes),
+    validator.requestValidationMiddleware(context.apiDoc),
+  ];
+  if (normalized.validateResponses) stages.push(validator.responseValidationMiddleware(apiDocRes, context.serial));
+  return inSequence(stages as unknown as RequestHandler[]);
+}
+
+/**
+ * Requests are always validated against the contract; responses only when asked (the test configuration), so
+ * that any drift between contract and code fails a test rather than a customer.
+ *
+ * The validator is express-openapi-validator's, assembled without its `middleware()` wrapper, which waits for the
+ * loaded contract in every stage of every request (`loaded.then(...)`: four promise turns per request, a measurable
+ * share of a small request, BENCHMARKS.md "Issue 18"). Here the contract is waited for until it has loaded, and
+ * after that each request runs the stages directly. test/ops/ops.http.validator.test.ts compares the two on the same
+ * requests.
+ */
+export function contractValidator(api: ApiName, validateResponses: boolean): RequestHandler {
+  memoisePathToRegexp();
+  let ready: RequestHandler | undefined;
+  const loading = assembleValidator(validatorOptions(api, validateResponses)).then((stages) => (ready = stages));
+  // A contract that fails to load fails every request of its surface (the library's behaviour), not the process.
+  loading.catch(() => {});
+  return (req, res, next) => {
+    if (ready) return ready(req, res, next);
+    loading.then((stages) => stages(req, res, next), next);
+  };
 }
