@@ -113,7 +113,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const config = withDevelopmentSecrets(options.config);
   const logger = options.logger ?? createLogger(config);
   const now = options.now ?? Date.now;
-  const db = options.db ?? openDatabase(config.databaseUrl, { logger });
+  const db = options.db ?? openDatabase(config.databaseUrl, { logger, backgroundCheckpoints: true });
   const ownsDb = options.db === undefined;
   if (options.migrate ?? true) {
     try {

@@ -5,6 +5,7 @@ import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { dialectOf, type Dialect } from './dialect.js';
+import { BACKSTOP_PAGES, startWalCheckpointer } from './walCheckpointer.js';
 
 export type { Dialect } from './dialect.js';
 
@@ -176,23 +177,39 @@ export class SqliteConnection {
   }
 }
 
-function openSqlite(filename: string): BetterSqlite3.Database {
+function openSqlite(filename: string, checkpointsElsewhere: boolean): BetterSqlite3.Database {
   const conn = new BetterSqlite3(filename);
   conn.pragma('journal_mode = WAL');
   conn.pragma('synchronous = NORMAL');
   conn.pragma('foreign_keys = ON');
   conn.pragma('busy_timeout = 5000');
+  if (checkpointsElsewhere) conn.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   reusePreparedStatements(conn);
   return conn;
 }
 
 /** Opens the database a `DATABASE_URL` names: `sqlite:<path>` (embedded default) or `postgres://…`. */
-export function openDatabase(databaseUrl: string, options: { poolMax?: number; logger?: Logger } = {}): Database {
+export function openDatabase(
+  databaseUrl: string,
+  options: {
+    poolMax?: number;
+    logger?: Logger;
+    /** An embedded database's log is checkpointed by a worker thread (db/walCheckpointer.ts): the long-lived processes. */
+    backgroundCheckpoints?: boolean;
+  } = {},
+): Database {
   if (dialectOf(databaseUrl) === 'sqlite') {
     const filename = databaseUrl.slice('sqlite:'.length);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+    const logger = options.logger;
+    const checkpointer =
+      options.backgroundCheckpoints && filename !== ':memory:'
+        ? startWalCheckpointer(filename, {
+            onError: (message) => logger?.warn({ component: 'sqlite', error: message }, 'log checkpoint failed'),
+          })
+        : null;
     // better-sqlite3 is synchronous: one connection serialises writers, which is what SQLite does anyway.
-    const pool = new SqliteConnection(() => openSqlite(filename));
+    const pool = new SqliteConnection(() => openSqlite(filename, checkpointer !== null));
     const knex = knexFactory({
       client: 'better-sqlite3',
       connectionPool: pool,
@@ -203,6 +220,7 @@ export function openDatabase(databaseUrl: string, options: { poolMax?: number; l
       await knex.destroy();
       // knex leaves a pool it was given to its owner.
       await pool.destroy();
+      await checkpointer?.stop();
     };
     return { knex, url: databaseUrl, dialect: 'sqlite', close };
   }
