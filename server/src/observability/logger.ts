@@ -95,9 +95,41 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, des
     const { build: prettyStream } = require('pino-pretty') as { build: typeof PrettyBuild };
     return pino(options, prettyStream({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
   }
-  // Asynchronous writes: under load the lines of many requests leave in one write instead of one system call each
-  // (BENCHMARKS.md, api); pino flushes what is pending synchronously when the process exits.
-  return pino(options, pino.destination({ dest: 1, sync: false }));
+  return pino(options, batchedLines(1));
+}
+
+/** Destinations with lines not yet written, flushed synchronously if the process exits first. */
+const unwritten = new Set<() => void>();
+process.on('exit', () => {
+  for (const drain of unwritten) drain();
+});
+
+/**
+ * A pino destination that writes the lines logged in one turn of the event loop together, in one system call, once
+ * the turn is over (docs/decisions.md §23.11): under load the lines of many requests leave in one write instead of
+ * one each. pino's own asynchronous destination (sonic-boom) batches too, but appends each line to a string it then
+ * measures, copying the whole batch for every line (≈ 8 KB allocated per request line, BENCHMARKS.md "Issue 18").
+ * The write itself is synchronous (sonic-boom's, which retries a full pipe), so nothing is pending once it returns.
+ */
+export function batchedLines(fd: number): DestinationStream & { flushSync(): void } {
+  const out = pino.destination({ dest: fd, sync: true });
+  let lines: string[] = [];
+  const drain = () => {
+    unwritten.delete(drain);
+    if (lines.length === 0) return;
+    const chunk = lines.join('');
+    lines = [];
+    out.write(chunk);
+  };
+  return {
+    write(line: string) {
+      if (lines.push(line) === 1) {
+        unwritten.add(drain);
+        setImmediate(drain);
+      }
+    },
+    flushSync: drain,
+  };
 }
 
 /**
