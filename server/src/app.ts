@@ -12,7 +12,6 @@ import { opsRouter } from './http/ops.js';
 import { requestContext } from './http/requestContext.js';
 import { gatewayCors, securityHeaders } from './http/security.js';
 import { inSequence, onlyFor, surfaces } from './http/surface.js';
-import { requestTimeout } from './http/timeout.js';
 import { checkoutRouter } from './routes/checkout/index.js';
 import { collectRouter } from './routes/collect/index.js';
 import { refundPageRouter } from './routes/refundPage/index.js';
@@ -55,6 +54,17 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   const requests = deps.requests ?? new InFlightRequests();
 
+  // Each contract's path: authentication before the schema (docs/decisions.md §2; it leaves routes outside the
+  // contract to the validator), the validator, then the router, which rate-limits before any lookup (§6). The dev
+  // routes exist only while the local chains run.
+  const validateResponses = deps.validateResponses ?? false;
+  const local = runtime.chains?.local ?? null;
+  const contracts = surfaces({
+    gateway: [gatewayAuth(runtime), contractValidator('gateway', validateResponses), gatewayRouter(runtime)],
+    merchant: [merchantAuth(runtime), contractValidator('merchant', validateResponses), merchantRouter(runtime)],
+    dashboard: [dashboardAuth(runtime), contractValidator('dashboard', validateResponses), dashboardRouter(runtime)],
+    ...(local ? { dev: [contractValidator('dev', validateResponses), devRouter(local)] } : {}),
+  });
   // Mounted as one middleware, not one Express layer each: none of them is mounted on a path, and a layer costs more
   // than most of them (http/surface.ts). The order is the request path of ARCHITECTURE.md.
   app.use(
@@ -65,26 +75,13 @@ export function createApp(deps: AppDeps): Express {
       // router and the docs' match regardless of case and a trailing slash, hence the loose tests: they only skip
       // requests a router would ignore.
       onlyFor((path) => /^\/(healthz|readyz|metrics)/i.test(path), opsRouter(runtime, requests)),
-      requests.middleware,
-      requestTimeout(runtime.config.requestTimeoutMs),
+      requests.tracking(runtime.config.requestTimeoutMs),
       onlyFor((path) => /^\/docs/i.test(path), docsRouter(deps.docsDir ?? defaultDocsDir)),
       // Before the validators, which would answer a preflight OPTIONS with 405.
       onlyFor((path) => /^\/v1\/gateway(\/|$)/i.test(path), gatewayCors(runtime.config)),
       express.json({ limit: BODY_LIMIT }),
+      contracts,
     ]),
-  );
-  // Each contract's path: authentication before the schema (docs/decisions.md §2; it leaves routes outside the
-  // contract to the validator), the validator, then the router, which rate-limits before any lookup (§6). The dev
-  // routes exist only while the local chains run.
-  const validateResponses = deps.validateResponses ?? false;
-  const local = runtime.chains?.local ?? null;
-  app.use(
-    surfaces({
-      gateway: [gatewayAuth(runtime), contractValidator('gateway', validateResponses), gatewayRouter(runtime)],
-      merchant: [merchantAuth(runtime), contractValidator('merchant', validateResponses), merchantRouter(runtime)],
-      dashboard: [dashboardAuth(runtime), contractValidator('dashboard', validateResponses), dashboardRouter(runtime)],
-      ...(local ? { dev: [contractValidator('dev', validateResponses), devRouter(local)] } : {}),
-    }),
   );
   // The data-collection form: a web page and its post, outside the contracts and their validators (§16).
   app.use(collectRouter(runtime, deps.webDir));

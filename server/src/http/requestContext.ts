@@ -100,10 +100,7 @@ export function requestContext(deps: { logger: Logger; metrics: Metrics }): Requ
     });
     res.setHeader(REQUEST_ID_HEADER, requestId);
 
-    let done = false;
     const complete = () => {
-      if (done) return;
-      done = true;
       const seconds = (performance.now() - started) / 1000;
       const route = nameRoute(req, res);
       const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED;
@@ -128,7 +125,7 @@ export function requestContext(deps: { logger: Logger; metrics: Metrics }): Requ
         lineLogger[level]({ reqId: requestId, ...line }, 'request');
       }
     };
-    res.on('finish', complete);
+    // 'close' comes after 'finish' (which set writableFinished), or alone when the client went away first.
     res.on('close', complete);
     next();
   };
