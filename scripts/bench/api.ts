@@ -3,25 +3,28 @@
  * status, served by `paygate start` on SQLite and on PostgreSQL, beside a bare Express JSON route measured in the
  * same run. Targets: keyed create ≥ 0.30, unkeyed create ≥ 0.40 and status ≥ 0.60 of the bare route's rps.
  *
- * The server is the shipped one, started as a user starts it: the `paygate` bin in its own process, configured by
- * its environment only (development with the local chains, its production middleware, metrics and background jobs),
- * its account made by `paygate admin bootstrap`, logging JSON lines at `info` into a file as a log shipper would
- * read them. The bare route runs in a process of its own too; autocannon runs here.
+ * The server is the shipped one, started as a production install starts it: compiled by the server's build and run
+ * as `paygate start` in its own process, configured by its environment only (development with the local chains, its
+ * production middleware, metrics and background jobs), its account made by `paygate admin bootstrap`, logging JSON
+ * lines at `info` into a file as a log shipper would read them. The bare route runs in a process of its own too;
+ * autocannon runs here. Each row also reports the serving process's CPU time per request (from /proc), steadier than
+ * req/s on a shared machine.
  *
  * The machine is shared, so a neighbour's load comes and goes within a run: each row alternates short slices of the
  * bare route and of the Paygate operation (after a warm-up of each), and its ratio is the Paygate requests over the
  * bare requests served in those slices, so both sides see the same load.
  *
  * Environment: BENCH_SECONDS (per row and side, default 10); BENCH_SLICES (default 5); BENCH_DATABASES
- * (sqlite,postgres); BENCH_ROWS (keyed,create,status); BENCH_WRITE=0 prints without rewriting BENCHMARKS.md; BENCH_CPU_PROF=DIR writes the Paygate
- * servers' CPU profiles (`node --cpu-prof`) to DIR; BENCH_HEAP_PROF=DIR writes, for each row, the allocations of the
- * Paygate server during the row (V8's sampling heap profiler through the inspector, collected objects included) to
- * DIR, for Chrome DevTools; BENCH_LOG_LEVEL (default info); BENCH_NODE_OPTIONS (node flags for
- * `paygate start`, none by default; e.g. `--max-semi-space-size=64`, the README's option for a busy server).
+ * (sqlite,postgres); BENCH_ROWS (keyed,create,status); BENCH_WRITE=0 prints without rewriting BENCHMARKS.md;
+ * BENCH_SERVER=source runs the sources through tsx (as `npm start` in a checkout) instead of the compiled server;
+ * BENCH_CPU_PROF=DIR writes the Paygate servers' CPU profiles (`node --cpu-prof`) to DIR; BENCH_HEAP_PROF=DIR writes,
+ * for each row, the Paygate server's allocations during the row (V8's sampling heap profiler through the inspector,
+ * collected objects included) to DIR, for Chrome DevTools; BENCH_LOG_LEVEL (default info); BENCH_NODE_OPTIONS (node
+ * flags for `paygate start`, none by default; e.g. `--max-semi-space-size=64`, the README's option for a busy server).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -42,7 +45,22 @@ const HEAP_PROF = process.env.BENCH_HEAP_PROF;
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 /** Node flags for `paygate start` (docs/decisions.md §23.8); node's defaults unless asked, as users run it. */
 const NODE_OPTIONS = process.env.BENCH_NODE_OPTIONS ?? '';
-const BIN = resolve('server/bin/paygate.js');
+/**
+ * The server as a production install runs it: compiled by the server's build (`tsc -p server/tsconfig.build.json`),
+ * here into server/.bench-dist, beside server/dist, so that it finds the contracts, docs and web pages as the built
+ * `paygate` does, without leaving a build behind that `paygate` would then run instead of the sources.
+ * BENCH_SERVER=source runs the sources through tsx, as `npm start` in a checkout does.
+ */
+const FROM_SOURCE = process.env.BENCH_SERVER === 'source';
+const BUILT = resolve('server/.bench-dist');
+const BIN = FROM_SOURCE ? resolve('server/bin/paygate.js') : join(BUILT, 'cli.js');
+
+function buildServer(): void {
+  rmSync(BUILT, { recursive: true, force: true });
+  const tsc = resolve('node_modules/typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'server/tsconfig.build.json', '--outDir', BUILT], { stdio: 'inherit' });
+  cpSync('server/src/chains/presets', join(BUILT, 'chains/presets'), { recursive: true });
+}
 
 interface Started {
   child: ChildProcess;
@@ -256,6 +274,7 @@ function row(what: string, m: Measured, bare: Measured | null, target?: number):
 }
 
 async function main(): Promise<void> {
+  if (!FROM_SOURCE) buildServer();
   const loadBefore = loadLine();
   const pg: ThrowawayPostgres | null = DATABASES.includes('postgres') ? await startThrowawayPostgres() : null;
   const dir = mkdtempSync(join(tmpdir(), 'paygate-bench-'));
@@ -357,6 +376,7 @@ async function main(): Promise<void> {
     await stopServer(bare);
     pg?.stop();
     rmSync(dir, { recursive: true, force: true });
+    if (!FROM_SOURCE) rmSync(BUILT, { recursive: true, force: true });
   }
   const table = [
     `## api`,
@@ -367,8 +387,11 @@ async function main(): Promise<void> {
     '|---|---|---|---|---|',
     ...rows,
     '',
-    'The server: `paygate admin bootstrap --json`, then `paygate start --json` (the bin, from the sources through tsx ' +
-      'as in a checkout of the repository), configured by its environment only: `PAYGATE_ENV=development`, ' +
+    'The server: `paygate admin bootstrap --json`, then `paygate start --json` (' +
+      (FROM_SOURCE
+        ? 'the bin, from the sources through tsx as in a checkout of the repository'
+        : "compiled by the server's build, as a production install runs it") +
+      '), configured by its environment only: `PAYGATE_ENV=development`, ' +
       '`PAYGATE_CHAINS=local` (anvil and the local Solana chain started by the server), background jobs, metrics and ' +
       `every middleware on, ${NODE_OPTIONS ? `\`NODE_OPTIONS=${NODE_OPTIONS}\`` : "node's default flags"}, ` +
       `\`LOG_LEVEL=${LOG_LEVEL}\` with \`LOG_FORMAT=json\` (one line per request, into a file, ` +
