@@ -77,10 +77,19 @@ export function contractRoutes(api: ApiName): ContractRoute[] {
   return routes.sort((a, b) => paramCount(a.template) - paramCount(b.template));
 }
 
+/**
+ * The operation of the request's path and method. The path decides first, as the validator decides: a path whose
+ * template has no operation for the method has none (the validator answers 405), even when a template with a
+ * parameter would take the path for that method.
+ */
 export function matchRoute(routes: ContractRoute[], req: Request): ContractRoute | undefined {
   // Express answers HEAD with the GET route, so a HEAD must be authenticated like the GET it runs.
   const method = req.method === 'HEAD' ? 'GET' : req.method;
-  return routes.find((r) => r.method === method && r.pattern.test(req.path));
+  const path = req.path;
+  const byPath = routes.find((r) => r.pattern.test(path));
+  if (!byPath) return undefined;
+  if (byPath.method === method) return byPath;
+  return routes.find((r) => r.template === byPath.template && r.method === method);
 }
 
 /**
