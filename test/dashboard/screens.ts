@@ -49,22 +49,31 @@ const TYPES: Record<string, string> = {
 
 async function buildPreview(outDir: string): Promise<void> {
   const { build } = await import('vite');
-  await build({
-    root: WEB,
-    configFile: false,
-    logLevel: 'error',
-    base: '/dashboard/',
-    resolve: { conditions: ['@paygate/source', 'browser', 'module', 'import', 'default'] },
-    oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'es2022',
-      assetsInlineLimit: 0,
-      modulePreload: { polyfill: false },
-      rollupOptions: { input: { preview: join(WEB, PREVIEW) } },
-    },
-  });
+  // Vite's build sets NODE_ENV=production in the process that runs it when it is unset, and this is the mocha worker:
+  // every later test in it would then load the production builds of its dependencies (@solana/kit's errors carry no
+  // message there). The variable is put back as it was.
+  const nodeEnv = process.env.NODE_ENV;
+  try {
+    await build({
+      root: WEB,
+      configFile: false,
+      logLevel: 'error',
+      base: '/dashboard/',
+      resolve: { conditions: ['@paygate/source', 'browser', 'module', 'import', 'default'] },
+      oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+      build: {
+        outDir,
+        emptyOutDir: true,
+        target: 'es2022',
+        assetsInlineLimit: 0,
+        modulePreload: { polyfill: false },
+        rollupOptions: { input: { preview: join(WEB, PREVIEW) } },
+      },
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 export interface OpenedScreen {
