@@ -4,7 +4,7 @@
  * the request line's route name read it there instead of each matching the path again, and the router hands the
  * request to the operation's handler without an Express router's per-layer matching (BENCHMARKS.md, "Issue 18").
  */
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { loadContract, templatePattern, type ApiName } from './openapi.js';
 import { inSequence } from './surface.js';
 
@@ -134,9 +134,4 @@ export function contractRouter<Operations>(
     }
     return run(req, res, next);
   };
-}
-
-/** The contract operation `surfaces` matched for this request, if any. */
-export function operationOf(res: Response): ContractRoute | undefined {
-  return res.locals.operation;
 }
