@@ -130,6 +130,9 @@ interface ValidatorInternals {
   ) => {
     preProcess(): { apiDocRes: unknown };
   };
+  httpMethods: Set<string>;
+  errors: Record<'BadRequest' | 'MethodNotAllowed' | 'NotFound', new (details: Record<string, unknown>) => Error>;
+  pathToRegexp: PathToRegexp;
 }
 
 function validatorInternals(): ValidatorInternals {
@@ -140,6 +143,153 @@ function validatorInternals(): ValidatorInternals {
     OpenApiSpecLoader: (load('./framework/openapi.spec.loader.js') as ValidatorInternals).OpenApiSpecLoader,
     OpenApiContext: (load('./framework/openapi.context.js') as ValidatorInternals).OpenApiContext,
     SchemaPreprocessor: (load('./middlewares/parsers/schema.preprocessor.js') as ValidatorInternals).SchemaPreprocessor,
+    httpMethods: (load('./middlewares/parsers/schema.preprocessor.js') as ValidatorInternals).httpMethods,
+    errors: load('./framework/types.js') as ValidatorInternals['errors'],
+    pathToRegexp: (createRequire(join(dist, 'index.js'))('path-to-regexp') as { pathToRegexp: PathToRegexp })
+      .pathToRegexp,
+  };
+}
+
+/** What the metadata stage reads of the library's OpenApiContext. */
+interface RouteContext {
+  expressRouteMap: Record<string, Record<string, unknown> & { basePath: string; _openApiRoute: string }>;
+  openApiRouteMap: Record<string, Record<string, unknown>>;
+  apiDoc: { paths: Record<string, Record<string, unknown>> };
+  serial: number;
+  useRequestUrl: boolean;
+  ignoreUndocumented: boolean;
+  shouldIgnoreRoute(path: string): boolean;
+  isManagedRoute(path: string): boolean;
+}
+type ResponseDoc = { paths: Record<string, Record<string, unknown>> };
+type Compiled = { regexp: RegExp; keys: { name: string }[] };
+
+/**
+ * The library's metadata stage (`applyOpenApiMetadata` in middlewares/openapi.metadata.js), the same algorithm on the
+ * same data: the first route of the library's route map, in its order, whose expression (compiled by the same
+ * path-to-regexp, with the app's strict and case-sensitive settings) matches the request's path, and the same
+ * `req.openapi`, `req.params` and refusals. What it leaves out is the library's per-request work on every route it
+ * scans before the match (an entries array, a route pair, a path key, an options object and two reads of the app's
+ * settings per route), allocations that the shipped server's garbage collection pays for (BENCHMARKS.md, "Issue
+ * 18"). test/ops/ops.http.validator.test.ts compares it with `middleware()` on every operation of every contract.
+ */
+function routeMetadata(
+  context: RouteContext,
+  responseDoc: ResponseDoc | null,
+  { errors, httpMethods, pathToRegexp }: ValidatorInternals,
+): RequestHandler {
+  const routes = Object.entries(context.expressRouteMap).map(([expressRoute, methods]) => {
+    const openApiRoute = methods._openApiRoute;
+    const pathKey = openApiRoute.substring(methods.basePath.length);
+    const compiled: (Compiled & { names: string[] })[] = [];
+    return {
+      expressRoute,
+      openApiRoute,
+      schemas: context.apiDoc.paths[pathKey]!,
+      responseSchemas: responseDoc?.paths[pathKey],
+      /** By the flags (sensitive + 2 × strict), compiled on first use. */
+      compiled: (flags: number): Compiled & { names: string[] } => {
+        let c = compiled[flags];
+        if (!c) {
+          const r = pathToRegexp(expressRoute, { sensitive: (flags & 1) === 1, strict: (flags & 2) === 2 }) as Compiled;
+          c = compiled[flags] = { ...r, names: r.keys.map((k) => k.name) };
+        }
+        return c;
+      },
+    };
+  });
+  type Route = (typeof routes)[number];
+  // The routes before each one in the library's order that could match a path it matches (same segments, each
+  // literal equal or either a parameter; anything else counts as overlapping): only those can come first.
+  const segments = (route: string) => route.split('/');
+  const overlaps = (a: string, b: string): boolean => {
+    const [x, y] = [segments(a), segments(b)];
+    if (x.length !== y.length) return false;
+    const param = (seg: string) => /^:[A-Za-z_$][\w$]*$/.test(seg);
+    const plain = (seg: string) => param(seg) || !/[:*{}()?+]/.test(seg);
+    return x.every((seg, i) => {
+      const other = y[i]!;
+      if (!plain(seg) || !plain(other) || param(seg) || param(other)) return true;
+      return seg.toLowerCase() === other.toLowerCase();
+    });
+  };
+  const before = new Map<string, { route: Route; earlier: Route[] }>(
+    routes.map((route, i) => [
+      route.openApiRoute,
+      { route, earlier: routes.slice(0, i).filter((r) => overlaps(r.expressRoute, route.expressRoute)) },
+    ]),
+  );
+  const test = (route: Route, url: string, flags: number) => {
+    const { regexp, names } = route.compiled(flags);
+    const found = regexp.exec(url);
+    return found ? { route, found, names } : undefined;
+  };
+  /**
+   * The library's answer: the first route in its order that matches. The operation `surfaces` matched (when there is
+   * one) names the likely route, so only it and the routes before it that overlap it are tried; when it does not
+   * match after all, every route is, as the library does.
+   */
+  const matchOf = (template: string | undefined, url: string, flags: number) => {
+    const hint = template === undefined ? undefined : before.get(template);
+    if (hint) {
+      for (const route of hint.earlier) {
+        const hit = test(route, url, flags);
+        if (hit) return hit;
+      }
+      const hit = test(hint.route, url, flags);
+      if (hit) return hit;
+    }
+    for (const route of routes) {
+      const hit = test(route, url, flags);
+      if (hit) return hit;
+    }
+    return undefined;
+  };
+  return (req, res, next) => {
+    const path = req.path.startsWith(req.baseUrl) ? req.path : `${req.baseUrl}/${req.path}`;
+    if (context.shouldIgnoreRoute(path)) return next();
+    const url = (context.useRequestUrl ? req.url : req.originalUrl).split('?')[0]!;
+    const method = req.method.toLowerCase();
+    const flags = (req.app.enabled('case sensitive routing') ? 1 : 0) + (req.app.enabled('strict routing') ? 2 : 0);
+    const match = matchOf(res.locals.operation?.template, url, flags);
+    if (match) {
+      const { route, found, names } = match;
+      let pathParams: Record<string, string>;
+      try {
+        pathParams = {};
+        for (let i = 0; i < names.length; i++) pathParams[names[i]!] = decodeURIComponent(found[i + 1]!);
+      } catch {
+        throw new errors.BadRequest({ path: req.path, message: `malformed uri'` });
+      }
+      const schema = route.schemas[method];
+      if (!schema) {
+        if (context.ignoreUndocumented) return next();
+        throw new errors.MethodNotAllowed({
+          path: req.path,
+          message: `${req.method} method not allowed`,
+          headers: {
+            Allow: Object.keys(context.openApiRouteMap[route.openApiRoute]!)
+              .filter((key) => httpMethods.has(key.toLowerCase()))
+              .join(', '),
+          },
+        });
+      }
+      const openapi: Record<string, unknown> = {
+        expressRoute: route.expressRoute,
+        openApiRoute: route.openApiRoute,
+        pathParams,
+        schema,
+        serial: context.serial,
+      };
+      if (responseDoc) openapi._responseSchema = route.responseSchemas?.[method];
+      (req as unknown as { openapi: unknown }).openapi = openapi;
+      req.params = pathParams;
+      return next();
+    }
+    if (context.isManagedRoute(path) && !context.ignoreUndocumented) {
+      throw new errors.NotFound({ path: req.path, message: 'not found' });
+    }
+    next();
   };
 }
 
@@ -151,7 +301,8 @@ function validatorInternals(): ValidatorInternals {
  * contracts' routers dispatch by operation, http/operations.ts, and have none).
  */
 async function assembleValidator(options: OpenApiValidatorOpts): Promise<RequestHandler> {
-  const { OpenApiValidator, OpenApiSpecLoader, OpenApiContext, SchemaPreprocessor } = validatorInternals();
+  const internals = validatorInternals();
+  const { OpenApiValidator, OpenApiSpecLoader, OpenApiContext, SchemaPreprocessor } = internals;
   const validator = new OpenApiValidator(options);
   const spec = await new OpenApiSpecLoader({
     apiDoc: structuredClone(options.apiSpec),
@@ -171,7 +322,7 @@ async function assembleValidator(options: OpenApiValidatorOpts): Promise<Request
     normalized.useRequestUrl,
   );
   const stages = [
-    validator.metadataMiddleware(context, apiDocRes),
+    routeMetadata(context as unknown as RouteContext, apiDocRes as ResponseDoc | null, internals),
     validator.requestValidationMiddleware(context.apiDoc),
   ];
   if (normalized.validateResponses) stages.push(validator.responseValidationMiddleware(apiDocRes, context.serial));
