@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import knexFactory, { type Knex } from 'knex';
 import type { Runtime } from '@paygate/server';
+import { insertCreates, insertCreatesOneByOne } from '../../server/src/db/queries/creates.js';
 import { insertEvents, listEventsForPayment, type EventRow } from '../../server/src/db/queries/events.js';
 import { findPaymentStatus } from '../../server/src/db/queries/paymentStatus.js';
 import { stageColumns } from '../../server/src/db/queries/paymentStages.js';
@@ -162,6 +163,84 @@ describeEachDatabase('ops.db fast paths', (get, dialect) => {
       const events = async (id: string) =>
         (await listEventsForPayment(knex(), id)).map(({ id: _id, payment_id: _p, ...e }) => e);
       assert.deepEqual(await events(fast), await events(plain));
+    }
+  });
+
+  it('keys, payments and events of creates inserted by insertCreates store what the separate inserts store', async () => {
+    // On SQLite insertCreates is the separate inserts; on PostgreSQL one statement.
+    const rowsFor = (side: string) =>
+      awkward.flatMap((t, i) =>
+        (['none', 'new', 'taken'] as const).map((keying) => {
+          const p = newPayment(`creates ${t} ${keying}`, i);
+          const payment = {
+            id: newId.payment(),
+            merchant_id: p.merchantId,
+            live: p.live,
+            status: 'requires_action' as const,
+            state_version: 0,
+            reference_id: p.referenceId,
+            amount_unit: p.amount.unit,
+            amount_value: p.amount.value,
+            success_url: p.successUrl,
+            error_url: p.errorUrl,
+            created_at: clock.now() + i,
+            expires_at: p.expiresAt,
+            updated_at: clock.now() + i,
+          };
+          const event: EventRow = {
+            id: newId.event(),
+            payment_id: payment.id,
+            merchant_id: payment.merchant_id,
+            live: payment.live,
+            type: 'payment.created',
+            state_version: 0,
+            created_at: payment.created_at,
+            payload: JSON.stringify({ payment: payment.id, text: t }),
+          };
+          const key =
+            keying === 'none'
+              ? undefined
+              : {
+                  merchant_id: merchantId,
+                  live: p.live,
+                  key: `${side} ${keying} ${t} ${i}`,
+                  request_hash: `hash ${t}`,
+                  created_at: clock.now(),
+                  response_status: 201,
+                  response_body: JSON.stringify({ paymentId: payment.id, text: t }),
+                };
+          return { payment, event, key };
+        }),
+      );
+    const [fast, plain] = [rowsFor('fast'), rowsFor('plain')];
+    // Keys another request holds already: those creates insert nothing.
+    for (const rows of [fast, plain])
+      for (const r of rows.filter((x) => x.key?.key.includes(' taken ')))
+        await knex()('idempotency_keys').insert({ ...r.key!, request_hash: 'other', response_body: 'other' });
+    const wentFast = await knex().transaction((trx) => insertCreates(trx, fast));
+    const wentPlain = await knex().transaction((trx) => insertCreatesOneByOne(trx, plain));
+    assert.deepEqual(wentFast, wentPlain);
+    assert.deepEqual(
+      wentFast,
+      fast.map((r) => !r.key?.key.includes(' taken ')),
+    );
+    for (const [i, f] of fast.entries()) {
+      const p = plain[i]!;
+      assert.equal(await findPayment(knex(), f.payment.id).then(Boolean), wentFast[i]);
+      if (wentFast[i]) {
+        const names = (r: typeof f) => ({ payment: r.payment.id, event: r.event.id });
+        const read = async (r: typeof f) =>
+          JSON.parse(withoutIds(JSON.stringify(await stored(r.payment.id)), names(r))) as unknown;
+        assert.deepEqual(await read(f), await read(p));
+      }
+      if (f.key) {
+        const keyRow = async (r: typeof f) => {
+          const { merchant_id, live, key } = r.key!;
+          const { key: _key, ...rest } = (await findIdempotencyKey(knex(), { merchant_id, live, key }))!;
+          return JSON.parse(withoutIds(JSON.stringify(rest), { payment: r.payment.id })) as unknown;
+        };
+        assert.deepEqual(await keyRow(f), await keyRow(p));
+      }
     }
   });
 

@@ -9,8 +9,9 @@ import type { Database } from '../db/connect.js';
 import { Combiner } from '../db/combiner.js';
 import { isEmbedded } from '../db/dialect.js';
 import { insertEvents, type EventRow } from '../db/queries/events.js';
-import { insertAnsweredKeys, scopeId, type IdempotencyScope } from '../db/queries/idempotencyKeys.js';
-import { findPayment, insertPayments, updatePaymentAtVersion, type PaymentRow } from '../db/queries/payments.js';
+import { insertCreates } from '../db/queries/creates.js';
+import { scopeId, type IdempotencyScope } from '../db/queries/idempotencyKeys.js';
+import { findPayment, updatePaymentAtVersion, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { JobQueue } from '../jobs/types.js';
@@ -88,6 +89,11 @@ async function writeEvents(deps: LifecycleDeps, trx: Knex.Transaction, pending: 
     trx,
     pending.map((p) => p.event),
   );
+  await runEventHooks(deps, trx, pending);
+}
+
+/** The event hooks of events already in the outbox, each event's in order, inside the transaction. */
+async function runEventHooks(deps: LifecycleDeps, trx: Knex.Transaction, pending: PendingEvent[]): Promise<void> {
   for (const { event, envelope } of pending) {
     for (const hook of deps.eventHooks) await hook(trx, event, envelope);
   }
@@ -151,41 +157,9 @@ interface CreateItem {
 }
 
 /**
- * Which creates of a batch may go ahead: every unkeyed one, and each keyed one whose key row was inserted. Of two
- * creates of one batch with the same key, only the first tries; the second finds the first's key once committed.
- */
-async function claimKeys(trx: Knex.Transaction, items: CreateItem[], rows: PaymentRow[]): Promise<boolean[]> {
-  const go = items.map((item) => item.key === undefined);
-  const tried: number[] = [];
-  const seen = new Set<string>();
-  items.forEach((item, i) => {
-    if (item.key && !seen.has(scopeId(item.key.scope))) {
-      seen.add(scopeId(item.key.scope));
-      tried.push(i);
-    }
-  });
-  if (tried.length === 0) return go;
-  const inserted = await insertAnsweredKeys(
-    trx,
-    tried.map((i) => {
-      const key = items[i]!.key!;
-      const answer = key.answer(rows[i]!);
-      return {
-        ...key.scope,
-        request_hash: key.requestHash,
-        created_at: key.createdAt,
-        response_status: answer.status,
-        response_body: answer.body,
-      };
-    }),
-  );
-  tried.forEach((i, n) => (go[i] = inserted[n]!));
-  return go;
-}
-
-/**
  * Creates payments and their `payment.created` events in the caller's transaction; null for a keyed create whose
- * key was taken.
+ * key was taken. Of two keyed creates of one batch with the same key, only the first tries; the second finds the
+ * first's key once committed.
  */
 async function insertNewPayments(
   deps: LifecycleDeps,
@@ -193,20 +167,44 @@ async function insertNewPayments(
   items: CreateItem[],
 ): Promise<(PaymentRow | null)[]> {
   const all = items.map((item) => newPaymentRow(deps, item.input));
-  const go = await claimKeys(trx, items, all);
-  const rows = all.filter((_, i) => go[i]);
-  if (rows.length > 0) {
-    await insertPayments(
-      trx,
-      rows.map(({ stages: _stages, ...columns }) => columns),
-    );
-    await writeEvents(
-      deps,
-      trx,
-      rows.map((row) => eventOf(deps, row, 'payment.created')),
-    );
-  }
-  for (const row of rows) observeOnCommit(deps, trx, null, row.status, row.live);
+  const seen = new Set<string>();
+  const tries = items.map((item) => {
+    if (!item.key) return true;
+    const scope = scopeId(item.key.scope);
+    if (seen.has(scope)) return false;
+    seen.add(scope);
+    return true;
+  });
+  const pending = all.map((row, i) => (tries[i] ? eventOf(deps, row, 'payment.created') : null));
+  const tried = items.flatMap((item, i) => (tries[i] ? [i] : []));
+  const inserted = await insertCreates(
+    trx,
+    tried.map((i) => {
+      const { stages: _stages, ...payment } = all[i]!;
+      const key = items[i]!.key;
+      if (!key) return { payment, event: pending[i]!.event };
+      const answer = key.answer(all[i]!);
+      return {
+        payment,
+        event: pending[i]!.event,
+        key: {
+          ...key.scope,
+          request_hash: key.requestHash,
+          created_at: key.createdAt,
+          response_status: answer.status,
+          response_body: answer.body,
+        },
+      };
+    }),
+  );
+  const go = items.map(() => false);
+  tried.forEach((i, n) => (go[i] = inserted[n]!));
+  await runEventHooks(
+    deps,
+    trx,
+    pending.filter((p, i): p is PendingEvent => go[i]! && p !== null),
+  );
+  for (const [i, row] of all.entries()) if (go[i]) observeOnCommit(deps, trx, null, row.status, row.live);
   return all.map((row, i) => (go[i] ? row : null));
 }
 

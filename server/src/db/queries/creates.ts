@@ -1,0 +1,129 @@
+/**
+ * The inserts of a group commit of creates (payments/lifecycle.ts): each create's idempotency key with its answer
+ * (keyed creates), its payment and its `payment.created` event. On PostgreSQL all three go in one prepared statement,
+ * one round trip instead of three: a keyed create there spent a third of its time on the database client and its
+ * socket writes, one per statement (BENCHMARKS.md, "Issue 18"). On SQLite, where a statement is no round trip, the
+ * three inserts of the query functions run one after the other. test/ops/ops.db.fastPaths.test.ts compares the two.
+ */
+import type { Knex } from 'knex';
+import { preparedReadAll } from '../connect.js';
+import { dialectOf } from '../dialect.js';
+import { insertEvents, type EventRow } from './events.js';
+import { insertAnsweredKeys, scopeId, type AnsweredKeyRow } from './idempotencyKeys.js';
+import { insertPayments, type PaymentRow } from './payments.js';
+
+export interface CreateRows {
+  payment: Omit<PaymentRow, 'stages'>;
+  event: EventRow;
+  /** A keyed create's key: the payment and event are inserted only if this key is (its scope held none). */
+  key?: AnsweredKeyRow;
+}
+
+/**
+ * The keys go in first (in scope order, so that transactions inserting overlapping keys lock in one order, as
+ * insertAnsweredKeys does); a payment goes in if it has no key or its key went in; its event goes in with it. The
+ * statement answers the ids of the payments it inserted. A data-modifying CTE sees the rows another part inserts only
+ * through its RETURNING, which is how the payments read the keys that went in.
+ */
+const insertCreatesPg = preparedReadAll<{ id: string }>(
+  'paygate_insert_creates',
+  `with k as (
+     insert into idempotency_keys (merchant_id, live, key, request_hash, created_at, response_status, response_body)
+     select * from unnest(?::text[], ?::boolean[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::text[])
+     on conflict (merchant_id, live, key) do nothing
+     returning merchant_id, live, key
+   ),
+   p as (
+     insert into payments (id, merchant_id, live, status, state_version, reference_id, amount_unit, amount_value,
+       success_url, error_url, created_at, expires_at, updated_at, settlement_mode)
+     select u.id, u.merchant_id, u.live, u.status, u.state_version, u.reference_id, u.amount_unit, u.amount_value,
+       u.success_url, u.error_url, u.created_at, u.expires_at, u.updated_at,
+       (select m.settlement_mode from merchants m where m.id = u.merchant_id)
+     from unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[],
+       ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[])
+       as u(id, merchant_id, live, status, state_version, reference_id, amount_unit, amount_value, success_url,
+         error_url, created_at, expires_at, updated_at, key)
+     where u.key is null
+       or exists (select 1 from k where k.merchant_id = u.merchant_id and k.live = u.live and k.key = u.key)
+     returning id
+   ),
+   e as (
+     insert into events (id, payment_id, merchant_id, live, type, state_version, created_at, payload)
+     select v.* from unnest(?::text[], ?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::bigint[], ?::text[])
+       as v(id, payment_id, merchant_id, live, type, state_version, created_at, payload)
+     where v.payment_id in (select id from p)
+   )
+   select id from p`,
+);
+
+/** Inserts what it may of each create, in the caller's transaction; answers, per create, whether it went in. */
+export async function insertCreates(trx: Knex.Transaction, creates: CreateRows[]): Promise<boolean[]> {
+  if (creates.length === 0) return [];
+  if (dialectOf(trx) !== 'postgres') return insertCreatesOneByOne(trx, creates);
+  const keys = creates
+    .flatMap((c) => (c.key ? [c.key] : []))
+    .sort((a, b) => {
+      const x = scopeId(a);
+      const y = scopeId(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+  const key = <K extends keyof AnsweredKeyRow>(k: K) => keys.map((r) => r[k]);
+  const payment = <K extends keyof CreateRows['payment']>(k: K) => creates.map((c) => c.payment[k]);
+  const event = <K extends keyof EventRow>(k: K) => creates.map((c) => c.event[k]);
+  const inserted = await insertCreatesPg(trx, [
+    key('merchant_id'),
+    key('live'),
+    key('key'),
+    key('request_hash'),
+    key('created_at'),
+    key('response_status'),
+    key('response_body'),
+    payment('id'),
+    payment('merchant_id'),
+    payment('live'),
+    payment('status'),
+    payment('state_version'),
+    payment('reference_id'),
+    payment('amount_unit'),
+    payment('amount_value'),
+    payment('success_url'),
+    payment('error_url'),
+    payment('created_at'),
+    payment('expires_at'),
+    payment('updated_at'),
+    creates.map((c) => c.key?.key ?? null),
+    event('id'),
+    event('payment_id'),
+    event('merchant_id'),
+    event('live'),
+    event('type'),
+    event('state_version'),
+    event('created_at'),
+    event('payload'),
+  ]);
+  const ids = new Set(inserted.map((r) => r.id));
+  return creates.map((c) => ids.has(c.payment.id));
+}
+
+/** The plain path: the keys, then the payments whose keys went in, then their events. */
+export async function insertCreatesOneByOne(trx: Knex.Transaction, creates: CreateRows[]): Promise<boolean[]> {
+  const keyed = creates.filter((c) => c.key);
+  const taken = await insertAnsweredKeys(
+    trx,
+    keyed.map((c) => c.key!),
+  );
+  const keyWentIn = new Map(keyed.map((c, i) => [c, taken[i]!]));
+  const go = creates.map((c) => keyWentIn.get(c) ?? true);
+  const inserted = creates.filter((_, i) => go[i]);
+  if (inserted.length > 0) {
+    await insertPayments(
+      trx,
+      inserted.map((c) => c.payment),
+    );
+    await insertEvents(
+      trx,
+      inserted.map((c) => c.event),
+    );
+  }
+  return go;
+}
