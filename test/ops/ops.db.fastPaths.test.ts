@@ -67,6 +67,23 @@ describeEachDatabase('ops.db fast paths', (get, dialect) => {
     errorUrl: i % 3 === 1 ? null : 'https://shop.example/error',
   });
 
+  /** The row of a new payment as the lifecycle makes it, created `i` ms after the clock's time. */
+  const paymentRow = (p: NewPayment, i: number) => ({
+    id: newId.payment(),
+    merchant_id: p.merchantId,
+    live: p.live,
+    status: 'requires_action' as const,
+    state_version: 0,
+    reference_id: p.referenceId,
+    amount_unit: p.amount.unit,
+    amount_value: p.amount.value,
+    success_url: p.successUrl,
+    error_url: p.errorUrl,
+    created_at: clock.now() + i,
+    expires_at: p.expiresAt,
+    updated_at: clock.now() + i,
+  });
+
   /** A payment and its events as stored, with its own ids named. */
   async function stored(id: string) {
     const payment = (await findPayment(knex(), id))!;
@@ -119,24 +136,7 @@ describeEachDatabase('ops.db fast paths', (get, dialect) => {
   });
 
   it('payments and events inserted in one statement read back as those the query builder inserts', async () => {
-    const rows = awkward.map((t, i) => {
-      const p = newPayment(`insert ${t}`, i);
-      return {
-        id: newId.payment(),
-        merchant_id: p.merchantId,
-        live: p.live,
-        status: 'requires_action' as const,
-        state_version: 0,
-        reference_id: p.referenceId,
-        amount_unit: p.amount.unit,
-        amount_value: p.amount.value,
-        success_url: p.successUrl,
-        error_url: p.errorUrl,
-        created_at: clock.now() + i,
-        expires_at: p.expiresAt,
-        updated_at: clock.now() + i,
-      };
-    });
+    const rows = awkward.map((t, i) => paymentRow(newPayment(`insert ${t}`, i), i));
     const copies = rows.map((r) => ({ ...r, id: newId.payment() }));
     const eventOf = (r: (typeof rows)[number], i: number): EventRow => ({
       id: newId.event(),
@@ -172,21 +172,7 @@ describeEachDatabase('ops.db fast paths', (get, dialect) => {
       awkward.flatMap((t, i) =>
         (['none', 'new', 'taken'] as const).map((keying) => {
           const p = newPayment(`creates ${t} ${keying}`, i);
-          const payment = {
-            id: newId.payment(),
-            merchant_id: p.merchantId,
-            live: p.live,
-            status: 'requires_action' as const,
-            state_version: 0,
-            reference_id: p.referenceId,
-            amount_unit: p.amount.unit,
-            amount_value: p.amount.value,
-            success_url: p.successUrl,
-            error_url: p.errorUrl,
-            created_at: clock.now() + i,
-            expires_at: p.expiresAt,
-            updated_at: clock.now() + i,
-          };
+          const payment = paymentRow(p, i);
           const event: EventRow = {
             id: newId.event(),
             payment_id: payment.id,
