@@ -168,25 +168,25 @@ async function insertNewPayments(
 ): Promise<(PaymentRow | null)[]> {
   const all = items.map((item) => newPaymentRow(deps, item.input));
   const seen = new Set<string>();
-  const tries = items.map((item) => {
-    if (!item.key) return true;
+  const tried = items.flatMap((item, i) => {
+    if (!item.key) return [i];
     const scope = scopeId(item.key.scope);
-    if (seen.has(scope)) return false;
+    if (seen.has(scope)) return [];
     seen.add(scope);
-    return true;
+    return [i];
   });
-  const pending = all.map((row, i) => (tries[i] ? eventOf(deps, row, 'payment.created') : null));
-  const tried = items.flatMap((item, i) => (tries[i] ? [i] : []));
+  const pending = tried.map((i) => eventOf(deps, all[i]!, 'payment.created'));
   const inserted = await insertCreates(
     trx,
-    tried.map((i) => {
+    tried.map((i, n) => {
       const { stages: _stages, ...payment } = all[i]!;
+      const event = pending[n]!.event;
       const key = items[i]!.key;
-      if (!key) return { payment, event: pending[i]!.event };
+      if (!key) return { payment, event };
       const answer = key.answer(all[i]!);
       return {
         payment,
-        event: pending[i]!.event,
+        event,
         key: {
           ...key.scope,
           request_hash: key.requestHash,
@@ -202,7 +202,7 @@ async function insertNewPayments(
   await runEventHooks(
     deps,
     trx,
-    pending.filter((p, i): p is PendingEvent => go[i]! && p !== null),
+    pending.filter((_, n) => inserted[n]),
   );
   for (const [i, row] of all.entries()) if (go[i]) observeOnCommit(deps, trx, null, row.status, row.live);
   return all.map((row, i) => (go[i] ? row : null));

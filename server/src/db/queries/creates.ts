@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import { preparedReadAll } from '../connect.js';
 import { dialectOf } from '../dialect.js';
 import { insertEvents, type EventRow } from './events.js';
-import { insertAnsweredKeys, scopeId, type AnsweredKeyRow } from './idempotencyKeys.js';
+import { inScopeOrder, insertAnsweredKeys, type AnsweredKeyRow } from './idempotencyKeys.js';
 import { insertPayments, type PaymentRow } from './payments.js';
 
 export interface CreateRows {
@@ -60,13 +60,7 @@ const insertCreatesPg = preparedReadAll<{ id: string }>(
 export async function insertCreates(trx: Knex.Transaction, creates: CreateRows[]): Promise<boolean[]> {
   if (creates.length === 0) return [];
   if (dialectOf(trx) !== 'postgres') return insertCreatesOneByOne(trx, creates);
-  const keys = creates
-    .flatMap((c) => (c.key ? [c.key] : []))
-    .sort((a, b) => {
-      const x = scopeId(a);
-      const y = scopeId(b);
-      return x < y ? -1 : x > y ? 1 : 0;
-    });
+  const keys = inScopeOrder(creates.flatMap((c) => (c.key ? [c.key] : [])));
   const key = <K extends keyof AnsweredKeyRow>(k: K) => keys.map((r) => r[k]);
   const payment = <K extends keyof CreateRows['payment']>(k: K) => creates.map((c) => c.payment[k]);
   const event = <K extends keyof EventRow>(k: K) => creates.map((c) => c.event[k]);

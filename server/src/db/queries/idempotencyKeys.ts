@@ -53,6 +53,15 @@ export function scopeId(scope: IdempotencyScope): string {
   return `${scope.merchant_id}\u0000${scope.live ? 1 : 0}\u0000${scope.key}`;
 }
 
+/** The rows sorted by scope: the order in which every insert of keys takes their locks. */
+export function inScopeOrder<T extends IdempotencyScope>(rows: T[]): T[] {
+  return [...rows].sort((a, b) => {
+    const x = scopeId(a);
+    const y = scopeId(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
 /**
  * Inserts keys with their answers, each unless its scope holds a key already; answers, per row, whether it was
  * inserted. The rows must name distinct scopes. Run in the transaction that creates the payments: the primary key
@@ -62,13 +71,8 @@ export function scopeId(scope: IdempotencyScope): string {
  */
 export async function insertAnsweredKeys(db: Knex.Transaction, rows: AnsweredKeyRow[]): Promise<boolean[]> {
   if (rows.length === 0) return [];
-  const sorted = [...rows].sort((a, b) => {
-    const x = scopeId(a);
-    const y = scopeId(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
   const inserted = (await db('idempotency_keys')
-    .insert(sorted)
+    .insert(inScopeOrder(rows))
     .onConflict(['merchant_id', 'live', 'key'])
     .ignore()
     .returning(['merchant_id', 'live', 'key'])) as RawRow[];
