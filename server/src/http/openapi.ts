@@ -52,6 +52,40 @@ export function ownsPath(api: ApiName, path: string): boolean {
 
 type PathToRegexp = (path: unknown, options?: Record<string, unknown>) => unknown;
 
+/**
+ * express-openapi-validator 5.6 compiles the template of every route it scans with path-to-regexp's `pathToRegexp`
+ * on every request (lookupRoute in middlewares/openapi.metadata.js): several microseconds per route, a sizeable
+ * share of a small request (cdimascio/express-openapi-validator#1217 caches them, unreleased). The result depends
+ * only on the arguments and the validator only reads it, so the function it calls is memoised, in the copy of
+ * path-to-regexp the validator loads. Express's router uses `match` of that module, which is left alone.
+ * `routeMetadata` (below) compiles each route once by itself; the memoisation still serves any other caller of
+ * the library's route lookup in the process (its `middleware()`), and ops.http.pipeline tests it.
+ */
+function memoisePathToRegexp(): void {
+  const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+  const module = fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp & { memoised?: true } };
+  const compile = module.pathToRegexp;
+  if (compile.memoised) return;
+  // By template, then by the two flags the validator passes ({ sensitive, strict }); other calls are not memoised.
+  const compiled = new Map<string, unknown[]>();
+  const memoised: PathToRegexp & { memoised?: true } = (path, options) => {
+    const sensitive = options?.sensitive;
+    const strict = options?.strict;
+    const flagsOnly =
+      typeof sensitive === 'boolean' && typeof strict === 'boolean' && Object.keys(options!).length === 2;
+    if (typeof path !== 'string' || !flagsOnly) return compile(path, options);
+    let byFlags = compiled.get(path);
+    if (byFlags === undefined) {
+      // Templates come from the contracts, so this stays small; the bound is a guard.
+      if (compiled.size >= 10_000) return compile(path, options);
+      compiled.set(path, (byFlags = []));
+    }
+    return (byFlags[(sensitive ? 1 : 0) + (strict ? 2 : 0)] ??= compile(path, options));
+  };
+  memoised.memoised = true;
+  module.pathToRegexp = memoised;
+}
+
 /** express-openapi-validator's options for a contract: what `contractValidator` gives the library. */
 export function validatorOptions(api: ApiName, validateResponses: boolean): OpenApiValidatorOpts {
   return {
@@ -308,6 +342,7 @@ async function assembleValidator(options: OpenApiValidatorOpts): Promise<Request
  * requests.
  */
 export function contractValidator(api: ApiName, validateResponses: boolean): RequestHandler {
+  memoisePathToRegexp();
   let ready: RequestHandler | undefined;
   const loading = assembleValidator(validatorOptions(api, validateResponses)).then((stages) => (ready = stages));
   // A contract that fails to load fails every request of its surface (the library's behaviour), not the process.
