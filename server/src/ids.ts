@@ -28,10 +28,35 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-/** Id formats of docs/decisions.md §4: payment and event ids carry ≈143 random bits, so they cannot be guessed. */
+const TIME_CHARS = 8;
+
+/**
+ * The creation time (milliseconds) as 8 base62 characters, which sort as the times do (BASE62 is in ASCII order;
+ * 62^8 ms reach past the year 8000).
+ */
+export function timeBase62(ms: number): string {
+  let out = '';
+  for (let i = 0; i < TIME_CHARS; i++) {
+    out = BASE62[ms % 62]! + out;
+    ms = Math.floor(ms / 62);
+  }
+  return out;
+}
+
+/**
+ * A time-ordered id (docs/decisions.md §4): the creation time, then 16 random characters (≈95 bits, so it still
+ * cannot be guessed). Ids of rows inserted on every create go in at the end of their indexes instead of on a random
+ * page of each: with fully random ids a group commit dirtied a page per row per index, and SQLite's commits (and
+ * PostgreSQL's write-ahead log) wrote them all (BENCHMARKS.md, "Issue 18").
+ */
+export function timeOrderedId(prefix: string): string {
+  return `${prefix}${timeBase62(Date.now())}${randomBase62(24 - TIME_CHARS)}`;
+}
+
+/** Id formats of docs/decisions.md §4. */
 export const newId = {
-  payment: () => `pay_${randomBase62(24)}`,
-  event: () => `evt_${randomBase62(24)}`,
+  payment: () => timeOrderedId('pay_'),
+  event: () => timeOrderedId('evt_'),
   partner: () => `ptn_${randomBase62(16)}`,
   merchant: () => `mer_${randomBase62(16)}`,
   key: () => `key_${randomBase62(16)}`,

@@ -26,7 +26,7 @@ import {
   type EndpointRow,
 } from '../db/queries/webhooks.js';
 import type { EventRow } from '../db/queries/events.js';
-import { randomBase62 } from '../ids.js';
+import { randomBase62, timeOrderedId } from '../ids.js';
 import { assertPayload, type TaskList } from '../jobs/types.js';
 import type { EventHook } from '../payments/lifecycle.js';
 import type { WebhookDeps } from './deliveryDeps.js';
@@ -38,7 +38,7 @@ import { DISABLE_AFTER_MS, nextAttemptAt } from './schedule.js';
 export const DELIVER_TASK = 'webhooks.deliver';
 export const USER_AGENT = 'Paygate-Webhooks/1.0';
 
-export const newDeliveryId = () => `whd_${randomBase62(24)}`;
+export const newDeliveryId = () => timeOrderedId('whd_');
 
 /** Creates a pending delivery and its first job, inside the caller's transaction. */
 export async function scheduleDelivery(
