@@ -49,19 +49,46 @@ export function preparedReadAll<Row>(
 ): (db: Knex | Knex.Transaction, values: unknown[]) => Promise<Row[]> {
   let n = 0;
   const pgText = sql.replace(/\?/g, () => `$${++n}`);
-  return async (db, values) => {
-    // What knex refuses too: the connection of a finished transaction may be someone else's by now.
-    if ('isCompleted' in db && db.isCompleted()) throw new Error(`${name}: the transaction is already complete.`);
-    const client = db.client as Knex.Client;
-    const conn = (await client.acquireConnection()) as PgConnection & BetterSqlite3.Database;
-    try {
+  return (db, values) =>
+    onConnection(db, name, async (conn) => {
       if (dialectOf(db) === 'postgres') return (await conn.query({ name, text: pgText, values })).rows as Row[];
-      // As knex binds them: SQLite has no booleans.
-      return conn.prepare(sql).all(values.map((v) => (typeof v === 'boolean' ? Number(v) : v))) as Row[];
-    } finally {
-      await client.releaseConnection(conn);
-    }
-  };
+      return conn.prepare(sql).all(sqliteValues(values)) as Row[];
+    });
+}
+
+/** As knex binds them: SQLite has no booleans. */
+export function sqliteValues(values: unknown[]): unknown[] {
+  return values.map((v) => (typeof v === 'boolean' ? Number(v) : v));
+}
+
+/** Runs `work` on a connection of the knex pool, or on the connection of the transaction `db` is. */
+async function onConnection<T>(
+  db: Knex | Knex.Transaction,
+  name: string,
+  work: (conn: PgConnection & BetterSqlite3.Database) => Promise<T>,
+): Promise<T> {
+  // What knex refuses too: the connection of a finished transaction may be someone else's by now.
+  if ('isCompleted' in db && db.isCompleted()) throw new Error(`${name}: the transaction is already complete.`);
+  const client = db.client as Knex.Client;
+  const conn = (await client.acquireConnection()) as PgConnection & BetterSqlite3.Database;
+  try {
+    return await work(conn);
+  } finally {
+    await client.releaseConnection(conn);
+  }
+}
+
+/**
+ * Runs `work` with the SQLite connection of `db` (a transaction's own when `db` is one), for a hot path's fixed
+ * statements: `conn.prepare` hands out the statement prepared once per text (below), so they run without knex's
+ * query builder and runner. `db` must be an SQLite database.
+ */
+export function onSqliteConnection<T>(
+  db: Knex | Knex.Transaction,
+  name: string,
+  work: (conn: BetterSqlite3.Database) => T,
+): Promise<T> {
+  return onConnection(db, name, async (conn) => work(conn));
 }
 
 interface PgConnection {

@@ -2,11 +2,13 @@
  * The inserts of a group commit of creates (payments/lifecycle.ts): each create's idempotency key with its answer
  * (keyed creates), its payment and its `payment.created` event. On PostgreSQL all three go in one prepared statement,
  * one round trip instead of three: a keyed create there spent a third of its time on the database client and its
- * socket writes, one per statement (BENCHMARKS.md, "Issue 18"). On SQLite, where a statement is no round trip, the
- * three inserts of the query functions run one after the other. test/ops/ops.db.fastPaths.test.ts compares the two.
+ * socket writes, one per statement (BENCHMARKS.md, "Issue 18"). On SQLite, where a statement is no round trip, three
+ * fixed one-row statements run for each create, prepared once: knex's builder compiled a batch's multi-row inserts
+ * anew every time, a tenth of a create's time. test/ops/ops.db.fastPaths.test.ts compares both with the inserts of
+ * the query functions (`insertCreatesOneByOne`).
  */
 import type { Knex } from 'knex';
-import { preparedReadAll } from '../connect.js';
+import { onSqliteConnection, preparedReadAll, sqliteValues } from '../connect.js';
 import { dialectOf } from '../dialect.js';
 import { insertEvents, type EventRow } from './events.js';
 import { inScopeOrder, insertAnsweredKeys, type AnsweredKeyRow } from './idempotencyKeys.js';
@@ -56,10 +58,58 @@ const insertCreatesPg = preparedReadAll<{ id: string }>(
    select id from p`,
 );
 
+const SQLITE_KEY = `insert into idempotency_keys (merchant_id, live, key, request_hash, created_at, response_status,
+   response_body) values (?, ?, ?, ?, ?, ?, ?) on conflict (merchant_id, live, key) do nothing`;
+const SQLITE_PAYMENT = `insert into payments (id, merchant_id, live, status, state_version, reference_id, amount_unit,
+   amount_value, success_url, error_url, created_at, expires_at, updated_at, settlement_mode)
+   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (select settlement_mode from merchants where id = ?))`;
+const SQLITE_EVENT = `insert into events (id, payment_id, merchant_id, live, type, state_version, created_at, payload)
+   values (?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** SQLite: the keys in scope order, each create's payment if its key went in (or it has none), then its event. */
+function insertCreatesSqlite(trx: Knex.Transaction, creates: CreateRows[]): Promise<boolean[]> {
+  return onSqliteConnection(trx, 'insertCreates', (conn) => {
+    const keyStatement = conn.prepare(SQLITE_KEY);
+    const keyWentIn = new Map<AnsweredKeyRow, boolean>();
+    for (const k of inScopeOrder(creates.flatMap((c) => (c.key ? [c.key] : [])))) {
+      const values = [k.merchant_id, k.live, k.key, k.request_hash, k.created_at, k.response_status, k.response_body];
+      keyWentIn.set(k, keyStatement.run(sqliteValues(values)).changes === 1);
+    }
+    const go = creates.map((c) => (c.key ? keyWentIn.get(c.key)! : true));
+    const paymentStatement = conn.prepare(SQLITE_PAYMENT);
+    const eventStatement = conn.prepare(SQLITE_EVENT);
+    for (const [i, { payment: p, event: e }] of creates.entries()) {
+      if (!go[i]) continue;
+      paymentStatement.run(
+        sqliteValues([
+          p.id,
+          p.merchant_id,
+          p.live,
+          p.status,
+          p.state_version,
+          p.reference_id,
+          p.amount_unit,
+          p.amount_value,
+          p.success_url,
+          p.error_url,
+          p.created_at,
+          p.expires_at,
+          p.updated_at,
+          p.merchant_id,
+        ]),
+      );
+      eventStatement.run(
+        sqliteValues([e.id, e.payment_id, e.merchant_id, e.live, e.type, e.state_version, e.created_at, e.payload]),
+      );
+    }
+    return go;
+  });
+}
+
 /** Inserts what it may of each create, in the caller's transaction; answers, per create, whether it went in. */
 export async function insertCreates(trx: Knex.Transaction, creates: CreateRows[]): Promise<boolean[]> {
   if (creates.length === 0) return [];
-  if (dialectOf(trx) !== 'postgres') return insertCreatesOneByOne(trx, creates);
+  if (dialectOf(trx) !== 'postgres') return insertCreatesSqlite(trx, creates);
   const keys = inScopeOrder(creates.flatMap((c) => (c.key ? [c.key] : [])));
   const key = <K extends keyof AnsweredKeyRow>(k: K) => keys.map((r) => r[k]);
   const payment = <K extends keyof CreateRows['payment']>(k: K) => creates.map((c) => c.payment[k]);
