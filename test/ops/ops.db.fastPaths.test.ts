@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import knexFactory, { type Knex } from 'knex';
 import type { Runtime } from '@paygate/server';
-import { insertCreates, insertCreatesOneByOne } from '../../server/src/db/queries/creates.js';
+import { insertCreates, insertCreatesAlone, insertCreatesOneByOne } from '../../server/src/db/queries/creates.js';
 import { insertEvents, listEventsForPayment, type EventRow } from '../../server/src/db/queries/events.js';
 import { findPaymentStatus } from '../../server/src/db/queries/paymentStatus.js';
 import { stageColumns } from '../../server/src/db/queries/paymentStages.js';
@@ -166,50 +166,48 @@ describeEachDatabase('ops.db fast paths', (get, dialect) => {
     }
   });
 
-  it('keys, payments and events of creates inserted by insertCreates store what the separate inserts store', async () => {
-    // On SQLite insertCreates runs fixed one-row statements; on PostgreSQL one statement.
-    const rowsFor = (side: string) =>
-      awkward.flatMap((t, i) =>
-        (['none', 'new', 'taken'] as const).map((keying) => {
-          const p = newPayment(`creates ${t} ${keying}`, i);
-          const payment = paymentRow(p, i);
-          const event: EventRow = {
-            id: newId.event(),
-            payment_id: payment.id,
-            merchant_id: payment.merchant_id,
-            live: payment.live,
-            type: 'payment.created',
-            state_version: 0,
-            created_at: payment.created_at,
-            payload: JSON.stringify({ payment: payment.id, text: t }),
-          };
-          const key =
-            keying === 'none'
-              ? undefined
-              : {
-                  merchant_id: merchantId,
-                  live: p.live,
-                  key: `${side} ${keying} ${t} ${i}`,
-                  request_hash: `hash ${t}`,
-                  created_at: clock.now(),
-                  response_status: 201,
-                  response_body: JSON.stringify({ paymentId: payment.id, text: t }),
-                };
-          return { payment, event, key };
-        }),
-      );
-    const [fast, plain] = [rowsFor('fast'), rowsFor('plain')];
-    // Keys another request holds already: those creates insert nothing.
-    for (const rows of [fast, plain])
-      for (const r of rows.filter((x) => x.key?.key.includes(' taken ')))
-        await knex()('idempotency_keys').insert({ ...r.key!, request_hash: 'other', response_body: 'other' });
-    const wentFast = await knex().transaction((trx) => insertCreates(trx, fast));
-    const wentPlain = await knex().transaction((trx) => insertCreatesOneByOne(trx, plain));
-    assert.deepEqual(wentFast, wentPlain);
-    assert.deepEqual(
-      wentFast,
-      fast.map((r) => !r.key?.key.includes(' taken ')),
+  /** Creates of each kind (no key, a new key, a key already held) over the awkward texts; `side` names the keys. */
+  const createRowsFor = (side: string) =>
+    awkward.flatMap((t, i) =>
+      (['none', 'new', 'taken'] as const).map((keying) => {
+        const p = newPayment(`creates ${t} ${keying}`, i);
+        const payment = paymentRow(p, i);
+        const event: EventRow = {
+          id: newId.event(),
+          payment_id: payment.id,
+          merchant_id: payment.merchant_id,
+          live: payment.live,
+          type: 'payment.created',
+          state_version: 0,
+          created_at: payment.created_at,
+          payload: JSON.stringify({ payment: payment.id, text: t }),
+        };
+        const key =
+          keying === 'none'
+            ? undefined
+            : {
+                merchant_id: merchantId,
+                live: p.live,
+                key: `${side} ${keying} ${t} ${i}`,
+                request_hash: `hash ${t}`,
+                created_at: clock.now(),
+                response_status: 201,
+                response_body: JSON.stringify({ paymentId: payment.id, text: t }),
+              };
+        return { payment, event, key };
+      }),
     );
+
+  type CreateRowsOf = ReturnType<typeof createRowsFor>;
+
+  /** Keys another request holds already, for the creates keyed ' taken ': those creates insert nothing. */
+  async function holdTakenKeys(rows: CreateRowsOf): Promise<void> {
+    for (const r of rows.filter((x) => x.key?.key.includes(' taken ')))
+      await knex()('idempotency_keys').insert({ ...r.key!, request_hash: 'other', response_body: 'other' });
+  }
+
+  /** What went in by one path is stored as what went in by the other: each payment row whole, its events, its key. */
+  async function assertStoredAlike(fast: CreateRowsOf, plain: CreateRowsOf, wentFast: boolean[]): Promise<void> {
     for (const [i, f] of fast.entries()) {
       const p = plain[i]!;
       assert.equal(await findPayment(knex(), f.payment.id).then(Boolean), wentFast[i]);
@@ -232,7 +230,67 @@ describeEachDatabase('ops.db fast paths', (get, dialect) => {
         assert.deepEqual(await keyRow(f), await keyRow(p));
       }
     }
+  }
+
+  it('keys, payments and events of creates inserted by insertCreates store what the separate inserts store', async () => {
+    // On SQLite insertCreates runs fixed one-row statements; on PostgreSQL one statement.
+    const [fast, plain] = [createRowsFor('fast'), createRowsFor('plain')];
+    for (const rows of [fast, plain]) await holdTakenKeys(rows);
+    const wentFast = await knex().transaction((trx) => insertCreates(trx, fast));
+    const wentPlain = await knex().transaction((trx) => insertCreatesOneByOne(trx, plain));
+    assert.deepEqual(wentFast, wentPlain);
+    assert.deepEqual(
+      wentFast,
+      fast.map((r) => !r.key?.key.includes(' taken ')),
+    );
+    await assertStoredAlike(fast, plain, wentFast);
   });
+
+  if (dialect === 'sqlite')
+    it('SQLite makes creates in a transaction only: no one-statement create to compare', async () => {
+      await assert.rejects(insertCreatesAlone(knex(), createRowsFor('sqlite')), /PostgreSQL only/);
+    });
+  else {
+    it('creates inserted alone in one statement store what the separate inserts store', async () => {
+      const [fast, plain] = [createRowsFor('alone'), createRowsFor('alone plain')];
+      for (const rows of [fast, plain]) await holdTakenKeys(rows);
+      const outcome = await insertCreatesAlone(knex(), fast);
+      const wentPlain = await knex().transaction((trx) => insertCreatesOneByOne(trx, plain));
+      assert.deepEqual(outcome, { inserted: wentPlain });
+      await assertStoredAlike(fast, plain, wentPlain);
+    });
+
+    it('creates inserted alone: a merchant with a webhook endpoint for the mode makes the statement insert nothing', async () => {
+      const other = await seedMerchant(knex(), 'mer_fastpathsalone001');
+      const { endpoint: live } = await createEndpoint(runtime, other, 'test', { url: 'http://127.0.0.1:9/alone' });
+      await knex()('webhook_endpoints').where({ id: live.id }).update({ mode: 'live' });
+      // A deleted endpoint and one for the other mode do not count.
+      const gone = await seedMerchant(knex(), 'mer_fastpathsalone002');
+      const { endpoint: deleted } = await createEndpoint(runtime, gone, 'test', { url: 'http://127.0.0.1:9/gone' });
+      await knex()('webhook_endpoints').where({ id: deleted.id }).update({ deleted_at: clock.now() });
+      const rowsOf = (merchant: string, live: boolean, tag: string) =>
+        createRowsFor(tag)
+          .slice(0, 3)
+          .map((r) => ({
+            payment: { ...r.payment, merchant_id: merchant, live },
+            event: { ...r.event, merchant_id: merchant, live },
+            key: r.key && { ...r.key, merchant_id: merchant, live },
+          }));
+      const free = [...rowsOf(other, false, 'other test'), ...rowsOf(gone, false, 'gone test')];
+      assert.deepEqual(await insertCreatesAlone(knex(), free), { inserted: [true, true, true, true, true, true] });
+      const blocked = [...rowsOf(merchantId, false, 'mixed own'), ...rowsOf(other, true, 'mixed other live')];
+      assert.deepEqual(await insertCreatesAlone(knex(), blocked), { endpoints: [{ merchantId: other, live: true }] });
+      for (const r of blocked) {
+        assert.equal(await findPayment(knex(), r.payment.id), null);
+        assert.equal(await findIdempotencyKey(knex(), r.key ?? { merchant_id: '', live: false, key: '' }), null);
+      }
+      const events = (await knex()('events').whereIn(
+        'id',
+        blocked.map((r) => r.event.id),
+      )) as unknown[];
+      assert.deepEqual(events, []);
+    });
+  }
 
   it('status reads made together answer what one read at a time by the query builder answers', async () => {
     const known = (await listPayments(knex(), { merchantId, live: false, limit: 5 })).concat(

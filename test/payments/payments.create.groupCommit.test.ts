@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
+import pg from 'pg';
 import type { Runtime } from '@paygate/server';
 import { listEventsForPayment } from '../../server/src/db/queries/events.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
@@ -15,15 +16,81 @@ import { describeEachDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
 import { testClock, testRuntime, type TestClock } from '../helpers/runtime.js';
 
-/** The statements knex runs from now on, transactions included, lower-cased. */
-function recordStatements(knex: Knex): { statements: string[]; stop: () => void } {
+/**
+ * The statements run from now on, transactions included, lower-cased: knex's (its query events), and on PostgreSQL
+ * every statement any client sends (the one-statement creates bypass knex), with the prepared statement's name.
+ */
+function recordStatements(knex: Knex): { statements: string[]; named: string[]; stop: () => void } {
   const statements: string[] = [];
+  const named: string[] = [];
   const listener = (query: { sql: string }) => statements.push(query.sql.trim().toLowerCase());
   knex.on('query', listener);
-  return { statements, stop: () => knex.off('query', listener) };
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as { name?: string } | string;
+    if (typeof config === 'object' && config?.name) named.push(config.name);
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  return {
+    statements,
+    named,
+    stop: () => {
+      knex.off('query', listener);
+      pg.Client.prototype.query = query;
+    },
+  };
 }
 
-describeEachDatabase('payments.create group commit', (get) => {
+/**
+ * A knex whose work happens but whose caller hears `lost` instead of the outcome, as when the connection drops after
+ * the database committed: a transaction commits, then fails; a statement run alone (PostgreSQL's one-statement
+ * creates) runs, then fails.
+ */
+function losingTheOutcome(knex: Knex, lost: Error): Knex {
+  const target = knex.client as Knex.Client;
+  // Each connection lent out, as the caller sees it, to the pool's own (which is the one to give back).
+  const lent = new Map<object, object>();
+  const client = new Proxy(target, {
+    get: (t, property, receiver) => {
+      if (property === 'acquireConnection')
+        return async () => {
+          const conn = (await target.acquireConnection()) as { query?: unknown };
+          if (typeof conn.query !== 'function') return conn;
+          const seen = new Proxy(conn, {
+            get: (c, p, r) =>
+              p === 'query'
+                ? async (...args: unknown[]) => {
+                    await (conn.query as (...a: unknown[]) => Promise<unknown>).apply(conn, args);
+                    throw lost;
+                  }
+                : Reflect.get(c, p, r),
+          });
+          lent.set(seen, conn);
+          return seen;
+        };
+      if (property === 'releaseConnection')
+        return (conn: object) => {
+          const own = lent.get(conn) ?? conn;
+          lent.delete(conn);
+          return target.releaseConnection(own);
+        };
+      return Reflect.get(t, property, receiver);
+    },
+  });
+  return new Proxy(knex, {
+    get: (target, property, receiver) =>
+      property === 'transaction'
+        ? async (work: Parameters<typeof knex.transaction>[0]) => {
+            await knex.transaction(work as (trx: unknown) => Promise<unknown>);
+            throw lost;
+          }
+        : property === 'client'
+          ? client
+          : Reflect.get(target, property, receiver),
+  });
+}
+
+describeEachDatabase('payments.create group commit', (get, dialect) => {
   let runtime: Runtime;
   let clock: TestClock;
   let merchantId: string;
@@ -45,11 +112,24 @@ describeEachDatabase('payments.create group commit', (get) => {
     errorUrl: null,
   });
 
+  /**
+   * One commit for the batch: on SQLite its transaction's; on PostgreSQL, for a merchant without a webhook endpoint,
+   * one statement that commits alone and no transaction.
+   */
+  function assertOneCommit(recorded: ReturnType<typeof recordStatements>): void {
+    const commits = recorded.statements.filter((s) => s.startsWith('commit')).length;
+    if (dialect === 'sqlite') assert.equal(commits, 1);
+    else {
+      assert.equal(commits, 0);
+      assert.deepEqual(recorded.named, ['paygate_insert_creates_alone']);
+    }
+  }
+
   it('creates made together: one commit, each payment with its own created event at version 0', async () => {
-    const { statements, stop } = recordStatements(get().db.knex);
+    const recorded = recordStatements(get().db.knex);
     const rows = await Promise.all(Array.from({ length: 20 }, (_, i) => createPayment(runtime, input(`order-${i}`))));
-    stop();
-    assert.equal(statements.filter((s) => s.startsWith('commit')).length, 1);
+    recorded.stop();
+    assertOneCommit(recorded);
     assert.equal(new Set(rows.map((r) => r.id)).size, 20);
     for (const [i, row] of rows.entries()) {
       const stored = await findPayment(get().db.knex, row.id);
@@ -80,13 +160,17 @@ describeEachDatabase('payments.create group commit', (get) => {
   it('with a webhook endpoint: one delivery per created event, the endpoint read once per transaction', async () => {
     const merchant = await seedMerchant(get().db.knex, 'mer_groupcommithooks1');
     await createEndpoint(runtime, merchant, 'test', { url: 'http://127.0.0.1:9/hooks' });
-    const { statements, stop } = recordStatements(get().db.knex);
+    const recorded = recordStatements(get().db.knex);
     const rows = await Promise.all(
       Array.from({ length: 10 }, (_, i) => createPayment(runtime, input(`hook-${i}`, merchant))),
     );
-    stop();
+    recorded.stop();
+    const { statements } = recorded;
     assert.equal(statements.filter((s) => s.startsWith('commit')).length, 1);
     assert.equal(statements.filter((s) => /from ["`]webhook_endpoints["`]/.test(s)).length, 1);
+    // PostgreSQL: the one-statement insert found the endpoint and inserted nothing; the transaction made the creates.
+    if (dialect === 'postgres')
+      assert.deepEqual(recorded.named, ['paygate_insert_creates_alone', 'paygate_insert_creates']);
     const deliveries = (await get()
       .db.knex('webhook_deliveries')
       .whereIn(
@@ -122,15 +206,7 @@ describeEachDatabase('payments.create group commit', (get) => {
   it('a commit whose outcome is unknown: every create gets the error, and none is made a second time', async () => {
     const knex = get().db.knex;
     const lost = new Error('connection lost during commit');
-    // The real transaction commits; the caller then hears of a failure, as when the connection drops on COMMIT.
-    const flaky = Object.create(knex) as typeof knex;
-    Object.defineProperty(flaky, 'transaction', {
-      value: async (work: Parameters<typeof knex.transaction>[0]) => {
-        await knex.transaction(work as (trx: unknown) => Promise<unknown>);
-        throw lost;
-      },
-    });
-    const deps = { ...runtime, db: { ...runtime.db, knex: flaky } };
+    const deps = { ...runtime, db: { ...runtime.db, knex: losingTheOutcome(knex, lost) } };
     const results = await Promise.allSettled(
       ['lost-1', 'lost-2', 'lost-3'].map((ref) => createPayment(deps, input(ref))),
     );
@@ -151,13 +227,13 @@ describeEachDatabase('payments.create group commit', (get) => {
     const scope = { merchantId, live: false };
     // The first keyed create of a minute purges expired keys first, which would keep it out of the batch below.
     await createMerchantPayment(runtime, scope, body('keyed-first'), 'gc-key-first');
-    const { statements, stop } = recordStatements(get().db.knex);
+    const recorded = recordStatements(get().db.knex);
     const answers = await Promise.all([
       ...Array.from({ length: 8 }, (_, i) => createMerchantPayment(runtime, scope, body(`keyed-${i}`), `gc-key-${i}`)),
       createMerchantPayment(runtime, scope, body('keyed-0'), 'gc-key-0'),
     ]);
-    stop();
-    assert.equal(statements.filter((s) => s.startsWith('commit')).length, 1);
+    recorded.stop();
+    assertOneCommit(recorded);
     assert.equal(new Set(answers.map((a) => a.body.paymentId)).size, 8);
     assert.deepEqual(
       answers.slice(1, 8).map((a) => a.replayed),
@@ -173,17 +249,7 @@ describeEachDatabase('payments.create group commit', (get) => {
   it('keyed creates whose commit is lost: each gets the error; retried with its key, each replays its one payment', async () => {
     const knex = get().db.knex;
     const lost = new Error('connection lost during commit');
-    // The real transaction commits; the caller then hears of a failure, as when the connection drops on COMMIT.
-    const flaky = new Proxy(knex, {
-      get: (target, property, receiver) =>
-        property === 'transaction'
-          ? async (work: Parameters<typeof knex.transaction>[0]) => {
-              await knex.transaction(work as (trx: unknown) => Promise<unknown>);
-              throw lost;
-            }
-          : Reflect.get(target, property, receiver),
-    });
-    const deps = { ...runtime, db: { ...runtime.db, knex: flaky } };
+    const deps = { ...runtime, db: { ...runtime.db, knex: losingTheOutcome(knex, lost) } };
     const scope = { merchantId, live: false };
     const refs = ['lost-key-1', 'lost-key-2', 'lost-key-3'];
     const results = await Promise.allSettled(refs.map((ref) => createMerchantPayment(deps, scope, body(ref), ref)));

@@ -1,3 +1,5 @@
+import pg from 'pg';
+
 /** A URL fit for an error message: the password is never shown. */
 function withoutPassword(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
@@ -14,4 +16,12 @@ export function describeDatabaseFailure(url: string, err: unknown): Error {
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * Whether the database server answered the statement with an error, which proves none of it happened (a statement is
+ * atomic); a lost connection or a timeout does not: a statement that commits on its own may have committed.
+ */
+export function refusedByServer(err: unknown): boolean {
+  return err instanceof pg.DatabaseError;
 }

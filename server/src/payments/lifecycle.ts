@@ -8,8 +8,9 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/connect.js';
 import { Combiner } from '../db/combiner.js';
 import { isEmbedded } from '../db/dialect.js';
+import { refusedByServer } from '../db/failure.js';
 import { insertEvents, type EventRow } from '../db/queries/events.js';
-import { insertCreates } from '../db/queries/creates.js';
+import { insertCreates, insertCreatesAlone, type CreateRows } from '../db/queries/creates.js';
 import { scopeId, type IdempotencyScope } from '../db/queries/idempotencyKeys.js';
 import { findPayment, updatePaymentAtVersion, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
@@ -21,7 +22,15 @@ import { noStages, type SettledStage, type StageChange } from '../db/queries/pay
 import { canTransition, eventTypeOf, type PaymentStatus, type WebhookEventType } from './stateMachine.js';
 
 /** Called inside the transaction of every event, e.g. to enqueue webhook deliveries. */
-export type EventHook = (trx: Knex.Transaction, event: EventRow, envelope: WebhookEvent) => Promise<void>;
+export type EventHook = ((trx: Knex.Transaction, event: EventRow, envelope: WebhookEvent) => Promise<void>) & {
+  /**
+   * What the hook does with a `payment.created` event: nothing, or something only when the payment's merchant has a
+   * webhook endpoint for its mode (the delivery hook). When every hook says one of these, creates of merchants
+   * without an endpoint commit in one statement without a transaction on PostgreSQL (`insertCreatesAlone`); a hook
+   * that says neither keeps every create in a transaction that runs it.
+   */
+  onCreated?: 'nothing' | 'whenEndpoint';
+};
 
 export interface LifecycleDeps {
   db: Database;
@@ -156,16 +165,16 @@ interface CreateItem {
   key?: KeyedCreate;
 }
 
-/**
- * Creates payments and their `payment.created` events in the caller's transaction; null for a keyed create whose
- * key was taken. Of two keyed creates of one batch with the same key, only the first tries; the second finds the
- * first's key once committed.
- */
-async function insertNewPayments(
-  deps: LifecycleDeps,
-  trx: Knex.Transaction,
-  items: CreateItem[],
-): Promise<(PaymentRow | null)[]> {
+/** The rows of a batch of creates, made once, for either way of inserting them. */
+interface PreparedCreates {
+  all: PaymentRow[];
+  /** The creates that try to insert: every one but a second create of a batch with an earlier one's key. */
+  tried: number[];
+  pending: PendingEvent[];
+  rows: CreateRows[];
+}
+
+function prepareCreates(deps: LifecycleDeps, items: CreateItem[]): PreparedCreates {
   const all = items.map((item) => newPaymentRow(deps, item.input));
   const seen = new Set<string>();
   const tried = items.flatMap((item, i) => {
@@ -176,36 +185,97 @@ async function insertNewPayments(
     return [i];
   });
   const pending = tried.map((i) => eventOf(deps, all[i]!, 'payment.created'));
-  const inserted = await insertCreates(
-    trx,
-    tried.map((i, n) => {
-      const { stages: _stages, ...payment } = all[i]!;
-      const event = pending[n]!.event;
-      const key = items[i]!.key;
-      if (!key) return { payment, event };
-      const answer = key.answer(all[i]!);
-      return {
-        payment,
-        event,
-        key: {
-          ...key.scope,
-          request_hash: key.requestHash,
-          created_at: key.createdAt,
-          response_status: answer.status,
-          response_body: answer.body,
-        },
-      };
-    }),
-  );
-  const go = items.map(() => false);
+  const rows = tried.map((i, n): CreateRows => {
+    const { stages: _stages, ...payment } = all[i]!;
+    const event = pending[n]!.event;
+    const key = items[i]!.key;
+    if (!key) return { payment, event };
+    const answer = key.answer(all[i]!);
+    return {
+      payment,
+      event,
+      key: {
+        ...key.scope,
+        request_hash: key.requestHash,
+        created_at: key.createdAt,
+        response_status: answer.status,
+        response_body: answer.body,
+      },
+    };
+  });
+  return { all, tried, pending, rows };
+}
+
+/** Per create of the batch, its payment if it went in, else null. */
+function createdRows({ all, tried }: PreparedCreates, inserted: boolean[]): (PaymentRow | null)[] {
+  const go = all.map(() => false);
   tried.forEach((i, n) => (go[i] = inserted[n]!));
+  return all.map((row, i) => (go[i] ? row : null));
+}
+
+/**
+ * Creates payments and their `payment.created` events in the caller's transaction; null for a keyed create whose
+ * key was taken. Of two keyed creates of one batch with the same key, only the first tries; the second finds the
+ * first's key once committed.
+ */
+async function insertNewPayments(
+  deps: LifecycleDeps,
+  trx: Knex.Transaction,
+  items: CreateItem[],
+): Promise<(PaymentRow | null)[]> {
+  const prepared = prepareCreates(deps, items);
+  const inserted = await insertCreates(trx, prepared.rows);
   await runEventHooks(
     deps,
     trx,
-    pending.filter((_, n) => inserted[n]),
+    prepared.pending.filter((_, n) => inserted[n]),
   );
-  for (const [i, row] of all.entries()) if (go[i]) observeOnCommit(deps, trx, null, row.status, row.live);
-  return all.map((row, i) => (go[i] ? row : null));
+  const created = createdRows(prepared, inserted);
+  for (const row of created) if (row) observeOnCommit(deps, trx, null, row.status, row.live);
+  return created;
+}
+
+/**
+ * The batch in one statement without a transaction (PostgreSQL), when no hook needs one for it; null when a merchant
+ * of the batch has a webhook endpoint (nothing was inserted; its mode is remembered in `withEndpoint`).
+ */
+async function insertNewPaymentsAlone(
+  deps: LifecycleDeps,
+  items: CreateItem[],
+  withEndpoint: EndpointMemory,
+): Promise<(PaymentRow | null)[] | null> {
+  const prepared = prepareCreates(deps, items);
+  const outcome = await insertCreatesAlone(deps.db.knex, prepared.rows);
+  if ('endpoints' in outcome) {
+    for (const e of outcome.endpoints) withEndpoint.note(e.merchantId, e.live);
+    return null;
+  }
+  const created = createdRows(prepared, outcome.inserted);
+  for (const row of created) if (row) deps.observer?.paymentTransition({ from: null, to: row.status, live: row.live });
+  return created;
+}
+
+/** How long a merchant's mode is known to have a webhook endpoint before a create probes again. */
+const ENDPOINT_MEMORY_MS = 60_000;
+
+/**
+ * The merchants' modes seen with a webhook endpoint: their creates go straight to a transaction instead of first
+ * trying the one-statement insert that would decline them. Only a shortcut: the statement checks for itself.
+ */
+class EndpointMemory {
+  private readonly seen = new Map<string, number>();
+  note(merchantId: string, live: boolean): void {
+    this.seen.set(`${live ? 1 : 0}${merchantId}`, Date.now());
+  }
+  anyOf(items: CreateItem[]): boolean {
+    const now = Date.now();
+    return items.some(({ input }) => {
+      const key = `${input.live ? 1 : 0}${input.merchantId}`;
+      const at = this.seen.get(key);
+      if (at !== undefined && now - at >= ENDPOINT_MEMORY_MS) this.seen.delete(key);
+      return at !== undefined && now - at < ENDPOINT_MEMORY_MS;
+    });
+  }
 }
 
 /**
@@ -219,22 +289,44 @@ const createCombiners = new WeakMap<LifecycleDeps, Combiner<CreateItem, PaymentR
 /** Errors thrown by the statements of a group commit, before any commit was attempted. */
 const failedInside = new WeakSet<object>();
 
+/**
+ * Whether creates may go in one statement without a transaction: on a database server (on SQLite a statement is no
+ * round trip, and the transaction costs nothing), when every event hook says what it does with a created payment.
+ */
+function createsAlonePossible(deps: LifecycleDeps): boolean {
+  return !isEmbedded(deps.db) && deps.eventHooks.every((hook) => hook.onCreated !== undefined);
+}
+
 function createCombinerOf(deps: LifecycleDeps): Combiner<CreateItem, PaymentRow | null> {
   let combiner = createCombiners.get(deps);
   if (!combiner) {
     // Two transactions in flight on a database server, so the next batch forms and starts while one waits on the
     // network; an embedded database has one connection, and a second transaction would only wait for it.
     const concurrency = isEmbedded(deps.db) ? 1 : 2;
+    const withEndpoint = new EndpointMemory();
+    const inTransaction = (items: CreateItem[]) =>
+      deps.db.knex.transaction(async (t) => {
+        try {
+          return await insertNewPayments(deps, t, items);
+        } catch (err) {
+          if (typeof err === 'object' && err !== null) failedInside.add(err);
+          throw err;
+        }
+      });
     combiner = new Combiner(
-      (items) =>
-        deps.db.knex.transaction(async (t) => {
+      async (items) => {
+        if (createsAlonePossible(deps) && !withEndpoint.anyOf(items)) {
           try {
-            return await insertNewPayments(deps, t, items);
+            const created = await insertNewPaymentsAlone(deps, items, withEndpoint);
+            if (created) return created;
           } catch (err) {
-            if (typeof err === 'object' && err !== null) failedInside.add(err);
+            // The server refused the statement, so none of it happened; a lost connection may have committed it.
+            if (refusedByServer(err)) failedInside.add(err as object);
             throw err;
           }
-        }),
+        }
+        return inTransaction(items);
+      },
       {
         concurrency,
         // Only a statement that failed inside the transaction proves nothing committed; a failed BEGIN or COMMIT (a

@@ -4,6 +4,8 @@
  * by another process (a worker, another API instance) are seen by the waiter's own periodic re-read.
  */
 import { EventEmitter } from 'node:events';
+import type { Knex } from 'knex';
+import type { EventRow } from '../db/queries/events.js';
 import type { EventHook } from './lifecycle.js';
 
 export class PaymentNotifier {
@@ -14,13 +16,19 @@ export class PaymentNotifier {
     this.emitter.setMaxListeners(0);
   }
 
-  /** Add to the runtime's `eventHooks`. */
-  readonly hook: EventHook = async (trx, event) => {
-    trx.executionPromise.then(
-      () => this.emitter.emit(event.payment_id),
-      () => undefined,
-    );
-  };
+  /**
+   * Add to the runtime's `eventHooks`. Nothing to do for a created payment: no one can wait on a payment before its
+   * create has answered with its id.
+   */
+  readonly hook: EventHook = Object.assign(
+    async (trx: Knex.Transaction, event: EventRow) => {
+      trx.executionPromise.then(
+        () => this.emitter.emit(event.payment_id),
+        () => undefined,
+      );
+    },
+    { onCreated: 'nothing' as const },
+  );
 
   /** Resolves when `paymentId` changes in this process, after `ms`, or when `signal` aborts, whichever is first. */
   wait(paymentId: string, ms: number, signal: AbortSignal): Promise<void> {

@@ -16,7 +16,7 @@ import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
  * that address (what the merchant's mode was when it was paid), whatever the mode is by the time it succeeds.
  */
 export function collectedLedgerHook(deps: { now: () => number }): EventHook {
-  return async (trx: Knex.Transaction, event: EventRow) => {
+  const hook: EventHook = async (trx: Knex.Transaction, event: EventRow) => {
     if (event.type !== 'payment.succeeded') return;
     const payment = await findPayment(trx, event.payment_id);
     const processing = payment?.stages.processing;
@@ -48,4 +48,7 @@ export function collectedLedgerHook(deps: { now: () => number }): EventHook {
       [entry('fee', fee), entry('payable', gross - fee)].filter((e) => e.amount > 0n),
     );
   };
+  // It acts on `payment.succeeded` only.
+  hook.onCreated = 'nothing';
+  return hook;
 }

@@ -78,7 +78,7 @@ export function deliveryHook(deps: WebhookDeps): EventHook {
   // Read once per transaction and merchant mode: a group commit writes the events of many creates together, and
   // nothing in a lifecycle transaction changes endpoints.
   const endpointsIn = new WeakMap<Knex.Transaction, Map<string, Promise<EndpointRow | null>>>();
-  return async (trx, event: EventRow) => {
+  const hook: EventHook = async (trx, event: EventRow) => {
     const mode = event.live ? 'live' : 'test';
     let known = endpointsIn.get(trx);
     if (!known) endpointsIn.set(trx, (known = new Map()));
@@ -88,6 +88,9 @@ export function deliveryHook(deps: WebhookDeps): EventHook {
     if (!endpoint || !endpoint.enabled || !endpoint.event_types.includes(event.type)) return;
     await scheduleDelivery(deps, trx, endpoint, event, 'event');
   };
+  // It writes only for a merchant's mode with an endpoint, which the one-statement create checks for itself.
+  hook.onCreated = 'whenEndpoint';
+  return hook;
 }
 
 /** The signature header: one `v1,` entry per valid secret, so receivers on either side of a rotation verify. */

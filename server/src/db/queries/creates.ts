@@ -27,11 +27,27 @@ export interface CreateRows {
  * statement answers the ids of the payments it inserted. A data-modifying CTE sees the rows another part inserts only
  * through its RETURNING, which is how the payments read the keys that went in.
  */
-const insertCreatesPg = preparedReadAll<{ id: string }>(
-  'paygate_insert_creates',
-  `with k as (
+/**
+ * The statement's text. `gated`: it first reads the active webhook endpoints of the batch's merchants and modes
+ * (two more arrays, the creates' merchants and modes, come first), and if there is any it inserts nothing and answers
+ * them instead (`endpoint_merchant_id`, `endpoint_live`); otherwise it answers the ids of the payments it inserted.
+ */
+function createsSql(gated: boolean): string {
+  const open = gated ? 'not exists (select 1 from w) and ' : '';
+  return `with ${
+    gated
+      ? `w as (
+     select distinct s.merchant_id, s.live from unnest(?::text[], ?::boolean[]) as s(merchant_id, live)
+     join webhook_endpoints ep on ep.merchant_id = s.merchant_id
+       and ep.mode = case when s.live then 'live' else 'test' end and ep.deleted_at is null
+   ),
+   `
+      : ''
+  }k as (
      insert into idempotency_keys (merchant_id, live, key, request_hash, created_at, response_status, response_body)
      select * from unnest(?::text[], ?::boolean[], ?::text[], ?::text[], ?::bigint[], ?::int[], ?::text[])
+       as r(merchant_id, live, key, request_hash, created_at, response_status, response_body)
+     where ${open}true
      on conflict (merchant_id, live, key) do nothing
      returning merchant_id, live, key
    ),
@@ -45,8 +61,8 @@ const insertCreatesPg = preparedReadAll<{ id: string }>(
        ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[])
        as u(id, merchant_id, live, status, state_version, reference_id, amount_unit, amount_value, success_url,
          error_url, created_at, expires_at, updated_at, key)
-     where u.key is null
-       or exists (select 1 from k where k.merchant_id = u.merchant_id and k.live = u.live and k.key = u.key)
+     where ${open}(u.key is null
+       or exists (select 1 from k where k.merchant_id = u.merchant_id and k.live = u.live and k.key = u.key))
      returning id
    ),
    e as (
@@ -55,8 +71,89 @@ const insertCreatesPg = preparedReadAll<{ id: string }>(
        as v(id, payment_id, merchant_id, live, type, state_version, created_at, payload)
      where v.payment_id in (select id from p)
    )
-   select id from p`,
-);
+   ${
+     gated
+       ? `select id, null::text as endpoint_merchant_id, null::boolean as endpoint_live from p
+   union all select null, merchant_id, live from w`
+       : 'select id from p'
+   }`;
+}
+
+const insertCreatesPg = preparedReadAll<{ id: string }>('paygate_insert_creates', createsSql(false));
+const insertCreatesAlonePg = preparedReadAll<{
+  id: string | null;
+  endpoint_merchant_id: string | null;
+  endpoint_live: boolean | null;
+}>('paygate_insert_creates_alone', createsSql(true));
+
+/** The statement's values for the creates: their keys (in scope order), payments and events, as arrays. */
+function createsValues(creates: CreateRows[]): unknown[] {
+  const keys = inScopeOrder(creates.flatMap((c) => (c.key ? [c.key] : [])));
+  const key = <K extends keyof AnsweredKeyRow>(k: K) => keys.map((r) => r[k]);
+  const payment = <K extends keyof CreateRows['payment']>(k: K) => creates.map((c) => c.payment[k]);
+  const event = <K extends keyof EventRow>(k: K) => creates.map((c) => c.event[k]);
+  return [
+    key('merchant_id'),
+    key('live'),
+    key('key'),
+    key('request_hash'),
+    key('created_at'),
+    key('response_status'),
+    key('response_body'),
+    payment('id'),
+    payment('merchant_id'),
+    payment('live'),
+    payment('status'),
+    payment('state_version'),
+    payment('reference_id'),
+    payment('amount_unit'),
+    payment('amount_value'),
+    payment('success_url'),
+    payment('error_url'),
+    payment('created_at'),
+    payment('expires_at'),
+    payment('updated_at'),
+    creates.map((c) => c.key?.key ?? null),
+    event('id'),
+    event('payment_id'),
+    event('merchant_id'),
+    event('live'),
+    event('type'),
+    event('state_version'),
+    event('created_at'),
+    event('payload'),
+  ];
+}
+
+/** The outcome of `insertCreatesAlone`. */
+export type AloneOutcome =
+  | { inserted: boolean[] }
+  /** Nothing was inserted: these merchants have a webhook endpoint for these modes. */
+  | { endpoints: { merchantId: string; live: boolean }[] };
+
+/**
+ * PostgreSQL: the creates in one statement that commits on its own, without a transaction (one round trip instead of
+ * four: begin, the inserts, the endpoint read of the delivery hook, commit), unless a merchant of the batch has an
+ * active webhook endpoint for the payment's mode: then the statement inserts nothing and names those, and the caller
+ * makes the creates in a transaction that runs the event hooks. The endpoints are read by the statement itself, so
+ * an endpoint committed before it started is always seen, as the delivery hook's read in a transaction sees it.
+ */
+export async function insertCreatesAlone(db: Knex, creates: CreateRows[]): Promise<AloneOutcome> {
+  if (dialectOf(db) !== 'postgres')
+    throw new Error('insertCreatesAlone: PostgreSQL only; SQLite creates go in a transaction.');
+  if (creates.length === 0) return { inserted: [] };
+  const rows = await insertCreatesAlonePg(db, [
+    creates.map((c) => c.payment.merchant_id),
+    creates.map((c) => c.payment.live),
+    ...createsValues(creates),
+  ]);
+  const endpoints = rows.flatMap((r) =>
+    r.endpoint_merchant_id === null ? [] : [{ merchantId: r.endpoint_merchant_id, live: r.endpoint_live === true }],
+  );
+  if (endpoints.length > 0) return { endpoints };
+  const ids = new Set(rows.map((r) => r.id));
+  return { inserted: creates.map((c) => ids.has(c.payment.id)) };
+}
 
 const SQLITE_KEY = `insert into idempotency_keys (merchant_id, live, key, request_hash, created_at, response_status,
    response_body) values (?, ?, ?, ?, ?, ?, ?) on conflict (merchant_id, live, key) do nothing`;
@@ -110,41 +207,7 @@ function insertCreatesSqlite(trx: Knex.Transaction, creates: CreateRows[]): Prom
 export async function insertCreates(trx: Knex.Transaction, creates: CreateRows[]): Promise<boolean[]> {
   if (creates.length === 0) return [];
   if (dialectOf(trx) !== 'postgres') return insertCreatesSqlite(trx, creates);
-  const keys = inScopeOrder(creates.flatMap((c) => (c.key ? [c.key] : [])));
-  const key = <K extends keyof AnsweredKeyRow>(k: K) => keys.map((r) => r[k]);
-  const payment = <K extends keyof CreateRows['payment']>(k: K) => creates.map((c) => c.payment[k]);
-  const event = <K extends keyof EventRow>(k: K) => creates.map((c) => c.event[k]);
-  const inserted = await insertCreatesPg(trx, [
-    key('merchant_id'),
-    key('live'),
-    key('key'),
-    key('request_hash'),
-    key('created_at'),
-    key('response_status'),
-    key('response_body'),
-    payment('id'),
-    payment('merchant_id'),
-    payment('live'),
-    payment('status'),
-    payment('state_version'),
-    payment('reference_id'),
-    payment('amount_unit'),
-    payment('amount_value'),
-    payment('success_url'),
-    payment('error_url'),
-    payment('created_at'),
-    payment('expires_at'),
-    payment('updated_at'),
-    creates.map((c) => c.key?.key ?? null),
-    event('id'),
-    event('payment_id'),
-    event('merchant_id'),
-    event('live'),
-    event('type'),
-    event('state_version'),
-    event('created_at'),
-    event('payload'),
-  ]);
+  const inserted = await insertCreatesPg(trx, createsValues(creates));
   const ids = new Set(inserted.map((r) => r.id));
   return creates.map((c) => ids.has(c.payment.id));
 }
