@@ -180,6 +180,15 @@ describeEachDatabase('payments.create group commit', (get, dialect) => {
       .select('payment_id', 'event_type')) as { payment_id: string; event_type: string }[];
     assert.deepEqual(deliveries.map((d) => d.payment_id).sort(), rows.map((r) => r.id).sort());
     assert.ok(deliveries.every((d) => d.event_type === 'payment.created'));
+    // The merchant's mode is now known to have an endpoint: its next creates go straight to a transaction.
+    const again = recordStatements(get().db.knex);
+    const more = await Promise.all([createPayment(runtime, input('hook-again', merchant))]);
+    again.stop();
+    if (dialect === 'postgres') assert.deepEqual(again.named, ['paygate_insert_creates']);
+    assert.equal(
+      ((await get().db.knex('webhook_deliveries').where({ payment_id: more[0]!.id })) as unknown[]).length,
+      1,
+    );
   });
 
   it('stores text exactly, quotes, backslashes, braces and commas included, and nulls as null', async () => {
