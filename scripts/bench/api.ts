@@ -15,7 +15,8 @@
  * bare requests served in those slices, so both sides see the same load.
  *
  * Environment: BENCH_SECONDS (per row and side, default 10); BENCH_SLICES (default 5); BENCH_DATABASES
- * (sqlite,postgres); BENCH_ROWS (keyed,create,status); BENCH_WRITE=0 prints without rewriting BENCHMARKS.md;
+ * (sqlite,postgres); BENCH_ROWS (keyed,create,status); BENCH_WARMUP (seconds, default 5); BENCH_WRITE=0 prints
+ * without rewriting BENCHMARKS.md;
  * BENCH_SERVER=source runs the sources through tsx (as `npm start` in a checkout) instead of the compiled server;
  * BENCH_CPU_PROF=DIR writes the Paygate servers' CPU profiles (`node --cpu-prof`) to DIR; BENCH_HEAP_PROF=DIR writes,
  * for each row, the Paygate server's allocations during the row (V8's sampling heap profiler through the inspector,
@@ -35,7 +36,13 @@ import { machineLine, writeSection } from './_report.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const SLICES = Number(process.env.BENCH_SLICES ?? 5);
-const WARMUP_SECONDS = 1;
+/**
+ * Load on each side before its row is measured (BENCH_WARMUP, seconds). A long-running server is warm; after 1 s the
+ * first row's server still spent 1025, 841, 700, 614 and 690 µs of CPU per keyed create in its five slices (its JIT
+ * and its database's statement caches warming), so a 1 s warm-up measured the first row of each database colder than
+ * the rows after it (BENCHMARKS.md, "Issue 18").
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 5);
 const CONNECTIONS = 20;
 const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgres').split(',');
 /** Which rows to measure (keyed,create,status); all by default. One row alone gives a profile of one operation. */
