@@ -41,12 +41,25 @@ function recordStatements(knex: Knex): { statements: string[]; named: string[]; 
   };
 }
 
+/** Runs `work` while recording statements (recordStatements), and stops recording whatever its outcome. */
+async function recording<T>(
+  knex: Knex,
+  work: () => Promise<T>,
+): Promise<{ result: T; statements: string[]; named: string[] }> {
+  const recorder = recordStatements(knex);
+  try {
+    return { result: await work(), statements: recorder.statements, named: recorder.named };
+  } finally {
+    recorder.stop();
+  }
+}
+
 /**
  * A knex whose work happens but whose caller hears `lost` instead of the outcome, as when the connection drops after
  * the database committed: a transaction commits, then fails; a statement run alone (PostgreSQL's one-statement
- * creates) runs, then fails.
+ * creates) runs, then fails, unless `statementsAlone` is false.
  */
-function losingTheOutcome(knex: Knex, lost: Error): Knex {
+function losingTheOutcome(knex: Knex, lost: Error, { statementsAlone = true } = {}): Knex {
   const target = knex.client as Knex.Client;
   // Each connection lent out, as the caller sees it, to the pool's own (which is the one to give back).
   const lent = new Map<object, object>();
@@ -55,7 +68,7 @@ function losingTheOutcome(knex: Knex, lost: Error): Knex {
       if (property === 'acquireConnection')
         return async () => {
           const conn = (await target.acquireConnection()) as { query?: unknown };
-          if (typeof conn.query !== 'function') return conn;
+          if (!statementsAlone || typeof conn.query !== 'function') return conn;
           const seen = new Proxy(conn, {
             get: (c, p, r) =>
               p === 'query'
@@ -116,7 +129,7 @@ describeEachDatabase('payments.create group commit', (get, dialect) => {
    * One commit for the batch: on SQLite its transaction's; on PostgreSQL, for a merchant without a webhook endpoint,
    * one statement that commits alone and no transaction.
    */
-  function assertOneCommit(recorded: ReturnType<typeof recordStatements>): void {
+  function assertOneCommit(recorded: { statements: string[]; named: string[] }): void {
     const commits = recorded.statements.filter((s) => s.startsWith('commit')).length;
     if (dialect === 'sqlite') assert.equal(commits, 1);
     else {
@@ -126,9 +139,9 @@ describeEachDatabase('payments.create group commit', (get, dialect) => {
   }
 
   it('creates made together: one commit, each payment with its own created event at version 0', async () => {
-    const recorded = recordStatements(get().db.knex);
-    const rows = await Promise.all(Array.from({ length: 20 }, (_, i) => createPayment(runtime, input(`order-${i}`))));
-    recorded.stop();
+    const { result: rows, ...recorded } = await recording(get().db.knex, () =>
+      Promise.all(Array.from({ length: 20 }, (_, i) => createPayment(runtime, input(`order-${i}`)))),
+    );
     assertOneCommit(recorded);
     assert.equal(new Set(rows.map((r) => r.id)).size, 20);
     for (const [i, row] of rows.entries()) {
@@ -160,11 +173,9 @@ describeEachDatabase('payments.create group commit', (get, dialect) => {
   it('with a webhook endpoint: one delivery per created event, the endpoint read once per transaction', async () => {
     const merchant = await seedMerchant(get().db.knex, 'mer_groupcommithooks1');
     await createEndpoint(runtime, merchant, 'test', { url: 'http://127.0.0.1:9/hooks' });
-    const recorded = recordStatements(get().db.knex);
-    const rows = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => createPayment(runtime, input(`hook-${i}`, merchant))),
+    const { result: rows, ...recorded } = await recording(get().db.knex, () =>
+      Promise.all(Array.from({ length: 10 }, (_, i) => createPayment(runtime, input(`hook-${i}`, merchant)))),
     );
-    recorded.stop();
     const { statements } = recorded;
     assert.equal(statements.filter((s) => s.startsWith('commit')).length, 1);
     assert.equal(statements.filter((s) => /from ["`]webhook_endpoints["`]/.test(s)).length, 1);
@@ -181,9 +192,9 @@ describeEachDatabase('payments.create group commit', (get, dialect) => {
     assert.deepEqual(deliveries.map((d) => d.payment_id).sort(), rows.map((r) => r.id).sort());
     assert.ok(deliveries.every((d) => d.event_type === 'payment.created'));
     // The merchant's mode is now known to have an endpoint: its next creates go straight to a transaction.
-    const again = recordStatements(get().db.knex);
-    const more = await Promise.all([createPayment(runtime, input('hook-again', merchant))]);
-    again.stop();
+    const { result: more, ...again } = await recording(get().db.knex, () =>
+      Promise.all([createPayment(runtime, input('hook-again', merchant))]),
+    );
     if (dialect === 'postgres') assert.deepEqual(again.named, ['paygate_insert_creates']);
     assert.equal(
       ((await get().db.knex('webhook_deliveries').where({ payment_id: more[0]!.id })) as unknown[]).length,
@@ -212,19 +223,46 @@ describeEachDatabase('payments.create group commit', (get, dialect) => {
     }
   });
 
-  it('a commit whose outcome is unknown: every create gets the error, and none is made a second time', async () => {
-    const knex = get().db.knex;
-    const lost = new Error('connection lost during commit');
-    const deps = { ...runtime, db: { ...runtime.db, knex: losingTheOutcome(knex, lost) } };
-    const results = await Promise.allSettled(
-      ['lost-1', 'lost-2', 'lost-3'].map((ref) => createPayment(deps, input(ref))),
+  // On PostgreSQL the merchant without an endpoint loses the one statement's outcome, the one with an endpoint its
+  // transaction's COMMIT.
+  for (const withEndpoint of [false, true])
+    it(`a commit whose outcome is unknown: every create gets the error, and none is made a second time${withEndpoint ? ' (a merchant with a webhook endpoint)' : ''}`, async () => {
+      const knex = get().db.knex;
+      let merchant = merchantId;
+      if (withEndpoint) {
+        merchant = await seedMerchant(knex, 'mer_groupcommitlost01');
+        await createEndpoint(runtime, merchant, 'test', { url: 'http://127.0.0.1:9/hooks' });
+      }
+      const lost = new Error('connection lost during commit');
+      // With an endpoint the one statement declines (its outcome is heard); the transaction's COMMIT is lost.
+      const losing = losingTheOutcome(knex, lost, { statementsAlone: !withEndpoint });
+      const deps = { ...runtime, db: { ...runtime.db, knex: losing } };
+      const refs = ['lost-1', 'lost-2', 'lost-3'].map((ref) => `${ref}${withEndpoint ? '-hooked' : ''}`);
+      const results = await Promise.allSettled(refs.map((ref) => createPayment(deps, input(ref, merchant))));
+      assert.deepEqual(
+        results.map((r) => (r.status === 'rejected' ? r.reason : 'created')),
+        [lost, lost, lost],
+      );
+      const stored = (await knex('payments').whereIn('reference_id', refs)) as unknown[];
+      assert.equal(stored.length, 3);
+    });
+
+  it('a hook that does not say what it does with a created payment keeps creates in a transaction', async () => {
+    const seen: string[] = [];
+    const deps = {
+      ...runtime,
+      eventHooks: [
+        ...runtime.eventHooks,
+        async (_trx: Knex.Transaction, event: { type: string }) => void seen.push(event.type),
+      ],
+    };
+    const { result: rows, ...recorded } = await recording(get().db.knex, () =>
+      Promise.all([createPayment(deps, input('own-hook-1')), createPayment(deps, input('own-hook-2'))]),
     );
-    assert.deepEqual(
-      results.map((r) => (r.status === 'rejected' ? r.reason : 'created')),
-      [lost, lost, lost],
-    );
-    const stored = (await knex('payments').whereIn('reference_id', ['lost-1', 'lost-2', 'lost-3'])) as unknown[];
-    assert.equal(stored.length, 3);
+    assert.deepEqual(seen, ['payment.created', 'payment.created']);
+    assert.equal(recorded.statements.filter((s) => s.startsWith('commit')).length, 1);
+    if (dialect === 'postgres') assert.deepEqual(recorded.named, ['paygate_insert_creates']);
+    for (const row of rows) assert.ok(await findPayment(get().db.knex, row.id));
   });
 
   const body = (referenceId: string): CreatePaymentRequest => ({
@@ -236,12 +274,14 @@ describeEachDatabase('payments.create group commit', (get, dialect) => {
     const scope = { merchantId, live: false };
     // The first keyed create of a minute purges expired keys first, which would keep it out of the batch below.
     await createMerchantPayment(runtime, scope, body('keyed-first'), 'gc-key-first');
-    const recorded = recordStatements(get().db.knex);
-    const answers = await Promise.all([
-      ...Array.from({ length: 8 }, (_, i) => createMerchantPayment(runtime, scope, body(`keyed-${i}`), `gc-key-${i}`)),
-      createMerchantPayment(runtime, scope, body('keyed-0'), 'gc-key-0'),
-    ]);
-    recorded.stop();
+    const { result: answers, ...recorded } = await recording(get().db.knex, () =>
+      Promise.all([
+        ...Array.from({ length: 8 }, (_, i) =>
+          createMerchantPayment(runtime, scope, body(`keyed-${i}`), `gc-key-${i}`),
+        ),
+        createMerchantPayment(runtime, scope, body('keyed-0'), 'gc-key-0'),
+      ]),
+    );
     assertOneCommit(recorded);
     assert.equal(new Set(answers.map((a) => a.body.paymentId)).size, 8);
     assert.deepEqual(

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import pg from 'pg';
+import { refusedByServer } from '../../server/src/db/failure.js';
 import { isPaymentId, newId, timeBase62 } from '../../server/src/ids.js';
 import { newDeliveryId } from '../../server/src/webhooks/delivery.js';
 
@@ -21,14 +23,25 @@ describe('payments.ids', () => {
     // The time prefix is the wall clock's millisecond: wait until it has moved on (bounded by the clock itself).
     const start = Date.now();
     while (Date.now() === start) await new Promise((resolve) => setImmediate(resolve));
-    const later = newId.payment();
-    assert.ok(later > first.payment, `${later} sorts after ${first.payment}`);
-    assert.equal(later.slice(4, 12) > first.payment.slice(4, 12), true);
+    const later = { payment: newId.payment(), event: newId.event(), delivery: newDeliveryId() };
+    for (const kind of ['payment', 'event', 'delivery'] as const) {
+      assert.ok(later[kind] > first[kind], `${later[kind]} sorts after ${first[kind]} (byte order)`);
+      assert.ok(later[kind].slice(4, 12) > first[kind].slice(4, 12), 'the time part grew');
+    }
   });
 
-  it('ids made in one millisecond differ in their random part', () => {
+  it('ids made together differ in their random part', () => {
     const ids = Array.from({ length: 2000 }, () => newId.payment());
     assert.equal(new Set(ids).size, ids.length);
     assert.equal(new Set(ids.map((id) => id.slice(12))).size, ids.length, 'the 16 random characters differ');
+  });
+
+  it('refusedByServer: a statement error proves nothing happened; a lost connection or a session-ending error does not', () => {
+    const serverError = (code: string) => Object.assign(new pg.DatabaseError('refused', 0, 'error'), { code });
+    assert.equal(refusedByServer(serverError('23503')), true, 'a foreign key violation');
+    assert.equal(refusedByServer(serverError('23505')), true, 'a unique violation');
+    for (const code of ['57P01', '08006', '58030', 'XX000'])
+      assert.equal(refusedByServer(serverError(code)), false, `${code} may come after a commit`);
+    assert.equal(refusedByServer(new Error('Connection terminated unexpectedly')), false);
   });
 });

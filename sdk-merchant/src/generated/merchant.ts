@@ -1084,7 +1084,7 @@ export interface components {
         };
         /**
          * PaymentId
-         * @description A payment id, `pay_` followed by 24 base62 characters: 8 of its creation time, so ids sort by it, then 16 random ones (about 95 bits, so ids cannot be guessed).
+         * @description A payment id, `pay_` followed by 24 base62 characters: 8 encoding its creation time, then 16 random ones (about 95 bits, so ids cannot be guessed).
          * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
          */
         PaymentId: string;

@@ -19,9 +19,16 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 /**
- * Whether the database server answered the statement with an error, which proves none of it happened (a statement is
- * atomic); a lost connection or a timeout does not: a statement that commits on its own may have committed.
+ * SQLSTATE classes of errors that can end a session after its work committed: connection exceptions (08), operator
+ * intervention such as a shutdown (57), system errors (58) and internal errors (XX, a PANIC among them).
+ */
+const SESSION_ENDING = /^(08|57|58|XX)/;
+
+/**
+ * Whether the database server refused the statement with an error that proves none of it happened (a statement is
+ * atomic, and the statement's own error rolls it back); a lost connection, a timeout or an error that ends the
+ * session do not: a statement that commits on its own may have committed.
  */
 export function refusedByServer(err: unknown): boolean {
-  return err instanceof pg.DatabaseError;
+  return err instanceof pg.DatabaseError && !SESSION_ENDING.test(err.code ?? '');
 }

@@ -22,15 +22,13 @@ export interface CreateRows {
 }
 
 /**
- * The keys go in first (in scope order, so that transactions inserting overlapping keys lock in one order, as
- * insertAnsweredKeys does); a payment goes in if it has no key or its key went in; its event goes in with it. The
- * statement answers the ids of the payments it inserted. A data-modifying CTE sees the rows another part inserts only
- * through its RETURNING, which is how the payments read the keys that went in.
- */
-/**
- * The statement's text. `gated`: it first reads the active webhook endpoints of the batch's merchants and modes
- * (two more arrays, the creates' merchants and modes, come first), and if there is any it inserts nothing and answers
- * them instead (`endpoint_merchant_id`, `endpoint_live`); otherwise it answers the ids of the payments it inserted.
+ * The PostgreSQL statement's text. The keys go in first (in scope order, so that transactions inserting overlapping
+ * keys lock in one order, as insertAnsweredKeys does); a payment goes in if it has no key or its key went in; its
+ * event goes in with it. The statement answers the ids of the payments it inserted. A data-modifying CTE sees the
+ * rows another part inserts only through its RETURNING, which is how the payments read the keys that went in.
+ * `gated`: it first reads the active webhook endpoints of the batch's merchants and modes (two more arrays, the
+ * creates' merchants and modes, come first), and if there is any it inserts nothing and answers them instead
+ * (`endpoint_merchant_id`, `endpoint_live`).
  */
 function createsSql(gated: boolean): string {
   const open = gated ? 'not exists (select 1 from w) and ' : '';
