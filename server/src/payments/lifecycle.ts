@@ -264,16 +264,21 @@ const ENDPOINT_MEMORY_MS = 60_000;
  */
 class EndpointMemory {
   private readonly seen = new Map<string, number>();
+  private static keyOf(merchantId: string, live: boolean): string {
+    return `${live ? 1 : 0}${merchantId}`;
+  }
   note(merchantId: string, live: boolean): void {
-    this.seen.set(`${live ? 1 : 0}${merchantId}`, Date.now());
+    this.seen.set(EndpointMemory.keyOf(merchantId, live), Date.now());
   }
   anyOf(items: CreateItem[]): boolean {
     const now = Date.now();
     return items.some(({ input }) => {
-      const key = `${input.live ? 1 : 0}${input.merchantId}`;
+      const key = EndpointMemory.keyOf(input.merchantId, input.live);
       const at = this.seen.get(key);
-      if (at !== undefined && now - at >= ENDPOINT_MEMORY_MS) this.seen.delete(key);
-      return at !== undefined && now - at < ENDPOINT_MEMORY_MS;
+      if (at === undefined) return false;
+      if (now - at < ENDPOINT_MEMORY_MS) return true;
+      this.seen.delete(key);
+      return false;
     });
   }
 }

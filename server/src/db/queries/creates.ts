@@ -84,9 +84,14 @@ const insertCreatesAlonePg = preparedReadAll<{
   endpoint_live: boolean | null;
 }>('paygate_insert_creates_alone', createsSql(true));
 
+/** The keyed creates' keys, in scope order: the order every insert of keys takes their locks in. */
+function keysInScopeOrder(creates: CreateRows[]): AnsweredKeyRow[] {
+  return inScopeOrder(creates.flatMap((c) => (c.key ? [c.key] : [])));
+}
+
 /** The statement's values for the creates: their keys (in scope order), payments and events, as arrays. */
 function createsValues(creates: CreateRows[]): unknown[] {
-  const keys = inScopeOrder(creates.flatMap((c) => (c.key ? [c.key] : [])));
+  const keys = keysInScopeOrder(creates);
   const key = <K extends keyof AnsweredKeyRow>(k: K) => keys.map((r) => r[k]);
   const payment = <K extends keyof CreateRows['payment']>(k: K) => creates.map((c) => c.payment[k]);
   const event = <K extends keyof EventRow>(k: K) => creates.map((c) => c.event[k]);
@@ -166,7 +171,7 @@ function insertCreatesSqlite(trx: Knex.Transaction, creates: CreateRows[]): Prom
   return onSqliteConnection(trx, 'insertCreates', (conn) => {
     const keyStatement = conn.prepare(SQLITE_KEY);
     const keyWentIn = new Map<AnsweredKeyRow, boolean>();
-    for (const k of inScopeOrder(creates.flatMap((c) => (c.key ? [c.key] : [])))) {
+    for (const k of keysInScopeOrder(creates)) {
       const values = [k.merchant_id, k.live, k.key, k.request_hash, k.created_at, k.response_status, k.response_body];
       keyWentIn.set(k, keyStatement.run(sqliteValues(values)).changes === 1);
     }
