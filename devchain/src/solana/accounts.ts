@@ -38,7 +38,8 @@ export type AccountReader = (address: Address) => MaybeAccount;
 export function parseEncoding(value: unknown, fallback: AccountEncoding): AccountEncoding {
   if (value === undefined || value === null) return fallback;
   if (value === 'binary' || value === 'base58' || value === 'base64' || value === 'jsonParsed') return value;
-  if (value === 'base64+zstd') throw invalidParams('base64+zstd encoding is not implemented by the local endpoint');
+  if (value === 'base64+zstd')
+    throw invalidParams('base64+zstd encoding is not supported by the local endpoint (zstd is not in Node 20)');
   throw invalidParams(`unknown variant \`${String(value)}\`, expected one of base58, base64, jsonParsed`);
 }
 

@@ -238,7 +238,7 @@ export const transactionMethods: Record<string, RpcMethod> = {
     if (level === 'processed') throw invalidParams('Method does not support commitment below `confirmed`');
     const encoding = cfg.encoding ?? 'json';
     if (encoding !== 'json' && encoding !== 'base64' && encoding !== 'base58') {
-      throw invalidParams(`${String(encoding)} encoding is not implemented for getTransaction by the local endpoint`);
+      throw invalidParams(`${String(encoding)} encoding is not supported for getTransaction by the local endpoint`);
     }
     const maxVersion = cfg.maxSupportedTransactionVersion;
     if (maxVersion !== undefined && maxVersion !== 0) throw invalidParams('maxSupportedTransactionVersion must be 0');
