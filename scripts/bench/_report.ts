@@ -7,8 +7,12 @@ export function machineLine(): string {
   return `${new Date().toISOString().slice(0, 10)} · ${cpu} · ${cpus().length} cores · ${Math.round(totalmem() / 2 ** 30)} GiB · Node ${process.version}`;
 }
 
-/** Replaces (or appends) the section between `<!-- bench:NAME -->` markers in BENCHMARKS.md. */
+/**
+ * Replaces (or appends) the section between `<!-- bench:NAME -->` markers in BENCHMARKS.md; with BENCH_WRITE=0, for
+ * every benchmark, the file is left alone and the printed table is the only result.
+ */
 export function writeSection(name: string, markdown: string): void {
+  if (process.env.BENCH_WRITE === '0') return;
   const file = 'BENCHMARKS.md';
   const start = `<!-- bench:${name} -->`;
   const end = `<!-- /bench:${name} -->`;

@@ -52,4 +52,25 @@ describe('webhookVerifier.interop with the standardwebhooks package', () => {
     assert.throws(() => new StandardWebhook(secret).verify(tampered, h));
     assert.throws(() => new Webhook(secret).verify(tampered, h), WebhookVerificationError);
   });
+
+  it('agrees with standardwebhooks in refusing another base64 spelling of the right digest', async () => {
+    const now = new Date();
+    const signature = new Webhook(secret).sign(id, now, payload);
+    // The last character before `=` carries two unused bits; setting one spells the same 32 bytes differently, which
+    // a lenient base64 decoder would accept.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const last = alphabet.indexOf(signature.at(-2)!);
+    const respelled = `${signature.slice(0, -2)}${alphabet[last + 1]}=`;
+    assert.deepEqual(
+      Buffer.from(respelled.slice(3), 'base64'),
+      Buffer.from(signature.slice(3), 'base64'),
+      'the same digest',
+    );
+    const h = headers(respelled, now);
+    assert.throws(() => new StandardWebhook(secret).verify(payload, h));
+    assert.throws(() => new Webhook(secret).verify(payload, h), { reason: 'no_matching_signature' });
+    assert.throws(() => new Webhook(secret).verify(Buffer.from(payload), h), { reason: 'no_matching_signature' });
+    await assert.rejects(new Webhook(secret).verifyAsync(payload, h), { reason: 'no_matching_signature' });
+    assert.deepEqual(new Webhook(secret).verify(payload, headers(signature, now)), JSON.parse(payload));
+  });
 });

@@ -75,14 +75,3 @@ export function encodeBase64(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
   return btoa(binary);
 }
-
-/** Constant-time for equal lengths; a length mismatch reveals only the length, which is public (32 bytes). */
-export const timingSafeEqual: (a: Uint8Array, b: Uint8Array) => boolean =
-  nodeCrypto !== undefined
-    ? (a, b) => a.length === b.length && nodeCrypto.timingSafeEqual(a, b)
-    : (a, b) => {
-        if (a.length !== b.length) return false;
-        let diff = 0;
-        for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-        return diff === 0;
-      };
