@@ -99,8 +99,10 @@ describe('hosted checkout page: EVM wallet decisions', () => {
     await shows(page, 'ETH on Local');
     await h.accessible(page, 'the no-option view');
     await h.capture(page, 'no-options');
-    // Funded meanwhile (e.g. from an exchange), the buyer asks again.
+    // Funded meanwhile (e.g. from an exchange, which takes longer than the server reuses balances), the buyer asks
+    // again.
     await fundTusd(h, buyer.caip10);
+    h.balancesAge();
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.getByTestId('option').filter({ hasText: 'TUSD' }).waitFor();
   });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import type { KeyPairSigner } from '@solana/kit';
 import type { Chains } from '../../server/src/chains/index.js';
+import { BALANCE_CACHE_MS } from '../../server/src/chains/eip155/adapter.js';
 import { launchChromium } from '../collect/browser.js';
 import { startShop, type Shop } from '../e2e/harness.js';
 import { startCheckoutHarness, type Buyer, type CheckoutHarness, type StatusAnswer } from '../gateway/checkout.js';
@@ -62,6 +63,11 @@ export interface CheckoutPageHarness extends CheckoutHarness {
   accessible(page: Page, what: string): Promise<void>;
   /** Screenshots of the page at every width, named `<name>-<width>.png`. */
   capture(page: Page, name: string): Promise<void>;
+  /**
+   * Moves the server's balance cache past its life, as the minutes a buyer spends funding a wallet would: the next
+   * listing reads the balances on chain.
+   */
+  balancesAge(): void;
   /** Runs the jobs, moving the business clock, until the payment is `status`. */
   settleTo(paymentId: string, status: string): Promise<StatusAnswer>;
   /** Waits until the shop has verified and fulfilled the payment's `payment.succeeded`. */
@@ -70,9 +76,13 @@ export interface CheckoutPageHarness extends CheckoutHarness {
 }
 
 export async function startCheckoutPage(options: { chains?: Chains; config?: Record<string, string> } = {}) {
+  // The wall clock of the server's balance cache, which `balancesAge` moves on: the cache's life would otherwise pass
+  // or not depending on how fast the test runs.
+  let wallSkipped = 0;
   const h = await startCheckoutHarness({
     chains: options.chains,
     config: { PAYGATE_WEBHOOK_ALLOW_LOOPBACK: 'true', ...options.config },
+    checkout: { evm: { wallNow: () => performance.now() + wallSkipped } },
   });
   // Links the server hands out (the collect form, the payment link) must point at this server, which has only now
   // got its port.
@@ -162,6 +172,9 @@ export async function startCheckoutPage(options: { chains?: Chains; config?: Rec
     accessible: (page, what) => assertAccessible(page, what),
     // No horizontal scroll at any width: the page must fit a 375 px phone.
     capture: (page, name) => captureWidths(page, SHOTS_DIR, name, { accessible: false }),
+    balancesAge() {
+      wallSkipped += BALANCE_CACHE_MS;
+    },
     settleTo(paymentId, status) {
       return h.settle(paymentId, status);
     },

@@ -42,8 +42,11 @@ export function etaSeconds(chain: EvmChain): number {
   return Math.ceil(blockTime * (chain.config.confirmations + 1));
 }
 
+/** How long an account's balances are reused between option listings, in wall time (docs/decisions.md §17). */
+export const BALANCE_CACHE_MS = 3_000;
+
 export interface EvmAdapterOptions {
-  /** How long balances are reused between option listings (wall time). */
+  /** How long balances are reused between option listings (wall time); BALANCE_CACHE_MS by default. */
   balanceCacheMs?: number;
   settle?: Partial<SettleOptions>;
   wallNow?: () => number;
@@ -51,7 +54,7 @@ export interface EvmAdapterOptions {
 
 export function createEvmAdapter(chains: Chains, db: Database, options: EvmAdapterOptions = {}): ChainAdapter {
   const settle = { ...DEFAULT_SETTLE_OPTIONS, ...options.settle };
-  const cacheMs = options.balanceCacheMs ?? 3_000;
+  const cacheMs = options.balanceCacheMs ?? BALANCE_CACHE_MS;
   const wallNow = options.wallNow ?? (() => performance.now());
   const balances = new Map<string, { at: number; values: Promise<bigint[]> }>();
 
