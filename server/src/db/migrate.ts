@@ -2,6 +2,7 @@ import { Logger as GraphileLogger, runMigrations } from 'graphile-worker';
 import type { Knex } from 'knex';
 import type { Database } from './connect.js';
 import { dialectOf } from './dialect.js';
+import { openJobPool } from './jobPool.js';
 import * as initial from './migrations/001_initial.js';
 import * as webhooks from './migrations/002_webhooks.js';
 import * as webhookTrigger from './migrations/003_webhook_trigger.js';
@@ -39,8 +40,14 @@ const config: Knex.MigratorConfig = { migrationSource: source, tableName: 'payga
 export async function migrateDatabase(db: Database): Promise<string[]> {
   const [, applied] = (await db.knex.migrate.latest(config)) as [number, string[]];
   if (dialectOf(db) === 'postgres') {
-    // Silent: graphile-worker's migration lines say nothing the caller of a migration acts on.
-    await runMigrations({ connectionString: db.url, logger: new GraphileLogger(() => () => {}) });
+    // Silent: graphile-worker's migration lines say nothing the caller of a migration acts on. Our own pool, closed
+    // before returning (db/jobPool.ts).
+    const jobPool = openJobPool(db.url, { max: 1 });
+    try {
+      await runMigrations({ pgPool: jobPool.pool, logger: new GraphileLogger(() => () => {}) });
+    } finally {
+      await jobPool.close();
+    }
   }
   return applied;
 }
