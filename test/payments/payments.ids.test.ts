@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import pg from 'pg';
-import { refusedByServer } from '../../server/src/db/failure.js';
 import { isPaymentId, newId, timeBase62 } from '../../server/src/ids.js';
 import { newDeliveryId } from '../../server/src/webhooks/delivery.js';
 
@@ -34,14 +32,5 @@ describe('payments.ids', () => {
     const ids = Array.from({ length: 2000 }, () => newId.payment());
     assert.equal(new Set(ids).size, ids.length);
     assert.equal(new Set(ids.map((id) => id.slice(12))).size, ids.length, 'the 16 random characters differ');
-  });
-
-  it('refusedByServer: a statement error proves nothing happened; a lost connection or a session-ending error does not', () => {
-    const serverError = (code: string) => Object.assign(new pg.DatabaseError('refused', 0, 'error'), { code });
-    assert.equal(refusedByServer(serverError('23503')), true, 'a foreign key violation');
-    assert.equal(refusedByServer(serverError('23505')), true, 'a unique violation');
-    for (const code of ['57P01', '08006', '58030', 'XX000'])
-      assert.equal(refusedByServer(serverError(code)), false, `${code} may come after a commit`);
-    assert.equal(refusedByServer(new Error('Connection terminated unexpectedly')), false);
   });
 });

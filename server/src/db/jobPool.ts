@@ -3,28 +3,22 @@
  * string, graphile-worker makes a pool per `run` and per `runOnce`, and on release removes the pool's error handlers
  * before calling `pool.end()` without waiting for it. A connection still closing then has no handler: a server that
  * ends it (a restart, a failover, `DROP DATABASE … WITH (FORCE)`) raises an uncaught error and takes the process
- * down. This pool keeps its handlers for its whole life, and its owner awaits `close()`.
+ * down. This pool keeps its handlers for its whole life, and its owner awaits `end()`.
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
-
-export interface JobPool {
-  /** Passed to graphile-worker as `pgPool`; graphile-worker never ends a pool it was given. */
-  pool: pg.Pool;
-  /** Ends every connection and resolves once they are closed. */
-  close(): Promise<void>;
-}
 
 /** The connections' `application_name`: an operator tells the job connections apart in `pg_stat_activity`. */
 export const JOB_POOL_APPLICATION = 'paygate-jobs';
 
 /**
  * An idle job connection is closed after this long. The runner polls every second, so its connections are rarely idle
- * that long; `close()` ends them at once.
+ * that long; `end()` closes them at once.
  */
 export const JOB_POOL_IDLE_MS = 30_000;
 
-export function openJobPool(url: string, options: { max: number; logger?: Logger }): JobPool {
+/** Passed to graphile-worker as `pgPool`, which it never ends: its opener awaits `end()`. */
+export function openJobPool(url: string, options: { max: number; logger?: Logger }): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max,
@@ -36,6 +30,5 @@ export function openJobPool(url: string, options: { max: number; logger?: Logger
     options.logger?.warn({ err, component: 'graphile-worker' }, `a job connection failed${idle ? ' while idle' : ''}`);
   pool.on('error', report(true));
   pool.on('connect', (client) => client.on('error', report(false)));
-  let closing: Promise<void> | null = null;
-  return { pool, close: () => (closing ??= pool.end()) };
+  return pool;
 }

@@ -42,11 +42,11 @@ export async function migrateDatabase(db: Database): Promise<string[]> {
   if (dialectOf(db) === 'postgres') {
     // Silent: graphile-worker's migration lines say nothing the caller of a migration acts on. Our own pool, closed
     // before returning (db/jobPool.ts).
-    const jobPool = openJobPool(db.url, { max: 1 });
+    const pgPool = openJobPool(db.url, { max: 1 });
     try {
-      await runMigrations({ pgPool: jobPool.pool, logger: new GraphileLogger(() => () => {}) });
+      await runMigrations({ pgPool, logger: new GraphileLogger(() => () => {}) });
     } finally {
-      await jobPool.close();
+      await pgPool.end();
     }
   }
   return applied;

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { Logger as GraphileLogger, run, runOnce, type Runner, type Task as GraphileTask } from 'graphile-worker';
 import type { Database } from '../db/connect.js';
-import { openJobPool, type JobPool } from '../db/jobPool.js';
+import { openJobPool } from '../db/jobPool.js';
 import { completedLevel, DEFAULT_JOB_CONCURRENCY, type AddJobOptions, type JobQueue, type TaskList } from './types.js';
 
 /** Routes graphile-worker's own log lines into our pino logger. */
@@ -49,11 +49,11 @@ function withoutDue(payload: unknown): unknown {
 export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
   const { db, tasks, logger, now } = options;
   let runner: Runner | null = null;
-  // A connection per running job for fetching and completing it, as graphile-worker advises.
-  const maxPoolSize = Math.max(10, options.concurrency ?? DEFAULT_JOB_CONCURRENCY);
-  // One pool for the runner and every drain, opened on first use and closed by stop (db/jobPool.ts).
-  let jobPool: JobPool | null = null;
-  const poolOf = () => (jobPool ??= openJobPool(db.url, { max: maxPoolSize, logger })).pool;
+  const concurrency = options.concurrency ?? DEFAULT_JOB_CONCURRENCY;
+  // One pool for the runner and every drain, opened on first use and ended by stop (db/jobPool.ts); a connection per
+  // running job for fetching and completing it, as graphile-worker advises.
+  let pgPool: ReturnType<typeof openJobPool> | null = null;
+  const poolOf = () => (pgPool ??= openJobPool(db.url, { max: Math.max(10, concurrency), logger }));
 
   // Built on first use: the runtime registers tasks after the queue exists.
   const taskList = (onRun?: () => void): Record<string, GraphileTask> =>
@@ -85,7 +85,7 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
   const workerOptions = (onRun?: () => void) => ({
     pgPool: poolOf(),
     taskList: taskList(onRun),
-    concurrency: options.concurrency ?? DEFAULT_JOB_CONCURRENCY,
+    concurrency,
     pollInterval: options.pollIntervalMs ?? 1000,
     noHandleSignals: true,
     useNodeTime: true,
@@ -137,9 +137,9 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
     async stop() {
       await runner?.stop();
       runner = null;
-      const closing = jobPool?.close();
-      jobPool = null;
-      await closing;
+      const ending = pgPool?.end();
+      pgPool = null;
+      await ending;
     },
     async drain() {
       await alignDueTimes();
