@@ -29,6 +29,7 @@ import { expireRefundClaims } from './settlement/refunds.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
+import { createSignInGate, type SignInGate, type SignInGateOptions } from './users/signInGate.js';
 
 export type ResolvedConfig = ReturnType<typeof withDevelopmentSecrets>;
 
@@ -53,6 +54,8 @@ export interface Runtime extends WebhookDeps {
   reconciler: Reconciler | null;
   /** See LifecycleDeps.expiryGraceMs: PAYGATE_LATE_CONFIRM_GRACE_S. */
   expiryGraceMs: number;
+  /** This process's bound on concurrent password checks (users/signInGate.ts). */
+  signInGate: SignInGate;
   /** Aborted when a shutdown's deadline passes: long work (a webhook attempt) stops and records itself. */
   shutdownSignal: AbortSignal;
   /** Runs every sweeper once (tests call it after moving the clock). */
@@ -107,6 +110,8 @@ export interface RuntimeOptions {
   chains?: Chains | 'start';
   /** Checkout tuning for tests: balance cache, settle timings, a fixed pricing. */
   checkout?: CheckoutOptions;
+  /** Password-check limits and the check itself (tests count and hold checks); the defaults otherwise. */
+  signInGate?: Partial<SignInGateOptions>;
 }
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
@@ -166,6 +171,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     metrics,
     observer: metrics.observer,
     shutdownSignal: shutdown.signal,
+    signInGate: createSignInGate(options.signInGate),
     chains,
     expiryGraceMs: config.lateConfirmGraceMs,
     readiness: [

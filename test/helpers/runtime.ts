@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { createRuntime, openDatabase, type Database, type Runtime } from '@paygate/server';
+import { createRuntime, openDatabase, type Database, type Runtime, type RuntimeOptions } from '@paygate/server';
 import { testConfig } from './config.js';
 
 /** A controllable clock: tests move time instead of sleeping. */
@@ -16,7 +16,12 @@ export function testClock(start = Date.UTC(2026, 1, 18, 10, 0, 0)): TestClock {
 
 /** A runtime over the given database (an in-memory SQLite one by default), silent, with its own clock. */
 export async function testRuntime(
-  options: { db?: Database; clock?: TestClock; config?: Record<string, string> } = {},
+  options: {
+    db?: Database;
+    clock?: TestClock;
+    config?: Record<string, string>;
+    signInGate?: RuntimeOptions['signInGate'];
+  } = {},
 ): Promise<Runtime> {
   const db = options.db ?? openDatabase('sqlite::memory:');
   const runtime = await createRuntime({
@@ -24,6 +29,7 @@ export async function testRuntime(
     db,
     logger: pino({ level: 'silent' }),
     now: (options.clock ?? testClock()).now,
+    signInGate: options.signInGate,
   });
   if (!options.db) {
     const close = runtime.close;

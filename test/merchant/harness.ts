@@ -1,5 +1,5 @@
 /** A real server over a real database for merchant tests: requests go through fetch, responses are contract-checked. */
-import { createApp, type Database, type Runtime } from '@paygate/server';
+import { createApp, type Database, type Runtime, type RuntimeOptions } from '@paygate/server';
 import { createMerchantAccount, type MerchantAccount } from '../helpers/fixtures.js';
 import { listen, type Listening } from '../helpers/http.js';
 import { testClock, testRuntime, type TestClock } from '../helpers/runtime.js';
@@ -26,12 +26,17 @@ export interface CallOptions {
 }
 
 export async function startHarness(
-  options: { db?: Database; config?: Record<string, string>; feeConfig?: unknown } = {},
+  options: {
+    db?: Database;
+    config?: Record<string, string>;
+    feeConfig?: unknown;
+    signInGate?: RuntimeOptions['signInGate'];
+  } = {},
 ): Promise<Harness> {
   const clock = testClock();
   // The clock stands still unless a test moves it, so no bucket would ever refill: limits are off unless asked for.
   const config = { PAYGATE_RATE_LIMIT_RPS: '1000000', PAYGATE_RATE_LIMIT_BURST: '1000000', ...options.config };
-  const runtime = await testRuntime({ db: options.db, clock, config });
+  const runtime = await testRuntime({ db: options.db, clock, config, signInGate: options.signInGate });
   const server = await listen(createApp({ runtime, validateResponses: true }));
   const account = await createMerchantAccount(runtime, { feeConfig: options.feeConfig });
   const call = (method: string, path: string, o: CallOptions = {}) => {

@@ -24,7 +24,7 @@ import { ApiError } from '../errors.js';
 import type { operations } from '../generated/dashboard.js';
 import { newId, randomBase62 } from '../ids.js';
 import type { Runtime } from '../runtime.js';
-import { checkNewPassword, hashPassword, verifyPassword } from '../users/passwords.js';
+import { checkNewPassword, hashPassword } from '../users/passwords.js';
 import { emailHashOf, normaliseEmail } from '../users/userAccounts.js';
 
 export type InvitationDeps = Runtime;
@@ -141,7 +141,8 @@ export async function acceptInvitation(
   let created: UserRow | null = null;
   if (existing) {
     await options.throttle?.check();
-    const ok = existing.disabled_at === null && (await verifyPassword(input.password, existing.password_hash));
+    const ok =
+      existing.disabled_at === null && (await deps.signInGate.verifyPassword(input.password, existing.password_hash));
     if (!ok) {
       await options.throttle?.failed();
       const failures = await countFailure(deps.db.knex, `invitation:${invitation.id}`, deps.now(), INVITATION_TTL_MS);

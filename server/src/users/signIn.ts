@@ -7,7 +7,8 @@ import type { UserRow } from '../db/queries/users.js';
 import { ApiError } from '../errors.js';
 import type { UsersDeps } from './usersDeps.js';
 import { refuseWhileLocked, recordLoginFailure, recordLoginSuccess, throttleKeys } from './loginThrottle.js';
-import { verifyNothing, verifyPassword } from './passwords.js';
+import { verifyNothing } from './passwords.js';
+import type { SignInGate } from './signInGate.js';
 import { createSession, type ActiveSession, type ClientFacts } from './sessions.js';
 import { verifySecondFactor } from './twoFactor.js';
 import { findUserByEmail } from './userAccounts.js';
@@ -19,6 +20,8 @@ export interface Credentials {
   recoveryCode?: string;
 }
 
+export type SignInDeps = UsersDeps & { signInGate: SignInGate };
+
 export type CheckedCredentials = { status: 'two_factor_required' } | { status: 'ok'; user: UserRow };
 
 const wrongCredentials = () => new ApiError('unauthorized', 'The email or password is wrong.');
@@ -28,7 +31,7 @@ const wrongCredentials = () => new ApiError('unauthorized', 'The email or passwo
  * existing user). `two_factor_required` when the password is right but no code was sent.
  */
 export async function checkCredentials(
-  runtime: UsersDeps,
+  runtime: SignInDeps,
   input: Credentials,
   client: ClientFacts,
 ): Promise<CheckedCredentials> {
@@ -38,8 +41,8 @@ export async function checkCredentials(
   const cost = runtime.config.dashboard.passwordCostLog2;
   const passwordOk =
     user && user.disabled_at === null
-      ? await verifyPassword(input.password, user.password_hash)
-      : await verifyNothing(input.password, cost);
+      ? await runtime.signInGate.verifyPassword(input.password, user.password_hash)
+      : await verifyNothing(input.password, cost, runtime.signInGate.verifyPassword);
   if (!user || !passwordOk) {
     await recordLoginFailure(runtime, keys);
     throw wrongCredentials();
@@ -58,7 +61,7 @@ export async function checkCredentials(
 export type SignInResult =
   { status: 'two_factor_required' } | { status: 'signed_in'; token: string; active: ActiveSession };
 
-export async function signIn(runtime: UsersDeps, input: Credentials, client: ClientFacts): Promise<SignInResult> {
+export async function signIn(runtime: SignInDeps, input: Credentials, client: ClientFacts): Promise<SignInResult> {
   const checked = await checkCredentials(runtime, input, client);
   if (checked.status === 'two_factor_required') return checked;
   const { token, session } = await createSession(runtime, checked.user.id, client);
