@@ -223,12 +223,11 @@ describeEachDatabase('team.acceptInvitation.throttled', (get) => {
     const calls: string[] = [];
     let locked = false;
     const throttle = {
-      check: async () => {
-        calls.push('check');
+      reserve: async () => {
+        calls.push('reserve');
         if (locked) throw new ApiError('rate_limited', 'Too many attempts.', { headers: { 'Retry-After': '900' } });
       },
-      failed: async () => void calls.push('failed'),
-      succeeded: async () => void calls.push('succeeded'),
+      settle: async (outcome: string) => void calls.push(outcome),
     };
     const token = tokenOf((await createInvitation(w.runtime, merchantId, ownerId, 'viewer')).inviteUrl);
     const accept = (password: string) =>
@@ -244,7 +243,7 @@ describeEachDatabase('team.acceptInvitation.throttled', (get) => {
     );
     locked = false;
     assert.equal((await accept(PASSWORD)).userId, userId);
-    assert.deepEqual(calls, ['check', 'failed', 'check', 'check', 'succeeded']);
+    assert.deepEqual(calls, ['reserve', 'failed', 'reserve', 'reserve', 'succeeded']);
 
     // A new account checks no password: the throttle is not involved.
     calls.length = 0;

@@ -2,7 +2,7 @@
  * The team tests' world: a runtime over a test database (SQLite or PostgreSQL) with an injected clock, a merchant,
  * and users made with a cheap scrypt cost (2^10 instead of 2^17), so accepting with a password takes milliseconds.
  */
-import type { Runtime } from '@paygate/server';
+import type { Runtime, RuntimeOptions } from '@paygate/server';
 import { createMerchant, createPartner } from '../../server/src/accounts/index.js';
 import { insertMembership, type MemberRole } from '../../server/src/db/queries/teamRows.js';
 import { createUser } from '../../server/src/users/userAccounts.js';
@@ -29,9 +29,12 @@ export function uniqueEmail(name = 'person'): string {
   return `${name}.${emails}.${Date.now().toString(36)}@example.com`;
 }
 
-export async function teamWorld(database: TestDatabase): Promise<TeamWorld> {
+export async function teamWorld(
+  database: TestDatabase,
+  options: { signInGate?: RuntimeOptions['signInGate'] } = {},
+): Promise<TeamWorld> {
   const clock = testClock();
-  const runtime = await testRuntime({ db: database.db, clock });
+  const runtime = await testRuntime({ db: database.db, clock, signInGate: options.signInGate });
   const deps = { db: database.db, now: clock.now };
   return {
     runtime,

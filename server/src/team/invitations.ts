@@ -9,7 +9,6 @@ import { recordAudit } from '../audit/auditLog.js';
 import { isUniqueViolation } from '../db/failure.js';
 import {
   consumeInvitation,
-  countFailure,
   findMember,
   findMerchantName,
   findOpenInvitationByTokenHash,
@@ -19,12 +18,14 @@ import {
   type InvitationRow,
   type MemberRole,
 } from '../db/queries/teamRows.js';
+import { releaseAttempt, reserveAttempt, type ThrottleRule } from '../db/queries/throttleCounts.js';
 import { findUserByEmailHash, insertUser, type UserRow } from '../db/queries/users.js';
 import { ApiError } from '../errors.js';
 import type { operations } from '../generated/dashboard.js';
 import { newId, randomBase62 } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import { checkNewPassword, hashPassword } from '../users/passwords.js';
+import { throttleKeys, type AttemptOutcome } from '../users/loginThrottle.js';
 import { emailHashOf, normaliseEmail } from '../users/userAccounts.js';
 
 export type InvitationDeps = Runtime;
@@ -97,16 +98,23 @@ export async function lookupInvitation(deps: InvitationDeps, token: string): Pro
 }
 
 /**
- * The sign-in throttle, applied to the password check of an existing account (users/loginThrottle.ts at the merge:
- * `refuseWhileLocked`, `recordLoginFailure`, `recordLoginSuccess` over `throttleKeys(runtime, email, ip)`), so an
- * invitation link is no way around the per-account and per-address limits.
+ * The sign-in throttle, applied to the password check of an existing account (users/loginThrottle.ts:
+ * `reserveLoginAttempt` and `settleLoginAttempt` over `throttleKeys(runtime, email, ip)`), so an invitation link is
+ * no way around the per-account and per-address limits.
  */
 export interface PasswordThrottle {
-  /** Throws (429 rate_limited) while the account or the address is locked. */
-  check(): Promise<void>;
-  failed(): Promise<void>;
-  succeeded(): Promise<void>;
+  /** Takes one attempt before the password is checked; throws (429 rate_limited) while the account or address is locked. */
+  reserve(): Promise<void>;
+  /** How the reserved attempt ended. */
+  settle(outcome: AttemptOutcome): Promise<void>;
 }
+
+/** Wrong passwords per invitation, counted in login_throttle under the invitation's id, for the link's lifetime. */
+const INVITATION_RULE: ThrottleRule = {
+  windowMs: INVITATION_TTL_MS,
+  limit: MAX_WRONG_PASSWORDS,
+  lockMs: INVITATION_TTL_MS,
+};
 
 export interface Accepted {
   userId: string;
@@ -122,6 +130,51 @@ export interface Accepted {
 
 const alreadyMember = (merchantName: string) =>
   new ApiError('invalid_state', `This account is already a member of ${merchantName}.`);
+
+/**
+ * The password of an existing account, under a reserved attempt of the invitation (the one that reaches
+ * MAX_WRONG_PASSWORDS and fails revokes it; beyond it the link is refused as revoked) and of the sign-in throttle,
+ * both taken before the password is checked so that parallel guesses get no more checks than sequential ones.
+ */
+async function checkExistingPassword(
+  deps: InvitationDeps,
+  invitation: InvitationRow,
+  existing: UserRow,
+  password: string,
+  throttle: PasswordThrottle | undefined,
+): Promise<void> {
+  const key = `invitation:${invitation.id}`;
+  const attempt = await reserveAttempt(deps.db.knex, key, deps.now(), INVITATION_RULE);
+  if (attempt === null) throw linkInvalid();
+  let outcome: AttemptOutcome = 'released';
+  try {
+    await throttle?.reserve();
+  } catch (err) {
+    await releaseAttempt(deps.db.knex, key, INVITATION_RULE);
+    throw err;
+  }
+  try {
+    const ok =
+      existing.disabled_at === null && (await deps.signInGate.verifyPassword(password, existing.password_hash));
+    if (ok) {
+      outcome = 'succeeded';
+      return;
+    }
+    outcome = 'failed';
+    if (attempt >= MAX_WRONG_PASSWORDS) {
+      await revokeOpenInvitation(deps.db.knex, invitation.merchant_id, invitation.id, deps.now());
+      throw new ApiError(
+        'unauthorized',
+        'An account with this email exists and the password is not its password. After too many attempts this ' +
+          'invitation link was revoked; ask for a new one.',
+      );
+    }
+    throw new ApiError('unauthorized', 'An account with this email exists and the password is not its password.');
+  } finally {
+    await throttle?.settle(outcome);
+    if (outcome !== 'failed') await releaseAttempt(deps.db.knex, key, INVITATION_RULE);
+  }
+}
 
 /**
  * Accepts an invitation: creates the account (new email) or checks the existing account's password, then adds the
@@ -140,23 +193,9 @@ export async function acceptInvitation(
 
   let created: UserRow | null = null;
   if (existing) {
-    await options.throttle?.check();
-    const ok =
-      existing.disabled_at === null && (await deps.signInGate.verifyPassword(input.password, existing.password_hash));
-    if (!ok) {
-      await options.throttle?.failed();
-      const failures = await countFailure(deps.db.knex, `invitation:${invitation.id}`, deps.now(), INVITATION_TTL_MS);
-      if (failures >= MAX_WRONG_PASSWORDS) {
-        await revokeOpenInvitation(deps.db.knex, invitation.merchant_id, invitation.id, deps.now());
-        throw new ApiError(
-          'unauthorized',
-          'An account with this email exists and the password is not its password. After too many attempts this ' +
-            'invitation link was revoked; ask for a new one.',
-        );
-      }
-      throw new ApiError('unauthorized', 'An account with this email exists and the password is not its password.');
-    }
-    await options.throttle?.succeeded();
+    await deps.signInGate.hold(throttleKeys(deps, input.email, null).account, () =>
+      checkExistingPassword(deps, invitation, existing, input.password, options.throttle),
+    );
   } else {
     checkNewPassword(input.password);
     // The row of users/userAccounts.ts createUser, built here so that it is inserted in the transaction below.

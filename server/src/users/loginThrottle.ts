@@ -3,9 +3,16 @@
  * normalised email, whether or not a user has it) 5 failures within 15 minutes lock it for 15 minutes; per client
  * address 20 failures within 15 minutes lock the address for 15 minutes. A locked sign-in answers
  * 429 rate_limited with Retry-After and one message, whatever the reason and whether or not the email exists. A
- * success clears the account's count (not the address's).
+ * success clears the account's count (not the address's). An attempt is counted before its password is checked
+ * (docs/decisions.md §21.6): checking first and counting after let any number of parallel attempts through.
  */
-import { clearThrottle, lockedUntil, recordFailure, type ThrottleRule } from '../db/queries/throttleCounts.js';
+import {
+  clearThrottle,
+  lockedUntil,
+  releaseAttempt,
+  reserveAttempt,
+  type ThrottleRule,
+} from '../db/queries/throttleCounts.js';
 import { ApiError } from '../errors.js';
 import type { UsersDeps } from './usersDeps.js';
 import { keyedHash } from './serverKeys.js';
@@ -30,23 +37,42 @@ export function throttleKeys(runtime: UsersDeps, email: string, ip: string | nul
 
 const list = (keys: ThrottleKeys) => (keys.address === null ? [keys.account] : [keys.account, keys.address]);
 
-/** 429 rate_limited with Retry-After while the account or the address is locked. */
-export async function refuseWhileLocked(runtime: UsersDeps, keys: ThrottleKeys): Promise<void> {
+const locked = (runtime: UsersDeps, until: number) =>
+  new ApiError('rate_limited', 'Too many failed sign-in attempts; try again later.', {
+    headers: { 'Retry-After': String(Math.max(1, Math.ceil((until - runtime.now()) / 1000))) },
+  });
+
+/**
+ * Takes one attempt for the account and the address, in one transaction, before any password is checked; 429
+ * rate_limited with Retry-After (and nothing counted) while either is locked. Every reserved attempt ends in
+ * `settleLoginAttempt`.
+ */
+export async function reserveLoginAttempt(runtime: UsersDeps, keys: ThrottleKeys): Promise<void> {
   const now = runtime.now();
-  const until = await lockedUntil(runtime.db.knex, list(keys), now);
-  if (until !== null) {
-    throw new ApiError('rate_limited', 'Too many failed sign-in attempts; try again later.', {
-      headers: { 'Retry-After': String(Math.max(1, Math.ceil((until - now) / 1000))) },
-    });
-  }
+  await runtime.db.knex.transaction(async (trx) => {
+    const refused =
+      (await reserveAttempt(trx, keys.account, now, ACCOUNT_RULE)) === null ||
+      (keys.address !== null && (await reserveAttempt(trx, keys.address, now, ADDRESS_RULE)) === null);
+    // Thrown inside, so the account's count taken before a refusal for the address rolls back with it.
+    if (refused) throw locked(runtime, (await lockedUntil(trx, list(keys), now)) ?? now + ACCOUNT_RULE.lockMs);
+  });
 }
 
-export async function recordLoginFailure(runtime: UsersDeps, keys: ThrottleKeys): Promise<void> {
-  const now = runtime.now();
-  await recordFailure(runtime.db.knex, keys.account, now, ACCOUNT_RULE);
-  if (keys.address !== null) await recordFailure(runtime.db.knex, keys.address, now, ADDRESS_RULE);
-}
+/**
+ * How a reserved attempt ended: `failed` keeps it counted; `succeeded` clears the account's count (not the
+ * address's, whose attempt is given back); `released` (the password was right and a second factor is still to come,
+ * or the check never finished) gives both back.
+ */
+export type AttemptOutcome = 'failed' | 'succeeded' | 'released';
 
-export async function recordLoginSuccess(runtime: UsersDeps, keys: ThrottleKeys): Promise<void> {
-  await clearThrottle(runtime.db.knex, keys.account);
+export async function settleLoginAttempt(
+  runtime: UsersDeps,
+  keys: ThrottleKeys,
+  outcome: AttemptOutcome,
+): Promise<void> {
+  if (outcome === 'failed') return;
+  const db = runtime.db.knex;
+  if (outcome === 'succeeded') await clearThrottle(db, keys.account);
+  else await releaseAttempt(db, keys.account, ACCOUNT_RULE);
+  if (keys.address !== null) await releaseAttempt(db, keys.address, ADDRESS_RULE);
 }

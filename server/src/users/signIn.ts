@@ -1,12 +1,12 @@
 /**
- * Signing in: throttle check, password (an unknown email costs the same time as a wrong password), second factor,
- * then a new session. Every refusal for wrong credentials is one 401 unauthorized message, so it tells nothing
+ * Signing in: a slot of this process's sign-in gate, an attempt reserved in the login throttle, password (an unknown
+ * email costs the same time as a wrong password), second factor, then a new session. Every refusal for wrong credentials is one 401 unauthorized message, so it tells nothing
  * about whether the email exists.
  */
 import type { UserRow } from '../db/queries/users.js';
 import { ApiError } from '../errors.js';
 import type { UsersDeps } from './usersDeps.js';
-import { refuseWhileLocked, recordLoginFailure, recordLoginSuccess, throttleKeys } from './loginThrottle.js';
+import { reserveLoginAttempt, settleLoginAttempt, throttleKeys, type AttemptOutcome } from './loginThrottle.js';
 import { verifyNothing } from './passwords.js';
 import type { SignInGate } from './signInGate.js';
 import { createSession, type ActiveSession, type ClientFacts } from './sessions.js';
@@ -36,25 +36,37 @@ export async function checkCredentials(
   client: ClientFacts,
 ): Promise<CheckedCredentials> {
   const keys = throttleKeys(runtime, input.email, client.ip);
-  await refuseWhileLocked(runtime, keys);
+  return runtime.signInGate.hold(keys.account, async () => {
+    await reserveLoginAttempt(runtime, keys);
+    let outcome: AttemptOutcome = 'released';
+    try {
+      const checked = await checkReserved(runtime, input);
+      outcome = checked.status === 'ok' ? 'succeeded' : 'released';
+      return checked;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'unauthorized') outcome = 'failed';
+      throw err;
+    } finally {
+      await settleLoginAttempt(runtime, keys, outcome);
+    }
+  });
+}
+
+/** The checks themselves, once an attempt is reserved: 401 unauthorized for a wrong password or code. */
+async function checkReserved(runtime: SignInDeps, input: Credentials): Promise<CheckedCredentials> {
   const user = await findUserByEmail(runtime, input.email);
   const cost = runtime.config.dashboard.passwordCostLog2;
   const passwordOk =
     user && user.disabled_at === null
       ? await runtime.signInGate.verifyPassword(input.password, user.password_hash)
       : await verifyNothing(input.password, cost, runtime.signInGate.verifyPassword);
-  if (!user || !passwordOk) {
-    await recordLoginFailure(runtime, keys);
-    throw wrongCredentials();
-  }
+  if (!user || !passwordOk) throw wrongCredentials();
   if (user.totp_enabled_at !== null) {
     if (input.totpCode === undefined && input.recoveryCode === undefined) return { status: 'two_factor_required' };
     if (!(await verifySecondFactor(runtime, user, input))) {
-      await recordLoginFailure(runtime, keys);
       throw new ApiError('unauthorized', 'The two-factor code is wrong or was already used.');
     }
   }
-  await recordLoginSuccess(runtime, keys);
   return { status: 'ok', user };
 }
 

@@ -143,24 +143,3 @@ export async function consumeInvitation(db: Db, id: string, userId: string, now:
   const count = await open(db('invitations').where({ id }), now).update({ accepted_at: now, accepted_by: userId });
   return count === 1;
 }
-
-/**
- * Counts one more failure under `key` in login_throttle (the sign-in throttle's table; keys are namespaced by their
- * prefix) and answers the count in the current window; a window that started `windowMs` ago or more starts over.
- * One statement increments, so concurrent failures are all counted.
- */
-export async function countFailure(db: Knex, key: string, now: number, windowMs: number): Promise<number> {
-  await db('login_throttle')
-    .insert({ key, failures: 0, window_started_at: now, locked_until: null })
-    .onConflict('key')
-    .ignore();
-  const stale = now - windowMs;
-  await db('login_throttle')
-    .where({ key })
-    .update({
-      failures: db.raw('CASE WHEN window_started_at <= ? THEN 1 ELSE failures + 1 END', [stale]),
-      window_started_at: db.raw('CASE WHEN window_started_at <= ? THEN ? ELSE window_started_at END', [stale, now]),
-    });
-  const row = (await db('login_throttle').select('failures').where({ key }).first()) as { failures: number | string };
-  return Number(row.failures);
-}

@@ -1,7 +1,8 @@
 /**
- * Failed sign-ins per key (an account's or a client address's keyed hash), counted in the database so every
- * process sees the same counts. One upsert per failure: the window restarts once it has passed, and the key is
- * locked when the count reaches the limit inside the window.
+ * Sign-in attempts per key (an account's or a client address's keyed hash, or an invitation's id), counted in the
+ * database so every process sees the same counts. An attempt is counted before its password is checked and given
+ * back when it succeeds, so the count is of failures and of checks still running; the window restarts once it has
+ * passed, and the key is locked when the count reaches the limit inside the window.
  */
 import type { Knex } from 'knex';
 
@@ -32,25 +33,48 @@ export interface ThrottleRule {
   lockMs: number;
 }
 
-export async function recordFailure(db: Db, key: string, now: number, rule: ThrottleRule): Promise<void> {
-  const expired = now - rule.windowMs;
+/**
+ * Takes one attempt under `key` before its credentials are checked, and answers the attempt's number in the
+ * window, or null when the key is locked (or its window is full): then nothing changes. A key's row is made first
+ * (a no-op when it exists); then one conditional update counts the attempt, so concurrent attempts each see the
+ * count of those before them and at most `limit` pass. The attempt that reaches the limit locks the key at once, not
+ * when it fails: a success clears or releases it (`releaseAttempt`).
+ */
+export async function reserveAttempt(db: Db, key: string, now: number, rule: ThrottleRule): Promise<number | null> {
   await db('login_throttle')
-    .insert({ key, failures: 1, window_started_at: now, locked_until: rule.limit <= 1 ? now + rule.lockMs : null })
+    .insert({ key, failures: 0, window_started_at: now, locked_until: null })
     .onConflict('key')
-    .merge({
-      failures: db.raw('CASE WHEN login_throttle.window_started_at <= ? THEN 1 ELSE login_throttle.failures + 1 END', [
+    .ignore();
+  const expired = now - rule.windowMs;
+  const counted = 'CASE WHEN window_started_at <= ? THEN 1 ELSE failures + 1 END';
+  const updated = await db('login_throttle')
+    .where({ key })
+    .andWhere((q) => q.whereNull('locked_until').orWhere('locked_until', '<=', now))
+    .andWhere((q) => q.where('window_started_at', '<=', expired).orWhere('failures', '<', rule.limit))
+    .update({
+      failures: db.raw(counted, [expired]),
+      window_started_at: db.raw('CASE WHEN window_started_at <= ? THEN ? ELSE window_started_at END', [expired, now]),
+      locked_until: db.raw(`CASE WHEN ${counted} >= ? THEN CAST(? AS BIGINT) ELSE NULL END`, [
         expired,
+        rule.limit,
+        now + rule.lockMs,
       ]),
-      window_started_at: db.raw(
-        'CASE WHEN login_throttle.window_started_at <= ? THEN ? ELSE login_throttle.window_started_at END',
-        [expired, now],
-      ),
-      locked_until: db.raw(
-        `CASE WHEN login_throttle.window_started_at <= ? THEN NULL
-              WHEN login_throttle.failures + 1 >= ? THEN ?
-              ELSE login_throttle.locked_until END`,
-        [expired, rule.limit, now + rule.lockMs],
-      ),
+    });
+  if (updated !== 1) return null;
+  const row = (await db('login_throttle').select('failures').where({ key }).first()) as { failures: number | string };
+  return Number(row.failures);
+}
+
+/**
+ * Gives back an attempt `reserveAttempt` took that turned out not to be a failure, and lifts the lock it may have
+ * set. A window that restarted meanwhile only loses one count, never below zero.
+ */
+export async function releaseAttempt(db: Db, key: string, rule: ThrottleRule): Promise<void> {
+  await db('login_throttle')
+    .where({ key })
+    .update({
+      locked_until: db.raw('CASE WHEN failures - 1 < ? THEN NULL ELSE locked_until END', [rule.limit]),
+      failures: db.raw('CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END'),
     });
 }
 

@@ -4,7 +4,7 @@ import type { operations } from '../../generated/dashboard.js';
 import { clientIp, setSessionCookie } from '../../http/dashboardAuth.js';
 import type { Runtime } from '../../runtime.js';
 import { acceptInvitation } from '../../team/invitations.js';
-import { recordLoginFailure, recordLoginSuccess, refuseWhileLocked, throttleKeys } from '../../users/loginThrottle.js';
+import { reserveLoginAttempt, settleLoginAttempt, throttleKeys } from '../../users/loginThrottle.js';
 import { createSession, sessionJson } from '../../users/sessions.js';
 
 type Operation = operations['acceptInvitation'];
@@ -26,9 +26,8 @@ export function acceptInvitationHandler(runtime: Runtime): RequestHandler<Record
       {
         passwordCost: runtime.config.dashboard.passwordCostLog2,
         throttle: {
-          check: () => refuseWhileLocked(runtime, keys),
-          failed: () => recordLoginFailure(runtime, keys),
-          succeeded: () => recordLoginSuccess(runtime, keys),
+          reserve: () => reserveLoginAttempt(runtime, keys),
+          settle: (outcome) => settleLoginAttempt(runtime, keys, outcome),
         },
       },
     );
