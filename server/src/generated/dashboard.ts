@@ -2857,7 +2857,12 @@ export interface components {
          * @description Code `rate_limited`: too many failed sign-ins. After 5 failures for one email within 15 minutes, that account is
          *     locked for 15 minutes; after 20 failures from one client address within 15 minutes, that address is. The message
          *     is the same in both cases and whether or not the email belongs to a user. Wait for the number of seconds in
-         *     `Retry-After`. A successful sign-in clears the account's count.
+         *     `Retry-After`. A successful sign-in clears the account's count. An attempt is counted before its password
+         *     is checked, so parallel attempts get no more checks than sequential ones: the attempt that reaches the limit
+         *     locks at once, and it is given back if it succeeds.
+         *
+         *     Also, with `Retry-After: 1`, while the server is already checking as many passwords as it allows at once (for
+         *     this email, or in all): such an attempt is not counted. Retry after a second.
          */
         SignInThrottled: {
             headers: {
@@ -4267,7 +4272,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Code `invalid_params`: the token names no pending invitation (unknown, used, revoked or expired). */
+            /**
+             * @description Code `invalid_params`: the token names no pending invitation (unknown, used, revoked or expired), or its 5
+             *     wrong-password attempts are taken by attempts still being checked (the last of them to fail revokes it).
+             */
             404: {
                 headers: {
                     [name: string]: unknown;
