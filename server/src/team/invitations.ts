@@ -144,7 +144,8 @@ async function checkExistingPassword(
   throttle: PasswordThrottle | undefined,
 ): Promise<void> {
   const key = `invitation:${invitation.id}`;
-  const attempt = await reserveAttempt(deps.db.knex, key, deps.now(), INVITATION_RULE);
+  // In a transaction, so the number read back is this attempt's own (PostgreSQL holds the row until the commit).
+  const attempt = await deps.db.knex.transaction((trx) => reserveAttempt(trx, key, deps.now(), INVITATION_RULE));
   if (attempt === null) throw linkInvalid();
   let outcome: AttemptOutcome = 'released';
   try {

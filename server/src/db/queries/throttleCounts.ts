@@ -35,7 +35,8 @@ export interface ThrottleRule {
 
 /**
  * Takes one attempt under `key` before its credentials are checked, and answers the attempt's number in the
- * window, or null when the key is locked (or its window is full): then nothing changes. A key's row is made first
+ * window (its own only inside a transaction: outside, a later attempt may be counted before the read), or null when
+ * the key is locked (or its window is full): then nothing changes. A key's row is made first
  * (a no-op when it exists); then one conditional update counts the attempt, so concurrent attempts each see the
  * count of those before them and at most `limit` pass. The attempt that reaches the limit locks the key at once, not
  * when it fails: a success clears or releases it (`releaseAttempt`).
