@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describeEachDatabase } from '../helpers/db.js';
-import { expectError, startHarness, type Harness } from '../merchant/harness.js';
-import { createPerson, postLogin, signInAs, type Person } from './people.js';
+import { expectError, expectJson, startHarness, type Harness } from '../merchant/harness.js';
+import { callAs, codeAt, createPerson, postLogin, signInAs, type Person } from './people.js';
 
 const MINUTE = 60_000;
 
@@ -74,5 +74,27 @@ describeEachDatabase('dashboard.signIn.throttled', (get) => {
     await expectError(res, 429, 'rate_limited');
     advance(15 * MINUTE);
     await signInAs(a, owner);
+  });
+
+  it('signIn: successes and two_factor_required answers give their attempts back: neither locks the address or the account', async () => {
+    advance(16 * MINUTE);
+    for (let i = 0; i < 25; i++) await signInAs(i % 2 ? a : b, owner);
+    const person = await createPerson(a.runtime, { merchantId: a.account.merchantId, role: 'owner' });
+    const me = await signInAs(a, person);
+    const { secret } = await expectJson<{ secret: string }>(
+      await callAs(a, me, 'POST', '/v1/dashboard/two-factor/enrol'),
+      200,
+    );
+    await expectJson(
+      await callAs(a, me, 'POST', '/v1/dashboard/two-factor/activate', { body: { code: codeAt(a, secret) } }),
+      200,
+    );
+    advance(30_000);
+    for (let i = 0; i < 4; i++) await expectError(await wrong(a, person.email), 401, 'unauthorized');
+    // The fifth attempt reaches the limit while it is checked; a right password without a code gives it back.
+    const step = await postLogin(b, { email: person.email, password: person.password });
+    assert.deepEqual(await expectJson(step, 200), { status: 'two_factor_required' });
+    await signInAs(a, person, { totpCode: codeAt(a, secret) });
+    advance(15 * MINUTE);
   });
 });
