@@ -27,8 +27,8 @@ export type CheckedCredentials = { status: 'two_factor_required' } | { status: '
 const wrongCredentials = () => new ApiError('unauthorized', 'The email or password is wrong.');
 
 /**
- * Verifies an email, password and second factor under the login throttle (signIn, and acceptInvitation for an
- * existing user). `two_factor_required` when the password is right but no code was sent.
+ * Verifies an email, password and second factor in a slot of the sign-in gate and under one reserved attempt of the
+ * login throttle (docs/decisions.md §21.6). `two_factor_required` when the password is right but no code was sent.
  */
 export async function checkCredentials(
   runtime: SignInDeps,
