@@ -19,6 +19,7 @@ import type { ReadinessCheck } from './observability/readiness.js';
 import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
 import { createReconciler, type Reconciler } from './settlement/reconciliation.js';
+import { checkDepositSeed } from './settlement/seedGuard.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
 import { checkoutTasks } from './checkout/claimTasks.js';
 import { collectedLedgerHook } from './settlement/collectedLedger.js';
@@ -107,6 +108,12 @@ export interface RuntimeOptions {
   chains?: Chains | 'start';
   /** Checkout tuning for tests: balance cache, settle timings, a fixed pricing. */
   checkout?: CheckoutOptions;
+  /**
+   * Refuse to start when PAYGATE_DEPOSIT_SEED is not the seed the database was first started with
+   * (settlement/seedGuard.ts). On by default when the runtime opens its own database (`paygate start`, `paygate
+   * worker`); a caller passing an open database (tests, whose every configuration has a fresh seed) opts in.
+   */
+  checkDepositSeed?: boolean;
 }
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
@@ -121,6 +128,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     } catch (err) {
       if (ownsDb) await db.close().catch(() => undefined);
       throw describeDatabaseFailure(db.url, err);
+    }
+  }
+  const seed = config.settlement.depositSeed;
+  if (seed !== null && (options.checkDepositSeed ?? ownsDb)) {
+    try {
+      await checkDepositSeed(db, seed, now());
+    } catch (err) {
+      if (ownsDb) await db.close().catch(() => undefined);
+      throw err;
     }
   }
   // The chains start after the metrics (they report their RPC calls to them), so the gauge reads them late.
