@@ -249,7 +249,7 @@ export const variables: VariableSpec[] = [
     default: '`false`',
     modes: 'all',
     description:
-      'Which proxies may set `X-Forwarded-For` / `X-Forwarded-Proto` (Express `trust proxy`); decides the client IP in logs.',
+      'Which proxies may set `X-Forwarded-For` / `X-Forwarded-Proto` (Express `trust proxy`); decides the client IP that the per-address limits (sign-in, claim links, rate limits) and the logs use. `true` trusts every hop, so any client could choose its own address: refused when `PAYGATE_ENV=production` and a warning at start elsewhere; give the hop count of your proxies (e.g. `1`) or their addresses.',
   },
   {
     name: 'PAYGATE_CORS_ORIGINS',

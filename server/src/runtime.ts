@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import { chainReadinessChecks, feePayerBalances, startChains, type Chains } from './chains/index.js';
-import { withDevelopmentSecrets, type Config } from './config.js';
+import { TRUST_EVERY_HOP, withDevelopmentSecrets, type Config } from './config.js';
 import { SecretBox } from './crypto/secretBox.js';
 import { openDatabase, type Database } from './db/connect.js';
 import { describeDatabaseFailure } from './db/failure.js';
@@ -130,6 +130,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       throw describeDatabaseFailure(db.url, err);
     }
   }
+  // Production refuses it (config.ts); elsewhere it may be a tunnel's convenience, but never silently.
+  if (config.trustProxy === true)
+    logger.warn({ variable: 'PAYGATE_TRUST_PROXY' }, `PAYGATE_TRUST_PROXY is true: ${TRUST_EVERY_HOP}`);
   const seed = config.settlement.depositSeed;
   if (seed !== null && (options.checkDepositSeed ?? ownsDb)) {
     try {
