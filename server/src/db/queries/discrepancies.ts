@@ -10,15 +10,6 @@ import type { Knex } from 'knex';
  */
 export type DiscrepancyKind = 'late_payment' | 'overpayment' | 'underpayment' | 'reorged_out' | 'unwatched_deposit';
 
-/** Every kind, for whatever enumerates them (the CLI's help, the lead's list of kinds refundable from themselves). */
-export const DISCREPANCY_KINDS: readonly DiscrepancyKind[] = [
-  'late_payment',
-  'overpayment',
-  'underpayment',
-  'reorged_out',
-  'unwatched_deposit',
-];
-
 export interface DiscrepancyRow {
   id: string;
   paymentId: string;
