@@ -6,17 +6,17 @@
  * address differs is refused. The address is public and names the seed without revealing it (the seed is never
  * stored). It is derived without any chain configured, so the check holds whatever PAYGATE_CHAINS says.
  */
+import { depositSeedFingerprint } from '../chains/adapters.js';
 import type { Database } from '../db/connect.js';
 import { sumLedger } from '../db/queries/ledgerEntries.js';
 import { insertSettingOnce, readSetting, writeSetting } from '../db/queries/settings.js';
-import { evmSettlementKeys } from '../chains/eip155/depositKeys.js';
 import { seedOf } from './seed.js';
 
 export const SEED_SETTING = 'deposit_seed_collection';
 
 /** The public fingerprint of a mnemonic: the EVM collection address it derives. */
 export function seedFingerprint(mnemonic: string): string {
-  return evmSettlementKeys(seedOf(mnemonic)).address({ role: 'collection' });
+  return depositSeedFingerprint(seedOf(mnemonic));
 }
 
 export class DepositSeedChangedError extends Error {
