@@ -195,7 +195,8 @@ export const variables: VariableSpec[] = [
     type: 'boolean',
     default: '`true`',
     modes: 'all',
-    description: 'Whether a reconciliation difference fails `/readyz` (it is always a metric and a log line).',
+    description:
+      'Whether a standing reconciliation shortfall (money the ledger counts and the chain does not hold) fails `/readyz`. Every difference is a metric and a log line; a surplus never fails readiness (anyone can send to a public address) and one at a deposit address is an `unwatched_deposit` discrepancy.',
   },
   {
     name: 'PAYGATE_DEPOSIT_SCAN_INTERVAL_MS',
