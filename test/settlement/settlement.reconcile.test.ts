@@ -281,6 +281,7 @@ describeEachDatabase('settlement.reconcile', (get, dialect) => {
     assert.equal(difference.expected, 3_000_000n);
     assert.equal(difference.actual, 0n);
     assert.equal(await gauge('paygate_reconciliation_difference', 'deposit'), -3_000_000);
+    assert.equal(differenceLines(address).at(-1)?.level, 50, 'a standing shortfall is an error line');
     assert.equal((await readyz()).status, 503);
 
     await transfer(address, 3_000_000n);
