@@ -220,11 +220,21 @@ function isProxyAddress(entry: string): boolean {
   return /^[0-9]{1,3}$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
 }
 
-function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
+/** Why `true` is refused in production and warned about elsewhere (docs/decisions.md §22.15). */
+export const TRUST_EVERY_HOP =
+  '`true` trusts every hop: any client sets its own address with X-Forwarded-For, so the per-address limits ' +
+  "(sign-in, claim links, rate limits) and the logged client IP are the client's to choose. Give the hop count of " +
+  'the proxies in front of Paygate (e.g. 1) or their addresses (loopback, 10.0.0.0/8, …)';
+
+function parseTrustProxy(raw: string | undefined, production: boolean): Config['trustProxy'] {
   if (raw === undefined) return false;
   const lower = raw.trim().toLowerCase();
   if (lower === 'false') return false;
-  if (lower === 'true') return true;
+  if (lower === 'true') {
+    if (production)
+      throw new ConfigError('PAYGATE_TRUST_PROXY', `cannot be true when PAYGATE_ENV=production: ${TRUST_EVERY_HOP}`);
+    return true;
+  }
   if (/^[0-9]+$/.test(lower)) return Number(lower);
   const entries = raw
     .split(',')
@@ -407,7 +417,7 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
     ),
     logLevel,
     logFormat,
-    trustProxy: parseTrustProxy(readVar(env, 'PAYGATE_TRUST_PROXY')),
+    trustProxy: parseTrustProxy(readVar(env, 'PAYGATE_TRUST_PROXY'), production),
     requestTimeoutMs: parseWith(
       'PAYGATE_REQUEST_TIMEOUT_MS',
       millisSchema(1, 30_000),

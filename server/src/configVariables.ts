@@ -195,7 +195,8 @@ export const variables: VariableSpec[] = [
     type: 'boolean',
     default: '`true`',
     modes: 'all',
-    description: 'Whether a reconciliation difference fails `/readyz` (it is always a metric and a log line).',
+    description:
+      'Whether a standing reconciliation shortfall (money the ledger counts and the chain does not hold) fails `/readyz`. Every difference is a metric and a log line; a surplus never fails readiness (anyone can send to a public address) and one at a deposit address is an `unwatched_deposit` discrepancy.',
   },
   {
     name: 'PAYGATE_DEPOSIT_SCAN_INTERVAL_MS',
@@ -249,7 +250,7 @@ export const variables: VariableSpec[] = [
     default: '`false`',
     modes: 'all',
     description:
-      'Which proxies may set `X-Forwarded-For` / `X-Forwarded-Proto` (Express `trust proxy`); decides the client IP in logs.',
+      'Which proxies may set `X-Forwarded-For` / `X-Forwarded-Proto` (Express `trust proxy`); decides the client IP that the per-address limits (sign-in, claim links, rate limits) and the logs use. `true` trusts every hop, so any client could choose its own address: refused when `PAYGATE_ENV=production` and a warning at start elsewhere; give the hop count of your proxies (e.g. `1`) or their addresses.',
   },
   {
     name: 'PAYGATE_CORS_ORIGINS',

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import { chainReadinessChecks, feePayerBalances, startChains, type Chains } from './chains/index.js';
-import { withDevelopmentSecrets, type Config } from './config.js';
+import { TRUST_EVERY_HOP, withDevelopmentSecrets, type Config } from './config.js';
 import { SecretBox } from './crypto/secretBox.js';
 import { openDatabase, type Database } from './db/connect.js';
 import { describeDatabaseFailure } from './db/failure.js';
@@ -19,6 +19,7 @@ import type { ReadinessCheck } from './observability/readiness.js';
 import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
 import { createReconciler, type Reconciler } from './settlement/reconciliation.js';
+import { checkDepositSeed } from './settlement/seedGuard.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
 import { checkoutTasks } from './checkout/claimTasks.js';
 import { collectedLedgerHook } from './settlement/collectedLedger.js';
@@ -112,6 +113,12 @@ export interface RuntimeOptions {
   checkout?: CheckoutOptions;
   /** Password-check limits and the check itself (tests count and hold checks); the defaults otherwise. */
   signInGate?: Partial<SignInGateOptions>;
+  /**
+   * Refuse to start when PAYGATE_DEPOSIT_SEED is not the seed the database was first started with
+   * (settlement/seedGuard.ts). On by default when the runtime opens its own database (`paygate start`, `paygate
+   * worker`); a caller passing an open database (tests, whose every configuration has a fresh seed) opts in.
+   */
+  checkDepositSeed?: boolean;
 }
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
@@ -126,6 +133,18 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     } catch (err) {
       if (ownsDb) await db.close().catch(() => undefined);
       throw describeDatabaseFailure(db.url, err);
+    }
+  }
+  // Production refuses it (config.ts); elsewhere it may be a tunnel's convenience, but never silently.
+  if (config.trustProxy === true)
+    logger.warn({ variable: 'PAYGATE_TRUST_PROXY' }, `PAYGATE_TRUST_PROXY is true: ${TRUST_EVERY_HOP}`);
+  const seed = config.settlement.depositSeed;
+  if (seed !== null && (options.checkDepositSeed ?? ownsDb)) {
+    try {
+      await checkDepositSeed(db, seed, now());
+    } catch (err) {
+      if (ownsDb) await db.close().catch(() => undefined);
+      throw err;
     }
   }
   // The chains start after the metrics (they report their RPC calls to them), so the gauge reads them late.

@@ -1,9 +1,16 @@
-/** `paygate admin` settlement commands: set-settlement-mode, fees list/invoice, new-deposit-seed, create-merchant's mode. */
+/**
+ * `paygate admin` settlement commands: set-settlement-mode, fees list/invoice, new-deposit-seed, accept-deposit-seed
+ * (with `paygate start` refusing a changed seed), create-merchant's mode.
+ */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { findMerchant } from '../../server/src/db/queries/accounts.js';
 import { insertLedgerEntries } from '../../server/src/settlement/ledger.js';
-import { isValidMnemonic } from '../../server/src/settlement/seed.js';
+import { isValidMnemonic, newMnemonic } from '../../server/src/settlement/seed.js';
+import { seedFingerprint } from '../../server/src/settlement/seedGuard.js';
 import { expectFailure, parseJson, runCliInProcess } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
@@ -134,5 +141,40 @@ describe('cli.admin.settlement [sqlite]', function () {
       1,
       /No merchant with id mer_nobody/,
     );
+  });
+
+  it('accept-deposit-seed records the seed; start with another seed is refused (exit 1, what to do); accepted, it is the one start takes', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'paygate-seed-'));
+    const [seedA, seedB] = [newMnemonic(), newMnemonic()];
+    const seeded = (seed: string) => ({
+      ...env,
+      PAYGATE_ENV: 'development',
+      PAYGATE_DATA_DIR: dataDir,
+      PAYGATE_OPTION_SECRET: randomBytes(32).toString('base64'),
+      PAYGATE_DEPOSIT_SEED: seed,
+      PORT: '0',
+    });
+    try {
+      const first = parseJson<{ current: string; changed: boolean }>(
+        await runCliInProcess(['admin', 'accept-deposit-seed', '--json'], seeded(seedA)),
+      );
+      assert.deepEqual(first, { previous: null, current: seedFingerprint(seedA), changed: true });
+
+      const refused = await runCliInProcess(['start'], seeded(seedB));
+      expectFailure(refused, 1, /not the deposit seed this database was started with/);
+      assert.match(refused.stderr, /Restore the previous seed.*accept-deposit-seed/);
+      assert.ok(!refused.stderr.includes(seedB) && !refused.stderr.includes(seedA));
+
+      const accepted = await runCliInProcess(['admin', 'accept-deposit-seed'], seeded(seedB));
+      assert.equal(accepted.code, 0);
+      assert.match(
+        accepted.stdout,
+        new RegExp(`collection account ${seedFingerprint(seedB)}; it was ${seedFingerprint(seedA)}`),
+      );
+      expectFailure(await runCliInProcess(['start'], seeded(seedA)), 1, /not the deposit seed/);
+    } finally {
+      await t.db.knex('settings').delete();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -121,6 +121,27 @@ describe('ops.config', () => {
       ]);
     });
 
+    it('refuse PAYGATE_TRUST_PROXY=true in production (every hop trusted: X-Forwarded-For spoofs the per-address limits); a hop count or addresses start', () => {
+      const production = {
+        PAYGATE_ENV: 'production',
+        PUBLIC_BASE_URL: 'https://pay.example.com',
+        PAYGATE_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+        PAYGATE_OPTION_SECRET: Buffer.alloc(32, 2).toString('base64'),
+        PAYGATE_CHAINS: '/etc/paygate/chains.json',
+      };
+      expectConfigError(
+        { ...production, PAYGATE_TRUST_PROXY: 'true' },
+        'PAYGATE_TRUST_PROXY',
+        /cannot be true when PAYGATE_ENV=production.*X-Forwarded-For.*hop count.*addresses/,
+      );
+      const trust = (v: string) => loadConfig({ ...production, PAYGATE_TRUST_PROXY: v }).trustProxy;
+      assert.equal(trust('1'), 1);
+      assert.deepEqual(trust('10.0.0.0/8'), ['10.0.0.0/8']);
+      assert.equal(trust('false'), false);
+      // Outside production it is accepted, and the runtime warns at start (ops.http.hardening).
+      assert.equal(loadConfig({ PAYGATE_ENV: 'development', PAYGATE_TRUST_PROXY: 'true' }).trustProxy, true);
+    });
+
     it('parse the credential cache TTL: 5 s by default, 0 turns it off, at most a minute', () => {
       assert.equal(loadConfig({}, { stdoutIsTTY: false }).credentialCacheTtlMs, 5000);
       assert.equal(loadConfig({ PAYGATE_CREDENTIAL_CACHE_TTL_MS: '0' }).credentialCacheTtlMs, 0);

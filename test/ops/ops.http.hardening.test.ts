@@ -264,6 +264,18 @@ describe('ops.http.hardening', () => {
       assert.match(String(await ipOf(s)), /^(::ffff:)?127\.0\.0\.1$/);
     });
 
+    it('with PAYGATE_TRUST_PROXY=true (outside production) trusts any X-Forwarded-For, and says so at start', async () => {
+      const everyHop = await start({ PAYGATE_TRUST_PROXY: 'true' });
+      try {
+        assert.equal(await ipOf(everyHop), '203.0.113.7', 'any client names its own address');
+        const warning = everyHop.logs.lines().find((l) => l.variable === 'PAYGATE_TRUST_PROXY');
+        assert.equal(warning?.level, 40);
+        assert.match(String(warning.msg), /trusts every hop.*per-address limits.*hop count/);
+      } finally {
+        await everyHop.close();
+      }
+    });
+
     it('honours X-Forwarded-For from a configured proxy', async () => {
       const proxied = await start({ PAYGATE_TRUST_PROXY: 'loopback' });
       try {

@@ -1,7 +1,8 @@
 /**
  * Reconciliation (settlement/reconciliation.ts) against the run's anvil: a deliberate difference (funds without a
- * ledger row, a ledger row without funds) shows as a metric, a log line and a failing readiness check; once the
- * ledger and the chain agree again, readiness is back.
+ * ledger row, a ledger row without funds) shows as a metric and a log line. A shortfall fails readiness until the
+ * ledger and the chain agree again; a surplus never does (anyone can send to a public address), and one at a deposit
+ * address is recorded as an `unwatched_deposit` finding instead.
  */
 import assert from 'node:assert/strict';
 import { createApp, createRuntime, type Runtime } from '@paygate/server';
@@ -12,6 +13,7 @@ import { fundAccount } from '../../server/src/chains/faucet.js';
 import type { Chains } from '../../server/src/chains/index.js';
 import { insertLedgerEntries } from '../../server/src/settlement/ledger.js';
 import { PENDING_MS, createReconciler } from '../../server/src/settlement/reconciliation.js';
+import { WATCH_AFTER_END_MS, scanDeposits } from '../../server/src/settlement/detection.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
 import { sharedChains, useChainSnapshots } from '../helpers/chain.js';
 import { testConfig } from '../helpers/config.js';
@@ -59,6 +61,9 @@ describeEachDatabase('settlement.reconcile', (get, dialect) => {
     const knex = get().db.knex;
     await knex('ledger_entries').delete();
     await knex('sweeps').delete();
+    await knex('discrepancies').delete();
+    await knex('deposit_transfers').delete();
+    await knex('scan_cursors').delete();
     await knex('deposit_addresses').delete();
   });
   after(async () => {
@@ -143,7 +148,22 @@ describeEachDatabase('settlement.reconcile', (get, dialect) => {
   const differenceLines = (address: string) =>
     logs.lines().filter((l) => l.msg === 'reconciliation difference' && l.address === address);
 
-  it('run: funds at a deposit without a ledger row are pending detection, then stand: metric, log line, readiness 503', async () => {
+  const findings = (address: string) =>
+    get()
+      .db.knex('discrepancies')
+      .join('deposit_addresses', 'deposit_addresses.payment_id', 'discrepancies.payment_id')
+      .where({ 'deposit_addresses.address': address, 'discrepancies.kind': 'unwatched_deposit' })
+      .orderBy('discrepancies.received_value')
+      .select(
+        'discrepancies.kind',
+        'discrepancies.chain_caip2',
+        'discrepancies.tx_id',
+        'discrepancies.asset_unit',
+        'discrepancies.expected_value',
+        'discrepancies.received_value',
+      ) as Promise<Record<string, string | null>[]>;
+
+  it('run: funds at a deposit without a ledger row are pending, then stand as a surplus: metric, warn line, a finding, readiness 200', async () => {
     const address = await depositAddress();
     await transfer(address, 5_000_000n);
 
@@ -154,11 +174,17 @@ describeEachDatabase('settlement.reconcile', (get, dialect) => {
     assert.equal(await gauge('paygate_reconciliation_pending_difference', 'deposit'), 5_000_000);
     assert.equal(await gauge('paygate_reconciliation_difference', 'deposit'), 0);
     assert.equal((await readyz()).status, 200, 'a pending difference does not fail readiness');
+    assert.deepEqual(await findings(address), [], 'money on its way is no finding yet');
 
     clock.advance(PENDING_MS);
     const second = await runtime.reconciler!.run();
     assert.equal(second.differences.find((d) => d.address === address)?.state, 'standing');
-    assert.equal(await gauge('paygate_reconciliation_difference', 'deposit'), 5_000_000);
+    assert.equal(await gauge('paygate_reconciliation_surplus', 'deposit'), 5_000_000);
+    assert.equal(
+      await gauge('paygate_reconciliation_difference', 'deposit'),
+      0,
+      'the alerting gauge counts shortfalls',
+    );
     const lastRun = await runtime.metrics.registry
       .getSingleMetric('paygate_reconciliation_last_run_timestamp_seconds')!
       .get();
@@ -168,16 +194,81 @@ describeEachDatabase('settlement.reconcile', (get, dialect) => {
       { role: line.role, expected: line.expected, actual: line.actual, difference: line.difference, state: line.state },
       { role: 'deposit', expected: '0', actual: '5000000', difference: '5000000', state: 'standing' },
     );
-    assert.equal(line.level, 50, 'a standing difference is an error line');
+    assert.equal(line.level, 40, 'a surplus is a warn line: it is a finding, not an alarm');
     const ready = await readyz();
-    assert.equal(ready.status, 503);
-    assert.equal(ready.body.checks.reconciliation!.status, 'failing');
+    assert.equal(ready.status, 200);
+    assert.equal(ready.body.checks.reconciliation!.status, 'ok');
+    assert.deepEqual(await findings(address), [
+      {
+        kind: 'unwatched_deposit',
+        chain_caip2: chain,
+        tx_id: null,
+        asset_unit: `caip19/${tusd}`,
+        expected_value: '0',
+        received_value: '5000000',
+      },
+    ]);
 
     // Detection catches up: the ledger now knows the transfer.
     await received(address, 5_000_000n, `${address}:stray`);
     const third = await runtime.reconciler!.run();
     assert.equal(third.differences.filter((d) => d.chain === chain).length, 0);
-    assert.equal(await gauge('paygate_reconciliation_difference', 'deposit'), 0);
+    assert.equal(await gauge('paygate_reconciliation_surplus', 'deposit'), 0);
+    assert.equal((await readyz()).status, 200);
+  });
+
+  it('readiness: a transfer to a deposit address detection no longer watches is one finding per amount, never a 503', async () => {
+    const address = await depositAddress();
+    const knex = get().db.knex;
+    const { payment_id: paymentId } = (await knex('deposit_addresses').where({ address }).first('payment_id')) as {
+      payment_id: string;
+    };
+    await knex('payments').where({ id: paymentId }).update({ status: 'expired', updated_at: clock.now() });
+    clock.advance(WATCH_AFTER_END_MS + 60_000);
+    // Anyone may send to a public address, long after its payment ended.
+    await transfer(address, 1n);
+    await scanDeposits(runtime.checkout!, chain);
+    assert.deepEqual(
+      await knex('deposit_transfers').where({ payment_id: paymentId }).select('id'),
+      [],
+      'detection no longer watches the address',
+    );
+
+    await runtime.reconciler!.run();
+    clock.advance(PENDING_MS);
+    await runtime.reconciler!.run();
+    await runtime.reconciler!.run();
+    const ready = await readyz();
+    assert.equal(ready.status, 200);
+    assert.equal(ready.body.checks.reconciliation!.status, 'ok');
+    assert.deepEqual(
+      (await findings(address)).map((f) => [f.kind, f.expected_value, f.received_value]),
+      [['unwatched_deposit', '0', '1']],
+      'recorded once, however many runs see it',
+    );
+
+    await transfer(address, 2n);
+    clock.advance(PENDING_MS);
+    await runtime.reconciler!.run();
+    assert.deepEqual(
+      (await findings(address)).map((f) => [f.kind, f.expected_value, f.received_value]),
+      [
+        ['unwatched_deposit', '0', '1'],
+        ['unwatched_deposit', '0', '3'],
+      ],
+      'a new amount is a new finding',
+    );
+    assert.equal((await readyz()).status, 200);
+
+    // A real shortfall beside it still fails readiness.
+    const short = await depositAddress();
+    await received(short, 4n, `${short}:short`);
+    await runtime.reconciler!.run();
+    assert.equal((await readyz()).status, 503);
+    await knex('ledger_entries')
+      .where({ entry_key: `received:${short}:short` })
+      .delete();
+    await runtime.reconciler!.run();
     assert.equal((await readyz()).status, 200);
   });
 
@@ -190,6 +281,7 @@ describeEachDatabase('settlement.reconcile', (get, dialect) => {
     assert.equal(difference.expected, 3_000_000n);
     assert.equal(difference.actual, 0n);
     assert.equal(await gauge('paygate_reconciliation_difference', 'deposit'), -3_000_000);
+    assert.equal(differenceLines(address).at(-1)?.level, 50, 'a standing shortfall is an error line');
     assert.equal((await readyz()).status, 503);
 
     await transfer(address, 3_000_000n);
@@ -269,7 +361,8 @@ describeEachDatabase('settlement.reconcile', (get, dialect) => {
     const result = await runtime.reconciler!.run();
     const surplus = result.differences.find((d) => d.address === collection && d.asset === tusd);
     assert.deepEqual([surplus?.role, surplus?.state, surplus?.difference], ['collection', 'standing', 1n]);
-    assert.equal(await gauge('paygate_reconciliation_difference', 'collection'), 1);
+    assert.equal(await gauge('paygate_reconciliation_surplus', 'collection'), 1);
+    assert.equal(await gauge('paygate_reconciliation_difference', 'collection'), 0);
     assert.equal((await readyz()).status, 200);
   });
 

@@ -1,7 +1,8 @@
 /**
  * Reconciliation on the local Solana chain (settlement/reconciliation.ts over the Solana settlement port): the ledger
  * written by detection agrees with the deposit's token account; tokens minted on purpose to the deposit address and
- * to the collection account are differences, reported, and the deposit's fails readiness once it stands. SQLite only:
+ * to the collection account are differences, reported, and never fail readiness; the deposit's is recorded as an
+ * `unwatched_deposit` finding once it stands. SQLite only:
  * reconciliation only reads, and its storage is tested on both databases in settlement.reconcile.
  */
 import assert from 'node:assert/strict';
@@ -31,7 +32,7 @@ describe('settlementSolana reconcile', () => {
   const mint = (owner: string, amount: bigint) =>
     h.solana.faucet.mintTokens(owner as Address, h.solana.mints.tusd.address, amount);
 
-  it('run: a detected deposit agrees; tokens minted to it stand as a difference and fail readiness', async () => {
+  it('run: a detected deposit agrees; tokens minted to it stand as a surplus: a finding, readiness stays ok', async () => {
     const reconciler = h.runtime.reconciler!;
     const { paymentId, deposit } = await h.livePayment();
     await h.transfer(await h.sender(), [[deposit, ASKED]]);
@@ -53,7 +54,12 @@ describe('settlementSolana reconcile', () => {
       standing.map((d) => [d.role, d.difference, d.state]),
       [['deposit', 1_234n, 'standing']],
     );
-    await assert.rejects(reconciler.readiness.check(new AbortController().signal), /1 reconciliation difference/);
+    await reconciler.readiness.check(new AbortController().signal);
+    const findings = (await h.runtime.db
+      .knex('discrepancies')
+      .where({ payment_id: paymentId, kind: 'unwatched_deposit' })
+      .select('expected_value', 'received_value')) as { expected_value: string; received_value: string }[];
+    assert.deepEqual(findings, [{ expected_value: ASKED.toString(), received_value: (ASKED + 1_234n).toString() }]);
   });
 
   it('run: tokens minted to the collection account are a reported surplus that never fails readiness', async () => {

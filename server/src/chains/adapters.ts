@@ -8,6 +8,7 @@ import type { AccountRules, ChainAdapter } from './adapter.js';
 import { evmAccountRules } from './eip155/accountRules.js';
 import { createEvmAdapter, type EvmAdapterOptions } from './eip155/adapter.js';
 import { evmDemoSettlement, evmSimulatedPayment } from './eip155/demo.js';
+import { evmSettlementKeys } from './eip155/depositKeys.js';
 import { createEvmSettlement } from './eip155/settlement.js';
 import type { Chains } from './index.js';
 import { solanaAccountRules } from './solana/accountRules.js';
@@ -26,6 +27,14 @@ export const demoSettlementAddresses: Record<string, string> = Object.fromEntrie
 
 /** The chain, buyer and token test mode's `simulate` names (payments/simulate.ts). */
 export const simulatedPayment = evmSimulatedPayment;
+
+/**
+ * The deposit seed's public fingerprint (settlement/seedGuard.ts): the EVM collection account `m/44'/60'/0'/0/0`,
+ * derived without any chain configured, so it names the seed whatever PAYGATE_CHAINS says.
+ */
+export function depositSeedFingerprint(seed: Uint8Array): string {
+  return evmSettlementKeys(seed).address({ role: 'collection' });
+}
 
 export interface AdapterOptions {
   evm?: EvmAdapterOptions;

@@ -95,7 +95,9 @@ It is never taken as an argument, where the process list and the shell history w
   discrepancies: `Usage: paygate admin discrepancies [--mode test|live] [--payment <id>] [--limit <n>] [--json]
 
 Lists transfers that moved money without paying a payment as issued, newest first: late payments (mined after
-the payment expired), overpayments (accepted; the excess is the merchant's to refund) and underpayments (refused).
+the payment expired), overpayments (accepted; the excess is the merchant's to refund), underpayments (refused),
+reorged_out (a direct payment's transaction left the chain) and unwatched_deposit (a deposit address holds more
+than the ledger knows, e.g. a transfer after detection stopped watching it; the money is still at that address).
 `,
 };
 
@@ -229,7 +231,7 @@ const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> =
       ? data
           .map(
             (r) =>
-              `${r.createdAt}  ${r.kind.padEnd(12)} ${r.paymentId}  ${r.chain}  ${r.txId ?? '-'}\n` +
+              `${r.createdAt}  ${r.kind.padEnd(17)} ${r.paymentId}  ${r.chain}  ${r.txId ?? '-'}\n` +
               `    expected ${r.expectedValue}, received ${r.receivedValue} ${r.assetUnit}: ${r.note}`,
           )
           .join('\n')

@@ -5,10 +5,11 @@
 import { parseArgs } from 'node:util';
 import { updateMerchantSettings } from '../accounts/merchants.js';
 import { isSettlementMode } from '../accounts/settlementMode.js';
-import type { Config } from '../config.js';
+import { withDevelopmentSecrets, type Config } from '../config.js';
 import { ApiError } from '../errors.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { newMnemonic } from '../settlement/seed.js';
+import { acceptDepositSeed } from '../settlement/seedGuard.js';
 import { INVOICE_ID, invoiceFees, listFeeBalances } from '../settlement/feeBalance.js';
 import { commonOptions, emit, loadCliConfig, table, UsageError, withAccounts, type CliIo } from './common.js';
 
@@ -16,6 +17,7 @@ export const settlementUsage = `  set-settlement-mode <merchant id> direct|colle
   fees list          [--merchant <id>] [--mode test|live]: direct mode's fees, accrued, invoiced, outstanding
   fees invoice       <merchant id> --invoice <id> [--mode test|live] [--asset <caip19>]: invoice what is outstanding
   new-deposit-seed   print a fresh 24-word deposit seed for PAYGATE_DEPOSIT_SEED
+  accept-deposit-seed [--force]: after a rotation (decisions §22.0), make the configured seed the database's
 `;
 
 export const settlementHelp: Record<string, string> = {
@@ -40,6 +42,14 @@ nothing more and prints what that invoice holds.
 Prints a fresh BIP-39 mnemonic of 24 words for PAYGATE_DEPOSIT_SEED (or PAYGATE_DEPOSIT_SEED_FILE). Every deposit
 address, the collection account and the development treasury derive from it: write it down and store it offline
 before using it. Nothing is stored.
+`,
+  'accept-deposit-seed': `Usage: paygate admin accept-deposit-seed [--force] [--json]
+
+The database remembers the deposit seed it was first started with (by its EVM collection address, never the words),
+and paygate start refuses another one. After a deliberate rotation (docs/decisions.md §22.0: every deposit and the
+collection account of the old seed swept and paid out), run this with the new seed in PAYGATE_DEPOSIT_SEED (or
+PAYGATE_DEPOSIT_SEED_FILE) to make it the database's. Refused while the ledger says the old seed still holds money
+or open payments have deposit addresses; --force accepts anyway (move what the old seed holds by hand, with its words).
 `,
 };
 
@@ -191,6 +201,30 @@ export const settlementCommands: Record<string, (args: string[], io: CliIo) => P
       values.json,
       { mnemonic },
       `${mnemonic}\n\nWrite these 24 words down and store them offline: every deposit and collection key derives from them.\n`,
+    );
+    return 0;
+  },
+
+  async 'accept-deposit-seed'(args, io) {
+    const command = 'accept-deposit-seed';
+    const { values, positionals } = parseWith(command, () =>
+      parseArgs({ ...strict(args), options: { ...commonOptions, force: { type: 'boolean' } } }),
+    );
+    if (values.help) return help(io, command);
+    if (positionals.length > 0)
+      throw new UsageError(`unexpected argument "${positionals[0]}"`, settlementHelp[command]!);
+    const seed = withDevelopmentSecrets(loadCliConfig(io)).settlement.depositSeed;
+    if (seed === null)
+      throw new UsageError('PAYGATE_DEPOSIT_SEED is not set: there is no seed to accept', settlementHelp[command]!);
+    const result = await withAccounts(io, ({ db, now }) => acceptDepositSeed(db, seed, now(), { force: values.force }));
+    emit(
+      io,
+      values.json,
+      result,
+      result.changed
+        ? `The database's deposit seed is now the configured one (collection account ${result.current}` +
+            (result.previous ? `; it was ${result.previous}).` : ').')
+        : `The configured deposit seed already is the database's (collection account ${result.current}).`,
     );
     return 0;
   },

@@ -147,7 +147,13 @@ export function createMetrics(options: MetricsOptions): Metrics {
   });
   const reconciliationDifference = new Gauge({
     name: 'paygate_reconciliation_difference',
-    help: 'Standing differences between the chains and the ledger, in minor units of the asset (on chain − ledger, summed over the accounts of the role: deposit, collection, treasury). 0 when they agree.',
+    help: 'Standing shortfalls: money the ledger says an account holds and the chain does not, in minor units of the asset (on chain − ledger, ≤ 0, summed over the accounts of the role: deposit, collection, treasury). 0 when nothing is missing; the one to alert on.',
+    labelNames: ['chain', 'asset', 'role'] as const,
+    registers,
+  });
+  const reconciliationSurplus = new Gauge({
+    name: 'paygate_reconciliation_surplus',
+    help: 'Standing surpluses: money on chain beyond what the ledger knows, in minor units (≥ 0, summed over the accounts of the role). Anyone can send to a public address: a finding, not an alarm (a deposit surplus is an unwatched_deposit discrepancy).',
     labelNames: ['chain', 'asset', 'role'] as const,
     registers,
   });
@@ -166,18 +172,24 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const observer: Observer = {
     reconciled({ at, checked, differences }) {
       reconciliationDifference.reset();
+      reconciliationSurplus.reset();
       reconciliationPending.reset();
       for (const { chain, asset, role } of checked) {
         reconciliationDifference.set({ chain, asset, role }, 0);
+        reconciliationSurplus.set({ chain, asset, role }, 0);
         reconciliationPending.set({ chain, asset, role }, 0);
       }
       // A gauge is a float: an 18-decimal amount loses its last digits here, never its sign or its size; the log line
-      // carries the exact value.
+      // carries the exact value. Shortfalls and surpluses are apart, so that a surplus sent to one address cannot
+      // hide a shortfall at another of the same role.
       for (const { chain, asset, role, difference, state } of differences) {
-        (state === 'standing' ? reconciliationDifference : reconciliationPending).inc(
-          { chain, asset, role },
-          Number(difference),
-        );
+        const gauge =
+          state !== 'standing'
+            ? reconciliationPending
+            : difference < 0n
+              ? reconciliationDifference
+              : reconciliationSurplus;
+        gauge.inc({ chain, asset, role }, Number(difference));
       }
       reconciliationLastRun.set(at / 1000);
     },

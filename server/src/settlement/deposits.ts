@@ -4,6 +4,7 @@
  * A buyer pays that address, from a wallet's option or by a plain transfer from anywhere, and detection credits the
  * payment by the address alone.
  */
+import type { Logger } from 'pino';
 import type { ChainAdapter, SettlementPort } from '../chains/adapter.js';
 import { forNamespaceOf } from '../chains/adapters.js';
 import { allChains, type Chains, type ConfiguredAsset } from '../chains/index.js';
@@ -23,6 +24,7 @@ type Amount = components['schemas']['Amount'];
 /** What deposits need of the runtime's checkout (checkout/context.ts `Checkout` has all of it). */
 export interface DepositDeps {
   db: Database;
+  logger: Pick<Logger, 'error'>;
   chains: Chains | null;
   adapters: ChainAdapter[];
   pricing: Pricing;
@@ -65,8 +67,10 @@ function depositChains(deps: DepositDeps, live: boolean): DepositChain[] {
 /**
  * The payment's deposit address on every chain of its mode that takes deposits. The derivation index is allocated
  * once (insert-or-read: concurrent callers get the same one) and each address is recorded (`deposit_addresses`)
- * before it is shown to anyone, so detection knows every address a buyer may have been given. No chain takes
- * deposits: nothing is allocated.
+ * before it is shown to anyone, so detection knows every address a buyer may have been given. The address answered
+ * is always the stored one: if the derived one differs (the deposit seed changed under a running database, which
+ * the start refuses: settlement/seedGuard.ts), a new address would be one nothing watches. No chain takes deposits:
+ * nothing is allocated.
  */
 export async function depositAddressesFor(deps: DepositDeps, payment: PaymentRow): Promise<DepositAddress[]> {
   const chains = depositChains(deps, payment.live);
@@ -75,14 +79,20 @@ export async function depositAddressesFor(deps: DepositDeps, payment: PaymentRow
   const index = await allocateDerivationIndex(deps.db.knex, payment.id, now);
   const addresses: DepositAddress[] = [];
   for (const chain of chains) {
-    const address = await chain.port.keyAddress(chain.caip2, { role: 'deposit', index });
-    await insertDepositAddress(deps.db.knex, {
+    const derived = await chain.port.keyAddress(chain.caip2, { role: 'deposit', index });
+    const address = await insertDepositAddress(deps.db.knex, {
       chain: chain.caip2,
-      address,
+      address: derived,
       paymentId: payment.id,
       derivationIndex: index,
       createdAt: now,
     });
+    if (address !== derived) {
+      deps.logger.error(
+        { paymentId: payment.id, chain: chain.caip2, stored: address, derived },
+        'deposit address derived now differs from the one stored: the deposit seed changed; answering the stored one',
+      );
+    }
     addresses.push({ chain: chain.caip2, address });
   }
   return addresses;

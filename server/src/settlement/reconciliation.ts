@@ -6,10 +6,12 @@
  *   treasury    at least Σ fee_paid: the operator's treasury may hold other money, so only a shortfall counts
  * A difference is `pending` while it can be money on its way (a deposit holding more than the ledger knows, before
  * detection and finality catch up; an account with a move planned or sent) for at most PENDING_MS, then `standing`.
- * Every difference is a log line and a metric. A standing one fails the `reconciliation` readiness check (when
- * PAYGATE_RECONCILE_READINESS is on) if it is a shortfall anywhere, or a surplus at a deposit address (a payment
- * detection missed); a surplus at the collection account or the treasury does not, because anyone can send money
- * to a public address, and failing readiness on it would hand anyone an off switch.
+ * Every difference is a log line and a metric. Only a standing shortfall (money missing anywhere) alerts: it fails the
+ * `reconciliation` readiness check (when PAYGATE_RECONCILE_READINESS is on), is an error line and counts in the
+ * `paygate_reconciliation_difference` gauge. A surplus never does, wherever it is (docs/decisions.md §22.15): every
+ * settlement address is public, anyone can send money to it (to a deposit address long after detection stopped
+ * watching it), and failing readiness on that would hand anyone an off switch. A standing surplus at a deposit
+ * address is recorded as an `unwatched_deposit` finding instead (reconciliationFindings.ts).
  */
 import type { Logger } from 'pino';
 import type { ChainAdapter, SettlementPort } from '../chains/adapter.js';
@@ -21,6 +23,7 @@ import { sumLedger } from '../db/queries/ledgerEntries.js';
 import { depositAddressesOn, movesInFlight, refundsNotSent } from '../db/queries/reconciliationRows.js';
 import type { Observer } from '../observability/observer.js';
 import type { ReadinessCheck } from '../observability/readiness.js';
+import { recordFindings } from './reconciliationFindings.js';
 
 /**
  * How long money may be on its way before a difference stands: Ethereum's finality (~13 min) plus detection's and
@@ -48,9 +51,9 @@ export interface Difference {
   since: number;
 }
 
-/** Whether a difference fails readiness (see the header): standing, and money missing or a deposit not detected. */
+/** Whether a difference fails readiness (see the header): standing, and money missing. */
 export function failsReadiness(d: Difference): boolean {
-  return d.state === 'standing' && (d.difference < 0n || d.role === 'deposit');
+  return d.state === 'standing' && d.difference < 0n;
 }
 
 export interface AccountChecked {
@@ -103,9 +106,13 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
     last: () => last,
     run: () =>
       (running ??= reconcileOnce(deps, last)
-        .then((result) => {
+        .then(async (result) => {
           last = result;
           report(deps, result);
+          // A finding not written now is written by the next run (same balance, same key); the comparison stands.
+          await recordFindings(deps, result.differences).catch((err: unknown) =>
+            deps.logger.warn({ err }, 'reconciliation could not record its findings'),
+          );
           return result;
         })
         .finally(() => (running = null))),
@@ -125,7 +132,7 @@ export function createReconciler(deps: ReconcileDeps): Reconciler {
 function report(deps: ReconcileDeps, result: ReconciliationResult): void {
   for (const d of result.differences) {
     // Addresses are public; amounts are minor units of the asset. No key, no seed, nothing personal.
-    deps.logger[d.state === 'standing' ? 'error' : 'warn'](
+    deps.logger[failsReadiness(d) ? 'error' : 'warn'](
       {
         chain: d.chain,
         asset: d.asset,

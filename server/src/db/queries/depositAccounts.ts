@@ -26,11 +26,15 @@ export async function allocateDerivationIndex(
   return Number(row.derivation_index);
 }
 
-/** Records a derived address; a repeat (same chain and address) writes nothing. */
+/**
+ * Records a derived address; a repeat (same chain and address, or the payment's address on that chain already
+ * recorded) writes nothing. Answers the address stored for the payment on that chain: the one detection watches,
+ * which differs from `row.address` only if the deposit seed changed (settlement/deposits.ts says so).
+ */
 export async function insertDepositAddress(
   db: Knex | Knex.Transaction,
   row: DepositAddressRow & { createdAt: number },
-): Promise<void> {
+): Promise<string> {
   await db('deposit_addresses')
     .insert({
       chain_caip2: row.chain,
@@ -41,6 +45,12 @@ export async function insertDepositAddress(
     })
     .onConflict()
     .ignore();
+  const stored = (await db('deposit_addresses')
+    .where({ payment_id: row.paymentId, chain_caip2: row.chain })
+    .first('address')) as { address: string } | undefined;
+  // Not the payment's: the address is another payment's (two seeds deriving one address is not a thing that happens).
+  if (!stored) throw new Error(`deposit address ${row.address} on ${row.chain} is recorded for another payment`);
+  return stored.address;
 }
 
 export async function listDepositAddresses(

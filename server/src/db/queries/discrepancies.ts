@@ -3,8 +3,12 @@ import type { Knex } from 'knex';
 /**
  * `reorged_out`: a succeeded payment's transaction left the chain before it was final and did not come back
  * (direct settlement, docs/decisions.md §22.1); the payment stays succeeded and is never settled.
+ * `unwatched_deposit`: reconciliation found a deposit address holding more than the ledger knows, past the time
+ * detection could explain it (typically a transfer after detection stopped watching the address, 7 days after its
+ * payment ended; §22.15). No transaction is known: `received_value` is the address's balance, `expected_value` what
+ * the ledger says it holds; the money is still at the deposit address.
  */
-export type DiscrepancyKind = 'late_payment' | 'overpayment' | 'underpayment' | 'reorged_out';
+export type DiscrepancyKind = 'late_payment' | 'overpayment' | 'underpayment' | 'reorged_out' | 'unwatched_deposit';
 
 export interface DiscrepancyRow {
   id: string;
@@ -51,6 +55,33 @@ export async function insertDiscrepancy(db: Knex | Knex.Transaction, row: Discre
       created_at: row.createdAt,
     })
     .onConflict(db.raw('(payment_id, kind, chain_caip2, tx_id) WHERE tx_id IS NOT NULL'))
+    .ignore();
+}
+
+/**
+ * Records money standing at a deposit address beyond the ledger once per payment, chain, asset and balance
+ * (`discrepancies_unwatched_once`): every process's reconciliation runs see it again, and a new balance (another
+ * transfer) is a new finding.
+ */
+export async function insertUnwatchedDeposit(
+  db: Knex | Knex.Transaction,
+  row: Omit<DiscrepancyRow, 'kind' | 'txId'>,
+): Promise<void> {
+  await db('discrepancies')
+    .insert({
+      id: row.id,
+      payment_id: row.paymentId,
+      kind: 'unwatched_deposit',
+      live: row.live,
+      chain_caip2: row.chain,
+      tx_id: null,
+      asset_unit: row.assetUnit,
+      expected_value: row.expectedValue,
+      received_value: row.receivedValue,
+      note: row.note,
+      created_at: row.createdAt,
+    })
+    .onConflict(db.raw("(payment_id, kind, chain_caip2, asset_unit, received_value) WHERE kind = 'unwatched_deposit'"))
     .ignore();
 }
 

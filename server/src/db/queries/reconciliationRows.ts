@@ -8,6 +8,27 @@ export async function depositAddressesOn(db: Knex | Knex.Transaction, chain: str
   return rows.map((r) => r.address);
 }
 
+/** The payment each deposit address was given to, and its mode: a finding at the address is recorded against it. */
+export async function depositOwners(
+  db: Knex | Knex.Transaction,
+  chain: string,
+  addresses: string[],
+): Promise<Map<string, { paymentId: string; live: boolean }>> {
+  const owners = new Map<string, { paymentId: string; live: boolean }>();
+  if (addresses.length === 0) return owners;
+  const rows = (await db('deposit_addresses')
+    .join('payments', 'payments.id', 'deposit_addresses.payment_id')
+    .where('deposit_addresses.chain_caip2', chain)
+    .whereIn('deposit_addresses.address', addresses)
+    .select('deposit_addresses.address', 'deposit_addresses.payment_id', 'payments.live')) as {
+    address: string;
+    payment_id: string;
+    live: boolean | number;
+  }[];
+  for (const r of rows) owners.set(r.address, { paymentId: r.payment_id, live: r.live === true || r.live === 1 });
+  return owners;
+}
+
 /** A move that may be on its way on chain: its funds can be on either side of it for a while. */
 export interface MoveInFlight {
   chain: string;
