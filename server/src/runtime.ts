@@ -3,7 +3,13 @@
  * dependencies of the domain modules. Tests build one with their own clock and database (CONVENTIONS.md §12).
  */
 import type { Logger } from 'pino';
-import { chainReadinessChecks, feePayerBalances, startChains, type Chains } from './chains/index.js';
+import {
+  chainReadinessChecks,
+  feePayerBalances,
+  LOCAL_BLOCK_TIME_MS,
+  startChains,
+  type Chains,
+} from './chains/index.js';
 import { TRUST_EVERY_HOP, withDevelopmentSecrets, type Config } from './config.js';
 import { SecretBox } from './crypto/secretBox.js';
 import { openDatabase, type Database } from './db/connect.js';
@@ -109,6 +115,11 @@ export interface RuntimeOptions {
    * PAYGATE_CHAINS names, closed with the runtime (`paygate start`). Without it the runtime has no chains.
    */
   chains?: Chains | 'start';
+  /**
+   * With `chains: 'start'` and PAYGATE_CHAINS=local: the local EVM chain mines an empty block this often (ms), so a
+   * quiet chain still finalizes; LOCAL_BLOCK_TIME_MS by default.
+   */
+  localBlockTimeMs?: number;
   /** Checkout tuning for tests: balance cache, settle timings, a fixed pricing. */
   checkout?: CheckoutOptions;
   /** Password-check limits and the check itself (tests count and hold checks); the defaults otherwise. */
@@ -160,7 +171,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   try {
     chains =
       options.chains === 'start'
-        ? await startChains(config, { logger, observer: metrics.observer })
+        ? await startChains(config, {
+            logger,
+            observer: metrics.observer,
+            localBlockTimeMs: options.localBlockTimeMs ?? LOCAL_BLOCK_TIME_MS,
+          })
         : (options.chains ?? null);
   } catch (err) {
     if (ownsDb) await db.close().catch(() => undefined);

@@ -47,7 +47,17 @@ export interface AnvilProcess {
   stop(): Promise<void>;
 }
 
-export async function spawnAnvil(options: { chainId: number; mnemonic: string }): Promise<AnvilProcess> {
+export interface AnvilOptions {
+  chainId: number;
+  mnemonic: string;
+  /**
+   * Also mine an empty block every this many milliseconds (anvil's `--block-time` with `--mixed-mining`: transactions
+   * are still mined at once). Without it anvil mines only on a transaction.
+   */
+  blockTimeMs?: number;
+}
+
+export async function spawnAnvil(options: AnvilOptions): Promise<AnvilProcess> {
   const args = [
     '--host',
     '127.0.0.1',
@@ -58,6 +68,12 @@ export async function spawnAnvil(options: { chainId: number; mnemonic: string })
     '--mnemonic',
     options.mnemonic,
   ];
+  if (options.blockTimeMs !== undefined) {
+    if (!Number.isInteger(options.blockTimeMs) || options.blockTimeMs <= 0) {
+      throw new Error(`the local chain's block time must be a positive number of milliseconds`);
+    }
+    args.push('--block-time', String(options.blockTimeMs / 1000), '--mixed-mining');
+  }
   const child: ChildProcess = spawn(process.execPath, ['-e', WATCHDOG, JSON.stringify([anvilBinary(), ...args])], {
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,

@@ -35,12 +35,20 @@ export interface AnvilChain {
   stop(): Promise<void>;
 }
 
+export interface AnvilChainOptions {
+  /**
+   * Mine an empty block this often (ms) besides the blocks of transactions, so that the chain's `finalized` block
+   * (64 behind the head) advances without traffic; off by default: tests mine the blocks they need.
+   */
+  blockTimeMs?: number;
+}
+
 /**
  * Starts anvil and deploys the local contracts: TUSD from account #0 (a fresh chain, so always at the same address,
  * 0x5FbDB2315678afecb367f032d93F642f64180aa3) and Multicall3's code at its canonical address.
  */
-export async function startAnvilChain(): Promise<AnvilChain> {
-  const anvil = await spawnAnvil({ chainId: LOCAL_CHAIN_ID, mnemonic: ANVIL_MNEMONIC });
+export async function startAnvilChain(options: AnvilChainOptions = {}): Promise<AnvilChain> {
+  const anvil = await spawnAnvil({ chainId: LOCAL_CHAIN_ID, mnemonic: ANVIL_MNEMONIC, ...options });
   try {
     const chain = localViemChain(anvil.url);
     const transport = http(anvil.url);

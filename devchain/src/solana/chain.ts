@@ -40,6 +40,8 @@ export interface LocalSolanaChainOptions {
   now?: () => number;
   /** The loopback port to listen on (a free one by default). */
   port?: number;
+  /** Landed transactions kept for status and history queries (20,000 by default); older ones are forgotten. */
+  historyCapacity?: number;
 }
 
 export interface LocalSolanaChain {
@@ -78,7 +80,11 @@ export interface LocalSolanaChain {
  * no freeze authority) with a real transaction, then serves the RPC endpoint on a free loopback port.
  */
 export async function startLocalSolanaChain(options: LocalSolanaChainOptions = {}): Promise<LocalSolanaChain> {
-  const ledger = new LocalLedger({ slotMs: options.slotMs, now: options.now });
+  const ledger = new LocalLedger({
+    slotMs: options.slotMs,
+    now: options.now,
+    historyCapacity: options.historyCapacity,
+  });
   const [faucetAuthority, feePayer, settlementOwner, tusdMint] = await Promise.all([
     localSolanaSigner('faucet'),
     localSolanaSigner('feePayer'),

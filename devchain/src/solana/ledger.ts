@@ -40,8 +40,8 @@ export const DEFAULT_SLOT_MS = 400;
 export const BLOCKHASH_LIFETIME_BLOCKS = 150n;
 /** Slots after which a landed transaction counts as finalized (Tower BFT's 32-deep lockout). */
 export const FINALIZATION_DEPTH = 32n;
-/** Transactions kept for getSignatureStatuses/getTransaction (and LiteSVM's duplicate check). */
-const HISTORY_CAPACITY = 20_000;
+/** Transactions kept for getSignatureStatuses/getTransaction (and LiteSVM's duplicate check), by default. */
+export const HISTORY_CAPACITY = 20_000;
 
 export type Commitment = 'processed' | 'confirmed' | 'finalized';
 
@@ -50,6 +50,11 @@ export interface LedgerOptions {
   slotMs?: number;
   /** The clock, for tests that drive time; Date.now by default. */
   now?: () => number;
+  /**
+   * How many landed transactions the ledger keeps (HISTORY_CAPACITY by default), as a validator's
+   * `--limit-ledger-size` bounds its ledger: older ones are forgotten, and the first available slot moves past them.
+   */
+  historyCapacity?: number;
 }
 
 export interface RpcInnerInstructions {
@@ -131,15 +136,23 @@ export class LocalLedger {
   private readonly landed = new Map<string, LandedTransaction>();
   /** Every account key a landed transaction touches → its signatures, in landing order (getSignaturesForAddress). */
   private readonly byAccount = new Map<string, string[]>();
+  private readonly historyCapacity: number;
+  /** The lowest slot whose landed transactions are all still in the history (minimumLedgerSlot). */
+  private historyFrom: bigint;
 
   constructor(options: LedgerOptions = {}) {
     this.slotMs = options.slotMs ?? DEFAULT_SLOT_MS;
     this.now = options.now ?? Date.now;
     this.startMs = this.now();
+    this.historyCapacity = options.historyCapacity ?? HISTORY_CAPACITY;
+    if (!Number.isInteger(this.historyCapacity) || this.historyCapacity < 1) {
+      throw new Error('historyCapacity must be a positive integer');
+    }
     // new LiteSVM(): builtins, sysvars, the default SPL programs and sigverify on; the blockhash check is the ledger's.
-    this.svm = new LiteSVM().withTransactionHistory(BigInt(HISTORY_CAPACITY)).withBlockhashCheck(false);
+    this.svm = new LiteSVM().withTransactionHistory(BigInt(this.historyCapacity)).withBlockhashCheck(false);
     this.genesisSlot = this.svm.getClock().slot;
     this.currentSlot = this.genesisSlot;
+    this.historyFrom = this.genesisSlot;
     this.applyClock();
   }
 
@@ -346,13 +359,23 @@ export class LocalLedger {
       list.push(signature);
       this.byAccount.set(key, list);
     }
-    if (this.landed.size > HISTORY_CAPACITY) this.forget(this.landed.keys().next().value!);
+    if (this.landed.size > this.historyCapacity) this.forget(this.landed.keys().next().value!);
+  }
+
+  /**
+   * The first slot the history is complete from: every transaction that landed in it or later is still known. A
+   * status lookup answers "unknown" truthfully only for a transaction that could not have landed before it.
+   */
+  firstAvailableSlot(): bigint {
+    return this.historyFrom;
   }
 
   /** Drops the oldest transaction from the history and from the index of each account it touched. */
   private forget(signature: string): void {
     const oldest = this.landed.get(signature);
     this.landed.delete(signature);
+    // Its slot may still hold later transactions, but no longer all of them.
+    if (oldest && oldest.slot + 1n > this.historyFrom) this.historyFrom = oldest.slot + 1n;
     for (const key of new Set(oldest?.accountKeys ?? [])) {
       const list = this.byAccount.get(key);
       // The oldest transaction is the first of each of its lists.
@@ -373,7 +396,7 @@ export class LocalLedger {
     return found;
   }
 
-  /** A landed transaction, if it is among the last 20,000. */
+  /** A landed transaction, if it is among the last `historyCapacity` (20,000 by default). */
   transaction(signature: string): LandedTransaction | null {
     this.sync();
     return this.landed.get(signature) ?? null;

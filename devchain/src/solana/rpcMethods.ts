@@ -53,6 +53,12 @@ const chainMethods: Record<string, RpcMethod> = {
 
   getSlot: (params, { ledger }) => contextSlot(ledger, config(params, 0)),
 
+  // Both from the history the ledger still holds: every slot is a block here, and the ledger forgets whole transactions
+  // oldest first, so the lowest slot with information and the lowest complete block are the same slot.
+  minimumLedgerSlot: (_params, { ledger }) => ledger.firstAvailableSlot(),
+
+  getFirstAvailableBlock: (_params, { ledger }) => ledger.firstAvailableSlot(),
+
   getBlockHeight: (params, { ledger }) => {
     const cfg = config(params, 0);
     contextSlot(ledger, cfg);

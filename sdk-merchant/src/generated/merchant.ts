@@ -233,12 +233,15 @@ export interface paths {
          *     | `processing` | `expired` | `payment.expired` |
          *     | `succeeded`, not settled yet | `settled` | `payment.settled` |
          *
-         *     Any other step answers `409 invalid_state` and changes nothing. To reach `succeeded`, simulate `processing`
+         *     Any other step answers `409 invalid_state` and changes nothing, and so does `settled` for a payment that was really
+         *     paid to its deposit address on a test chain (collected mode): it settles when the payout that covers it is final,
+         *     as a live payment does. To reach `succeeded`, simulate `processing`
          *     first, then `succeeded`.
          *
          *     **Effects.** Each step is a real transition: `payment_state_version` goes up by 1 and the real webhook is sent to
          *     your test endpoint, signed with the test endpoint's secret, with `live: false`. A test payment that succeeds
-         *     **settles automatically** right after: the response shows the payment just after the requested step (`succeeded`,
+         *     **settles automatically** right after (all simulated ones; a payment really paid to its deposit address on a test
+         *     chain settles with its payout instead, `settled.tx_id` being the payout's transaction): the response shows the payment just after the requested step (`succeeded`,
          *     `settled: null`), and a further transition (version + 1, `payment.settled`) follows at once. Simulating `settled`
          *     is therefore only needed, and only allowed, if that automatic settlement has not happened yet.
          *
@@ -2606,7 +2609,10 @@ export interface operations {
                 };
             };
             404: components["responses"]["PaymentNotFound"];
-            /** @description Code `invalid_state`: the step is not allowed from the payment's current state (see the table above). Nothing changed. */
+            /**
+             * @description Code `invalid_state`: the step is not allowed from the payment's current state (see the table above), or
+             *     `settled` for a payment its payout settles. Nothing changed.
+             */
             409: {
                 headers: {
                     [name: string]: unknown;

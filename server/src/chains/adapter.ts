@@ -259,7 +259,12 @@ export type MoveProgress =
   | { state: 'final'; txId: string }
   /** Nothing of the move is on chain and nothing of it can land any more: prepare it again. */
   | { state: 'expired' }
-  | { state: 'failed'; reason: string };
+  | { state: 'failed'; reason: string }
+  /**
+   * It can no longer land, but whether it did cannot be told: the node's history does not reach back to where it could
+   * have landed (docs/decisions.md §22.16). Never prepared again; looked at again later, and the operator is told.
+   */
+  | { state: 'unknown'; reason: string; recheckInMs: number };
 
 /**
  * Whether a move given up on (reverted, or never sent) can still execute from its stored details

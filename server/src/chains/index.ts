@@ -24,7 +24,7 @@ export { solanaPayUri } from './solana/payUri.js';
 export { PRICE_PAIR, type ChainMode, type PriceFeedConfig } from './chainsSetting.js';
 export { shortError } from './rpcErrors.js';
 export { fundAccount, type FaucetRequest } from './faucet.js';
-export { localDevChains } from './local.js';
+export { LOCAL_BLOCK_TIME_MS, localDevChains } from './local.js';
 export type { AddChainParameters, ConfiguredAsset, ConfiguredChain } from './configuredChain.js';
 
 export interface EvmChain {
@@ -46,6 +46,8 @@ export interface Chains {
 export interface StartChainsOptions {
   logger?: Logger;
   observer?: Observer;
+  /** PAYGATE_CHAINS=local: the EVM chain's empty-block interval (LOCAL_BLOCK_TIME_MS for `paygate start`). */
+  localBlockTimeMs?: number;
 }
 
 /**
@@ -59,7 +61,7 @@ export async function startChains(
   const observer = options.observer ?? silentObserver;
   let chains: Chains;
   if (config.chains === 'local') {
-    const local = await startLocalChains({ observer, logger: options.logger });
+    const local = await startLocalChains({ observer, logger: options.logger, blockTimeMs: options.localBlockTimeMs });
     const { evm, solana } = local;
     const solanaChain = await connectSolanaChain(localSolanaConfig(solana), observer, solana.feePayer);
     chains = {

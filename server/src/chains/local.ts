@@ -84,11 +84,26 @@ function localEvmChain(anvil: AnvilChain, devchain: Devchain, observer: Observer
   };
 }
 
+/**
+ * The local EVM chain's block time when the server starts it itself (`paygate start`): anvil mines only on a
+ * transaction, and its `finalized` block is 64 behind the head, so without blocks of its own a quiet chain never
+ * finalizes a deposit, a sweep or a payout. One empty block a second finalizes in about a minute. The Solana local
+ * chain needs nothing: its slots follow wall time.
+ */
+export const LOCAL_BLOCK_TIME_MS = 1_000;
+
+export interface StartLocalChainsOptions {
+  observer: Observer;
+  logger?: Logger;
+  /** An empty EVM block this often (ms), transactions still mined at once; none when absent (tests). */
+  blockTimeMs?: number;
+}
+
 /** Starts both local chains (stopping the first if the second fails) and logs where they listen. */
-export async function startLocalChains(options: { observer: Observer; logger?: Logger }): Promise<LocalChains> {
+export async function startLocalChains(options: StartLocalChainsOptions): Promise<LocalChains> {
   const started = performance.now();
   const devchain = await loadDevchain();
-  const anvil = await devchain.startAnvilChain();
+  const anvil = await devchain.startAnvilChain({ blockTimeMs: options.blockTimeMs });
   let solana: LocalSolanaChain;
   try {
     solana = await devchain.startLocalSolanaChain();
@@ -102,6 +117,7 @@ export async function startLocalChains(options: { observer: Observer; logger?: L
       chain: evm.config.caip2,
       rpcUrl: evm.config.rpcUrl,
       tusd: evm.testUsd,
+      blockTimeMs: options.blockTimeMs ?? null,
       ms: Math.round(performance.now() - started),
     },
     'local chain running (anvil); fund test accounts with POST /v1/dev/faucet',

@@ -145,6 +145,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
     labelNames: ['chain', 'kind', 'reason'] as const,
     registers,
   });
+  const settlementMovesUnknown = new Counter({
+    name: 'paygate_settlement_moves_unknown_total',
+    help: "Looks at a sent sweep, payout or refund that can no longer land but whose landing the chain's node cannot tell (its history starts too late); the move waits and is never signed again. Alert on any increase.",
+    labelNames: ['chain', 'kind'] as const,
+    registers,
+  });
   const reconciliationDifference = new Gauge({
     name: 'paygate_reconciliation_difference',
     help: 'Standing shortfalls: money the ledger says an account holds and the chain does not, in minor units of the asset (on chain − ledger, ≤ 0, summed over the accounts of the role: deposit, collection, treasury). 0 when nothing is missing; the one to alert on.',
@@ -215,6 +221,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
     },
     settlementMoveFailed({ chain, kind, reason }) {
       settlementMovesFailed.inc({ chain, kind, reason });
+    },
+    settlementMoveUnknown({ chain, kind }) {
+      settlementMovesUnknown.inc({ chain, kind });
     },
   };
 

@@ -37,6 +37,12 @@ export interface Observer {
     reason: 'reverted' | 'unsendable';
   }): void;
   /**
+   * A sent settlement move whose transaction can no longer land, where the chain's node cannot tell whether it did
+   * (its history starts too late, docs/decisions.md §22.16): counted at each look; the move waits and is never
+   * signed again. The operator's to resolve (an RPC endpoint with the history).
+   */
+  settlementMoveUnknown?(r: { chain: string; kind: 'sweep' | 'payout' | 'refund' }): void;
+  /**
    * A reconciliation run's outcome (settlement/reconciliation.ts): the accounts compared and their differences.
    * Optional: observers that only time calls (the benchmarks') need not know it.
    */

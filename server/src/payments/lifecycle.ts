@@ -19,6 +19,7 @@ import type { JobQueue } from '../jobs/types.js';
 import type { Observer } from '../observability/observer.js';
 import { iso, toSnapshot, WEBHOOK_API_VERSION, type WebhookEvent } from './snapshot.js';
 import { noStages, type SettledStage, type StageChange } from '../db/queries/paymentStages.js';
+import { paidToDeposit } from './paidToDeposit.js';
 import { canTransition, eventTypeOf, type PaymentStatus, type WebhookEventType } from './stateMachine.js';
 
 /** Called inside the transaction of every event, e.g. to enqueue webhook deliveries. */
@@ -411,8 +412,9 @@ export async function transitionPayment(
     if (!applied) throw new Error(`payment ${paymentId} changed concurrently at version ${current.state_version}`);
     await writeEvent(deps, trx, next, eventTypeOf[change.to as Exclude<PaymentStatus, 'requires_action'>]);
     observeOnCommit(deps, trx, current.status, next.status, next.live);
-    if (change.to === 'succeeded' && !next.live) {
-      // Test mode settles automatically (the spec); a job, so the settled event follows the succeeded one.
+    if (change.to === 'succeeded' && !next.live && (await paidToDeposit(trx, next)) === null) {
+      // Test mode settles automatically (the spec); a job, so the settled event follows the succeeded one. Money at a
+      // deposit address settles when its payout is final instead, as live (§22.16).
       await deps.jobs.add(trx, SETTLE_TEST_TASK, { paymentId }, { jobKey: `settle:${paymentId}` });
     }
     return { payment: next, changed: true };
@@ -490,11 +492,13 @@ export async function expireIfOverdue(deps: LifecycleDeps, payment: PaymentRow):
 
 /**
  * Test mode's automatic settlement: the whole settlement amount, at once, naming the success transaction (a
- * simulated one's `test:<id>`; null when there is none). Idempotent.
+ * simulated one's `test:<id>`; null when there is none). Idempotent. Not for a payment paid to a deposit address:
+ * a payout carries its money to the merchant, and that payout's finality settles it (§22.16).
  */
 export async function settleTestPayment(deps: LifecycleDeps, paymentId: string): Promise<ChangeResult> {
-  return recordStage(deps, paymentId, 'settled', (p, now): SettledStage | null => {
+  return recordStage(deps, paymentId, 'settled', async (p, now, trx): Promise<SettledStage | null> => {
     if (p.status !== 'succeeded' || p.live || p.stages.settled !== null) return null;
+    if ((await paidToDeposit(trx, p)) !== null) return null;
     const settlement = p.stages.processing?.settlement_amount ?? {
       unit: p.amount_unit,
       value: p.amount_value,

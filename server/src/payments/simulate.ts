@@ -10,6 +10,7 @@ import type { components } from '../generated/merchant.js';
 import { currencyOfUnit } from '../currencies.js';
 import { computeFee, parseFeeConfig, type FeeBreakdown, type Money } from './fees.js';
 import { recordStage, transitionPayment, type LifecycleDeps } from './lifecycle.js';
+import { paidToDeposit, simulatedTxId } from './paidToDeposit.js';
 import { readPayment, type MerchantScope } from './merchantPayments.js';
 import { iso, toSnapshot, type PaymentSnapshot } from './snapshot.js';
 import type { SettledStage, StageChange } from '../db/queries/paymentStages.js';
@@ -68,7 +69,7 @@ function stagesFor(
       };
     }
     case 'succeeded':
-      return { success: { succeeded_at: iso(now), tx_id: `test:${payment.id}` } };
+      return { success: { succeeded_at: iso(now), tx_id: simulatedTxId(payment.id) } };
     case 'failed':
       return { failed: { failed_at: iso(now), failure_reason: SAMPLE.failureReason } };
     case 'expired':
@@ -78,13 +79,23 @@ function stagesFor(
   }
 }
 
-/** Settlement by hand, allowed once, on a succeeded payment the automatic settlement has not reached yet. */
+/**
+ * Settlement by hand, allowed once, on a succeeded payment the automatic settlement has not reached yet. Refused for
+ * a payment paid to a deposit address: its payout settles it, and a settlement by hand would announce one that no
+ * payout made (and leave the payout's own settlement unannounced).
+ */
 async function settle(deps: LifecycleDeps, id: string): Promise<PaymentRow> {
-  const { payment } = await recordStage(deps, id, 'settled', (p, now): SettledStage => {
+  const { payment } = await recordStage(deps, id, 'settled', async (p, now, trx): Promise<SettledStage> => {
     if (p.status !== 'succeeded') {
       throw new ApiError('invalid_state', `Payment ${id} is ${p.status}; only a succeeded payment can settle.`);
     }
     if (p.stages.settled !== null) throw new ApiError('invalid_state', `Payment ${id} is already settled.`);
+    if ((await paidToDeposit(trx, p)) !== null) {
+      throw new ApiError(
+        'invalid_state',
+        `Payment ${id} was paid to a deposit address: it settles when the payout that covers it is final.`,
+      );
+    }
     const settlement = p.stages.processing?.settlement_amount ?? {
       unit: p.amount_unit,
       value: p.amount_value,

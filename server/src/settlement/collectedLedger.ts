@@ -7,8 +7,8 @@
 import type { Knex } from 'knex';
 import type { EventRow } from '../db/queries/events.js';
 import { findPayment } from '../db/queries/payments.js';
-import { depositAddressOf } from '../db/queries/seenTransfers.js';
 import type { EventHook } from '../payments/lifecycle.js';
+import { paidToDeposit } from '../payments/paidToDeposit.js';
 import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
 
 /**
@@ -21,7 +21,8 @@ export function collectedLedgerHook(deps: { now: () => number }): EventHook {
     const payment = await findPayment(trx, event.payment_id);
     const processing = payment?.stages.processing;
     if (!payment || !processing || !processing.option_amount.unit.startsWith('caip19/')) return;
-    const deposit = await depositAddressOf(trx, payment.id, processing.chain_caip2);
+    // A simulated success (test mode) moved no money, so nothing is owed or paid out for it.
+    const deposit = await paidToDeposit(trx, payment);
     if (!deposit) return;
     const asset = processing.option_amount.unit.slice('caip19/'.length);
     const gross = BigInt(processing.option_amount.value);

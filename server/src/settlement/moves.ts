@@ -62,7 +62,7 @@ export interface MoveDeps extends LifecycleDeps {
   moveRecheckMs?: number;
   /** MOVE_LEASE_MS when absent. */
   moveLeaseMs?: number;
-  observer?: Pick<Observer, 'paymentTransition' | 'settlementMoveFailed'>;
+  observer?: Pick<Observer, 'paymentTransition' | 'settlementMoveFailed' | 'settlementMoveUnknown'>;
 }
 
 export function moverOf(deps: MoveDeps, chain: string): MoveSender {
@@ -183,6 +183,18 @@ async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: strin
       });
       return;
     }
+    case 'unknown':
+      // It may have landed: signing it again could move the money twice, so the move waits, loudly (§22.16).
+      await db.transaction(async (trx) => {
+        await enqueueMove(trx, deps.jobs, kind, id, now + progress.recheckInMs);
+        await releaseMoveLease(trx, id, owner);
+      });
+      deps.logger.error(
+        { kind, id, chain: row.chain, txId: row.txId, reason: progress.reason },
+        "settlement move's landing cannot be told from this node; not signing it again until it can",
+      );
+      deps.observer?.settlementMoveUnknown?.({ chain: row.chain, kind });
+      return;
     case 'failed':
       await failMove(deps, row, owner, ['sent'], 'reverted', { reason: progress.reason });
       return;

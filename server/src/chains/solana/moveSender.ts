@@ -12,6 +12,10 @@
  * - A Solana transaction is atomic: `failed` means none of its legs moved, and `expired` means it never landed and
  *   can no longer land (the finalized block height passed its `lastValidBlockHeight`): in both cases nothing moved
  *   and the move may be prepared again.
+ * - "Never landed" is the node's answer to a status lookup with history, and a node answers "unknown" for anything it
+ *   no longer holds. So `expired` also needs the node's history to start at or before the slot the blockhash was read
+ *   at (the transaction cannot land before it); otherwise the answer is `unknown` and the move is never signed again
+ *   (docs/decisions.md §22.16).
  */
 import {
   appendTransactionMessageInstructions,
@@ -38,6 +42,10 @@ import { associatedTokenAccount } from './transfer.js';
 const MAX_TRANSACTION_BYTES = 1232;
 /** A landed transaction reaches `finalized` ~32 slots (~13 s) later; one that has not landed is checked as often. */
 const RECHECK_MS = 2_000;
+/** A move whose landing the node cannot tell is looked at again this much later (another node may be configured). */
+const UNKNOWN_RECHECK_MS = 10 * 60_000;
+/** MAX_PROCESSING_AGE: a blockhash is usable for this many blocks after its own. */
+const BLOCKHASH_LIFETIME_BLOCKS = 150n;
 
 /** What `prepare` answers and the move's row stores (`details`). */
 export interface SolanaMoveDetails {
@@ -46,19 +54,34 @@ export interface SolanaMoveDetails {
   signature: string;
   /** Decimal: after this block height the transaction can no longer land. */
   lastValidBlockHeight: string;
+  /**
+   * Decimal: the slot the blockhash was read at; the transaction can only land after it. Absent from details stored
+   * before §22.16, which are bounded by `lastValidBlockHeight` − 150 instead (a block's slot is never below its height).
+   */
+  fromSlot?: string;
 }
 
+const DECIMAL = /^\d+$/;
+
 function detailsOf(move: Move, details: Record<string, unknown>): SolanaMoveDetails {
-  const { transaction, signature, lastValidBlockHeight } = details;
+  const { transaction, signature, lastValidBlockHeight, fromSlot } = details;
   if (
     typeof transaction !== 'string' ||
     typeof signature !== 'string' ||
     typeof lastValidBlockHeight !== 'string' ||
-    !/^\d+$/.test(lastValidBlockHeight)
+    !DECIMAL.test(lastValidBlockHeight) ||
+    (fromSlot !== undefined && (typeof fromSlot !== 'string' || !DECIMAL.test(fromSlot)))
   ) {
     throw new Error(`move ${move.id}: its details are not a prepared Solana transaction`);
   }
-  return { transaction, signature, lastValidBlockHeight };
+  return { transaction, signature, lastValidBlockHeight, ...(fromSlot !== undefined && { fromSlot }) };
+}
+
+/** The first slot the stored transaction could have landed in. */
+function earliestSlotOf(prepared: SolanaMoveDetails): bigint {
+  if (prepared.fromSlot !== undefined) return BigInt(prepared.fromSlot);
+  const fromHeight = BigInt(prepared.lastValidBlockHeight) - BLOCKHASH_LIFETIME_BLOCKS;
+  return fromHeight > 0n ? fromHeight : 0n;
 }
 
 function roleId(role: KeyRole): string {
@@ -127,11 +150,27 @@ export function solanaMoveSender(chains: SolanaChain[], keys: SolanaSettlementKe
     return answer.value[0] ?? null;
   }
 
+  /**
+   * The first slot from which the node can answer a status lookup with history: the later of the lowest slot of its
+   * own ledger and its first available block (which also counts a long-term store such as Bigtable), so that neither
+   * source's gap is taken for an absence. Read after the status, so it bounds what that lookup could see: history is
+   * only ever pruned further, never filled in.
+   */
+  async function historyFromOf(chain: SolanaChain): Promise<bigint> {
+    const [ledgerSlot, firstBlock] = await Promise.all([
+      chain.rpc.minimumLedgerSlot().send(),
+      chain.rpc.getFirstAvailableBlock().send(),
+    ]);
+    return ledgerSlot > firstBlock ? ledgerSlot : firstBlock;
+  }
+
   const sender: MoveSender = {
     async prepare(move) {
       const chain = chainOf(move.chain);
       const instructions = await instructionsOf(chain, move);
-      const { value: lifetime } = await chain.rpc.getLatestBlockhash({ commitment: chain.config.commitment }).send();
+      const { context, value: lifetime } = await chain.rpc
+        .getLatestBlockhash({ commitment: chain.config.commitment })
+        .send();
       const message = pipe(
         createTransactionMessage({ version: 0 }),
         (m) => setTransactionMessageFeePayerSigner(chain.feePayer, m),
@@ -150,6 +189,7 @@ export function solanaMoveSender(chains: SolanaChain[], keys: SolanaSettlementKe
         transaction,
         signature: getSignatureFromTransaction(signed),
         lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
+        fromSlot: context.slot.toString(),
       };
       return { ...details };
     },
@@ -180,9 +220,20 @@ export function solanaMoveSender(chains: SolanaChain[], keys: SolanaSettlementKe
       const status = await statusOf(chain, prepared.signature);
       const txId = prepared.signature;
       if (status === null) {
-        return finalizedHeight > BigInt(prepared.lastValidBlockHeight)
-          ? { state: 'expired' }
-          : { state: 'pending', recheckInMs: RECHECK_MS };
+        if (finalizedHeight <= BigInt(prepared.lastValidBlockHeight))
+          return { state: 'pending', recheckInMs: RECHECK_MS };
+        const historyFrom = await historyFromOf(chain);
+        const earliest = earliestSlotOf(prepared);
+        if (historyFrom > earliest) {
+          return {
+            state: 'unknown',
+            recheckInMs: UNKNOWN_RECHECK_MS,
+            reason:
+              `Transaction ${txId} can no longer land, but the node's history starts at slot ${historyFrom}, after slot ` +
+              `${earliest} where it could have landed: whether it did cannot be told from this node`,
+          };
+        }
+        return { state: 'expired' };
       }
       // Until finalized, a landing (failed or not) may still be rolled back and the same bytes land again.
       if (status.confirmationStatus !== 'finalized') return { state: 'pending', recheckInMs: RECHECK_MS, txId };
@@ -201,7 +252,8 @@ export function solanaMoveSender(chains: SolanaChain[], keys: SolanaSettlementKe
      */
     async ended(move, details): Promise<MoveEnd> {
       const seen = await sender.progress(move, details, null);
-      if (seen.state === 'pending') return { state: 'live', recheckInMs: seen.recheckInMs };
+      // Unknown: it may have landed, so what it covered is never given back on this node's word.
+      if (seen.state === 'pending' || seen.state === 'unknown') return { state: 'live', recheckInMs: seen.recheckInMs };
       if (seen.state === 'final') return { state: 'executed', txId: seen.txId };
       return { state: 'dead' };
     },
