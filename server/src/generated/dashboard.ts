@@ -598,6 +598,10 @@ export interface paths {
          * @description Creates a secret merchant API key bound to this merchant (it acts for this merchant only: any other
          *     `Merchant-Id` answers `403 forbidden`), in the request's mode. **The secret is shown only in this answer**;
          *     Paygate keeps its hash. `mode` must be the request's mode, so a test key cannot create a live one.
+         *
+         *     `canRefund: true` makes a key that may send the merchant API's on-chain refunds that need an owner (through a
+         *     claim link, or above the operator's threshold): only an **owner signed in** may ask for it; a developer's session
+         *     or an API key gets `403 forbidden`. The key keeps it when rotated; every other key is created without it.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1546,7 +1550,10 @@ export interface components {
         };
         /**
          * AuditEntry
-         * @description One change made through the dashboard API (with a session or an API key).
+         * @description One change made through the dashboard API (with a session or an API key), or a movement of money through the
+         *     merchant API: an on-chain refund asked for (`refundPayment`, target `id=pay_…`) or a claim link cancelled
+         *     (`cancelRefund`, target `id=rfd_…`), with the API key as actor and the payment, amount, network fee and kind of
+         *     destination (`paying_wallet` or `claim_link`) in `details`.
          */
         AuditEntry: {
             id: components["schemas"]["AuditEntryId"];
@@ -1631,6 +1638,11 @@ export interface components {
              * @enum {string}
              */
             scope: "merchant" | "partner";
+            /**
+             * @description Whether an owner allowed the key to send on-chain refunds that need an owner (through a claim link, or above
+             *     the operator's threshold); set when the key is created, kept when it is rotated.
+             */
+            canRefund: boolean;
             createdAt: components["schemas"]["UnixSeconds"];
             /** @description When the key last authenticated a request (recorded at most once a minute), or `null` if never. */
             lastUsedAt: components["schemas"]["UnixSeconds"] | null;
@@ -2200,6 +2212,11 @@ export interface components {
             /** @description Until when the claim link can be used (a refund through a claim link), else `null`. */
             claim_expires_at: components["schemas"]["IsoTimestamp"] | null;
             created_at: components["schemas"]["IsoTimestamp"];
+            /**
+             * @description What your unpaid balance was charged for this refund's transaction, in the same asset as `amount` (given back
+             *     if the refund is never sent: `expired`, `cancelled` or `failed`). Absent on refunds made before network fees.
+             */
+            network_fee?: components["schemas"]["MoneyAmount"];
         };
         /**
          * RefundedInfo
@@ -2475,6 +2492,13 @@ export interface components {
              * @example Shop backend
              */
             label?: string;
+            /**
+             * @description Whether the key may send the merchant API's on-chain refunds that need an owner: through a claim link, or
+             *     above the operator's threshold (`PAYGATE_REFUND_OWNER_ABOVE`). Only an owner signed in to the dashboard may set
+             *     it (`403 forbidden` otherwise); any key may refund to the paying wallet below the threshold.
+             * @default false
+             */
+            canRefund: boolean;
         };
         /**
          * ApiKeySecret
@@ -5052,7 +5076,22 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized-2"];
-            403: components["responses"]["Forbidden-2"];
+            /**
+             * @description Authenticated, but not allowed. Codes:
+             *     - `forbidden`: the credential may not act for this merchant (another partner's key, a key bound to another
+             *       merchant, a session of a user who is not a member), the caller's role is below `developer`, or
+             *       `canRefund: true` was asked for by anyone but an owner signed in to the dashboard.
+             *     - `not_sandbox_api_key`: a live key (`sk_live_…`) was sent to a sandbox server (`PAYGATE_ENV=staging`), which
+             *       accepts test keys only.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             404: components["responses"]["MerchantNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
