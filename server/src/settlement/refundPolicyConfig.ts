@@ -46,7 +46,8 @@ export function parseAmountPerAsset(raw: string, fallback: string): AmountPerAss
       out.fallback = amount;
       continue;
     }
-    if (!ASSET.test(asset)) return `names "${asset}", which is not a CAIP-19 asset id (e.g. eip155:1/slip44:60)`;
+    if (!ASSET.test(asset))
+      return `names "${asset}", which is not a CAIP-19 asset id (<caip2 chain>/<asset namespace>:<reference>)`;
     if (out.byAsset[asset] !== undefined) return `names asset ${asset} twice`;
     out.byAsset[asset] = amount;
   }
