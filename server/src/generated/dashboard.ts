@@ -1553,7 +1553,8 @@ export interface components {
          * @description One change made through the dashboard API (with a session or an API key), or a movement of money through the
          *     merchant API: an on-chain refund asked for (`refundPayment`, target `id=pay_…`) or a claim link cancelled
          *     (`cancelRefund`, target `id=rfd_…`), with the API key as actor and the payment, amount, network fee and kind of
-         *     destination (`paying_wallet` or `claim_link`) in `details`.
+         *     destination (`paying_wallet` or `claim_link`) in `details`; or the operator's change of the merchant's settlement
+         *     mode with `paygate admin set-settlement-mode` (action `setSettlementMode`, details `{ from, to }`).
          */
         AuditEntry: {
             id: components["schemas"]["AuditEntryId"];
@@ -1878,10 +1879,14 @@ export interface components {
          * @description Who made the change.
          */
         AuditActor: {
-            /** @enum {string} */
-            kind: "user" | "api_key";
             /**
-             * @description The user id (`usr_…`) or the API key id (`key_…`).
+             * @description `operator`: the operator's `paygate admin` on the server (id `cli`, label `paygate admin`), for example a
+             *     change of the merchant's settlement mode.
+             * @enum {string}
+             */
+            kind: "user" | "api_key" | "operator";
+            /**
+             * @description The user id (`usr_…`), the API key id (`key_…`), or `cli` for the operator.
              * @example usr_2Hk9sL4pQx7Vb1Nm
              */
             id: string;
@@ -6736,7 +6741,7 @@ export const apiKeyScopeValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const signedInStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignedIn"]["status"]> = ["signed_in"];
 export const twoFactorRequiredStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TwoFactorRequired"]["status"]> = ["two_factor_required"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
-export const auditActorKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditActor"]["kind"]> = ["user", "api_key"];
+export const auditActorKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditActor"]["kind"]> = ["user", "api_key", "operator"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
 export const paymentTimelineStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled", "settled", "refunded"];
 export const webhookDeliveryTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryTrigger"]> = ["event", "resend", "replay", "test"];
