@@ -132,7 +132,12 @@ function decimalsOf(deps: RefundPolicyDeps, req: Pick<RefundRequest, 'chain' | '
   const found = (deps.chains ? allChains(deps.chains) : [])
     .find((c) => c.config.caip2 === req.chain)
     ?.config.assets.find((a) => a.caip19 === req.asset);
-  if (!found) throw new Error(`${req.asset} is not a configured asset of ${req.chain}: its refund policy is unknown`);
+  // A chain removed from PAYGATE_CHAINS since the payment: nothing here could send the refund.
+  if (!found)
+    throw new ApiError(
+      'invalid_state',
+      `${req.asset} is not an asset this server serves on ${req.chain} now, so it cannot send this refund; ask the operator.`,
+    );
   return found.decimals;
 }
 
