@@ -1,12 +1,15 @@
 /**
  * A refund's network fee end to end on the run's anvil (docs/decisions.md §22.13): the merchant is charged it with
  * the refund, the payout pays the merchant that much less, the fee stays in the collection account as the
- * operator's, and reconciliation finds the collection account exactly as the ledger says.
+ * operator's, and reconciliation finds the collection account exactly as the ledger says; a refund that fails gives
+ * its fee back with its reservation.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
-import { unpaidBalances } from '../../server/src/settlement/ledger.js';
+import type { EvmMoveDetails } from '../../server/src/chains/eip155/moves.js';
+import { listLedgerEntries, unpaidBalances } from '../../server/src/settlement/ledger.js';
+import { MOVE_SEND_RETRY_MS } from '../../server/src/settlement/moves.js';
 import { planPayouts } from '../../server/src/settlement/payouts.js';
 import { claimRefund, refundPayment } from '../../server/src/settlement/refunds.js';
 import { planSweeps } from '../../server/src/settlement/sweeps.js';
@@ -65,5 +68,42 @@ describeEachDatabase('settlement.refund.networkFee', (get) => {
       'the ledger and the chain agree on the deposit, the collection and the treasury',
     );
     assert.ok(result.checked.some((c) => c.chain === h.chain && c.asset === h.tusd && c.role === 'collection'));
+  });
+
+  it('a refund that fails (the collection holds nothing) gives its network fee back with its reservation, once', async () => {
+    h = await startCollectedHarness(get().db, { PAYGATE_REFUND_NETWORK_FEE: '0.25', PAYGATE_REFUND_MINIMUM: '1' });
+    const d = await paidDeposit(h, 3_000_000n, 0n);
+    const deps = { ...h.checkout, config: h.runtime.config, secretBox: h.runtime.secretBox };
+    const scope = { merchantId: h.merchantId, live: true };
+    const unpaid = async () => (await unpaidBalances(h.runtime.db.knex, scope))[0]?.amount ?? 0n;
+    const { body } = await refundPayment(deps, scope, d.paymentId, { amount: '1000000' });
+    const refundId = body.refund!.refund_id;
+    await claimRefund(deps, new URL(body.refund!.claim_url!).hash.slice(1), getAddress(`0x${'6'.repeat(40)}`));
+    assert.equal(await unpaid(), 2_000_000n - FEE, 'the refund and its fee are reserved');
+
+    // Nothing was swept: every send is refused; after the retries and the authorization's deadline it fails.
+    await h.drain();
+    for (const delay of MOVE_SEND_RETRY_MS) {
+      h.clock.advance(delay);
+      await h.drain();
+    }
+    const row = (await h.runtime.db.knex('onchain_refunds').where({ id: refundId }).first()) as {
+      details: string | EvmMoveDetails;
+    };
+    const details = (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as EvmMoveDetails;
+    const latest = await h.local.clients.public.getBlock({ blockTag: 'latest' });
+    const wait = BigInt(details.validBefore!) - latest.timestamp;
+    if (wait > 0n) await h.local.test.increaseTime({ seconds: Number(wait) });
+    await moveReaches('onchain_refunds', refundId, 'failed');
+
+    assert.equal(await unpaid(), 3_000_000n, "the amount and the fee are the merchant's again");
+    const released = await listLedgerEntries(h.runtime.db.knex, {
+      paymentId: d.paymentId,
+      kinds: ['refund_released', 'refund_fee_released'],
+    });
+    assert.deepEqual(released.map((e) => [e.entryKey, e.amount]).sort(), [
+      [`refund_fee_released:${refundId}`, FEE],
+      [`refund_released:${refundId}`, 1_000_000n],
+    ]);
   });
 });
