@@ -203,6 +203,7 @@ describeEachDatabase('settlement.refund.policy', (get) => {
     const rest = await expectJson<RefundAnswer>(await refund(paymentId), 200);
     assert.equal(rest.refund!.amount.value, (6_000_000n - 2n * FEE).toString());
     assert.equal(await unpaid(), 0n, 'the payment is refunded in full, its fees included; never below zero');
+    await expectError(await refund(paymentId), 409, 'already_refunded');
   });
 
   it('refundPayment whose amount and fee exceed the unpaid balance is 409 invalid_state, and writes nothing', async () => {

@@ -84,6 +84,8 @@ export async function checkRefundPolicy(
   const networkFee = units(policy.networkFee);
   // The payment's own money pays its refunds' fees: what is left of it less the fees charged so far.
   const left = req.left - (await feesCharged(trx, id));
+  // Earlier refunds and their fees took all of it: refunded in full, as refunds.ts says when no fee is involved.
+  if (left <= 0n) throw new ApiError('already_refunded', `Payment ${id} is refunded in full already.`);
   const amount = req.asked ? req.amount : left - networkFee;
   if (amount + networkFee > left)
     throw new ApiError(
