@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { code as currencyByCode } from 'currency-codes';
 import { z } from 'zod';
 import { parseDatabaseUrl } from './db/dialect.js';
+import { parseAmountPerAsset, type AmountPerAsset, type RefundPolicyConfig } from './settlement/refundPolicyConfig.js';
 import { isValidMnemonic, newMnemonic, normaliseMnemonic } from './settlement/seed.js';
 
 export type PaygateEnv = 'development' | 'staging' | 'production';
@@ -86,6 +87,8 @@ export interface SettlementConfig {
   reconcileReadiness: boolean;
   /** How often detection scans the chains for transfers to deposit addresses (PAYGATE_DEPOSIT_SCAN_INTERVAL_MS). */
   scanIntervalMs: number;
+  /** The on-chain refund policy (PAYGATE_REFUND_*, settlement/refundPolicy.ts). */
+  refunds: RefundPolicyConfig;
 }
 
 export class ConfigError extends Error {
@@ -519,7 +522,23 @@ function parseSettlement(env: Env): SettlementConfig {
       intSchema(100, 600_000, 'must be an integer number of milliseconds between 100 and 600000').default(2000),
       readVar(env, 'PAYGATE_DEPOSIT_SCAN_INTERVAL_MS'),
     ),
+    refunds: {
+      minimum: amountPerAsset('PAYGATE_REFUND_MINIMUM', readVar(env, 'PAYGATE_REFUND_MINIMUM'), '1'),
+      networkFee: amountPerAsset('PAYGATE_REFUND_NETWORK_FEE', readVar(env, 'PAYGATE_REFUND_NETWORK_FEE'), '0.1'),
+      ownerAbove: amountPerAsset('PAYGATE_REFUND_OWNER_ABOVE', readVar(env, 'PAYGATE_REFUND_OWNER_ABOVE'), '100'),
+      perPayment: parseWith(
+        'PAYGATE_REFUND_LIMIT_PER_PAYMENT',
+        intSchema(1, 1000, 'must be an integer between 1 and 1000').default(10),
+        readVar(env, 'PAYGATE_REFUND_LIMIT_PER_PAYMENT'),
+      ),
+    },
   };
+}
+
+function amountPerAsset(name: string, raw: string | undefined, fallback: string): AmountPerAsset {
+  const parsed = parseAmountPerAsset(raw ?? fallback, fallback);
+  if (typeof parsed === 'string') throw new ConfigError(name, parsed);
+  return parsed;
 }
 
 /**

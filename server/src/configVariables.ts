@@ -183,6 +183,37 @@ export const variables: VariableSpec[] = [
     description: 'The least a payout moves; a smaller balance waits for the next interval.',
   },
   {
+    name: 'PAYGATE_REFUND_MINIMUM',
+    type: 'decimal, whole units; or a comma list with `<caip19>=<decimal>` exceptions',
+    default: '`1`',
+    modes: 'all',
+    description:
+      'The least an on-chain refund (collected mode) sends, per asset: smaller refunds are refused, since each is a transaction the operator pays for.',
+  },
+  {
+    name: 'PAYGATE_REFUND_NETWORK_FEE',
+    type: 'decimal, whole units; or a comma list with `<caip19>=<decimal>` exceptions',
+    default: '`0.1`',
+    modes: 'all',
+    description:
+      "What the merchant's unpaid balance is charged for each on-chain refund's transaction, per asset (kept by the operator, given back if the refund is never sent). Set it near your chains' gas or rent cost.",
+  },
+  {
+    name: 'PAYGATE_REFUND_OWNER_ABOVE',
+    type: 'decimal, whole units; or a comma list with `<caip19>=<decimal>` exceptions',
+    default: '`100`',
+    modes: 'all',
+    description:
+      'An on-chain refund of more than this, or any refund through a claim link, needs an API key an owner created with refunds allowed.',
+  },
+  {
+    name: 'PAYGATE_REFUND_LIMIT_PER_PAYMENT',
+    type: 'integer 1–1000',
+    default: '`10`',
+    modes: 'all',
+    description: 'How many on-chain refunds one payment may have (claim links that ended unused do not count).',
+  },
+  {
     name: 'PAYGATE_RECONCILE_INTERVAL_S',
     type: 'integer 10–86400 (seconds)',
     default: '`300`',

@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseEncryptionKeys } from '../../server/src/config.js';
+import { SecretBox } from '../../server/src/crypto/secretBox.js';
 import { findMerchant } from '../../server/src/db/queries/accounts.js';
 import { insertLedgerEntries } from '../../server/src/settlement/ledger.js';
 import { isValidMnemonic, newMnemonic } from '../../server/src/settlement/seed.js';
@@ -76,6 +78,17 @@ describe('cli.admin.settlement [sqlite]', function () {
     assert.equal(back.code, 0, back.stderr);
     assert.match(back.stdout, /direct mode from its next payment on/);
     assert.equal((await findMerchant(t.db.knex, created.id))?.settlement_mode, 'direct');
+    // The change is in the merchant's audit log, by the operator, with the modes (sealed like every entry's details).
+    const audit = (await t.db.knex('audit_log').where({ merchant_id: created.id })) as Record<string, string | null>[];
+    assert.deepEqual(
+      audit.map((r) => [r.actor_kind, r.actor_id, r.action, r.mode, r.target, r.ip_sealed]),
+      [['operator', 'cli', 'setSettlementMode', null, null, null]],
+    );
+    const box = new SecretBox(parseEncryptionKeys(env.PAYGATE_ENCRYPTION_KEY!));
+    assert.deepEqual(JSON.parse(box.open(audit[0]!.details_sealed!, `audit_log.details_sealed:${audit[0]!.id}`)), {
+      from: 'collected',
+      to: 'direct',
+    });
 
     // A server outside development has no seed unless one is configured.
     const staging = {

@@ -154,6 +154,20 @@ describe('cli.admin [sqlite]', function () {
       assert.match(human.stdout, /^\s+wk_live_[0-9A-Za-z]{32}$/m);
     });
 
+    it('create-api-key --refunds makes a key allowed to send refunds that need an owner; without it, not', async () => {
+      const allowed = parseJson<KeyJson>(
+        await run('admin', 'create-api-key', '--partner', partnerId, '--mode', 'live', '--refunds', '--json'),
+      );
+      const plain = parseJson<KeyJson>(
+        await run('admin', 'create-api-key', '--partner', partnerId, '--mode', 'live', '--json'),
+      );
+      const canRefund = async (id: string) =>
+        Boolean(((await t.db.knex('api_keys').where({ id }).first()) as { can_refund: unknown }).can_refund);
+      assert.deepEqual([await canRefund(allowed.id), await canRefund(plain.id)], [true, false]);
+      const walletRefunds = await run('admin', 'create-wallet-key', '--mode', 'test', '--refunds');
+      assert.notEqual(walletRefunds.code, 0, 'only a merchant key can send refunds');
+    });
+
     it('list-keys shows prefixes, never secrets or hashes', async () => {
       const created = parseJson<KeyJson>(
         await run('admin', 'create-api-key', '--partner', partnerId, '--mode', 'test', '--json'),

@@ -65,6 +65,39 @@ describe('dashboard.apiKeys browser', () => {
     assert.equal((await withKey(next)).status, 401, 'the revoked key stopped');
   });
 
+  it('an owner creates a key allowed to refund (marked in the list); a developer is not offered the switch', async () => {
+    const page = await d.open('/dashboard/login');
+    await signInThroughPage(page, owner);
+    await page.goto(d.url('/dashboard/api-keys'));
+    await page.getByRole('button', { name: 'Create a key' }).click();
+    await page.getByLabel('Label (optional)').fill('support refunds');
+    await page.getByLabel(/Allow refunds through claim links/).check();
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const shown = page.getByRole('dialog', { name: 'Your new API key' });
+    const secret = (await shown.locator('[data-secret]').textContent())!;
+    await shown.getByRole('button', { name: 'I have saved it' }).click();
+    const row = page.locator('tr', { hasText: 'support refunds' });
+    await row.getByText('refunds', { exact: true }).waitFor();
+    const stored = (await d.harness.runtime.db
+      .knex('api_keys')
+      .where({ prefix: secret.slice(0, 12) })
+      .first()) as {
+      can_refund: unknown;
+    };
+    assert.equal(Boolean(stored.can_refund), true);
+
+    const developer = await createPerson(d.harness.runtime, {
+      merchantId: d.harness.account.merchantId,
+      role: 'developer',
+    });
+    const other = await d.open('/dashboard/login');
+    await signInThroughPage(other, developer);
+    await other.goto(d.url('/dashboard/api-keys'));
+    await other.getByRole('button', { name: 'Create a key' }).click();
+    await other.getByLabel('Label (optional)').waitFor();
+    assert.equal(await other.getByLabel(/Allow refunds/).count(), 0, 'only owners can allow refunds');
+  });
+
   it('partner keys: listed read-only, with who manages them', async () => {
     const page = await d.open('/dashboard/login');
     await signInThroughPage(page, owner);

@@ -22,6 +22,7 @@ describe('dashboard.createApiKey', () => {
       mode: 'test',
       label: 'Shop backend',
       scope: 'merchant',
+      canRefund: false,
       createdAt: seconds(d.harness.clock.now()),
       lastUsedAt: null,
       revokedAt: null,

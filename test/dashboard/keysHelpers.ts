@@ -5,6 +5,7 @@ export interface ApiKey {
   mode: 'test' | 'live';
   label: string | null;
   scope: 'merchant' | 'partner';
+  canRefund: boolean;
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;

@@ -17,6 +17,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PAYGATE_LATE_CONFIRM_GRACE_S: '0',
     // Dashboard password hashes at scrypt N=2^10: the production cost (2^17, 128 MiB) would dominate sign-in tests.
     // Production refuses a cost below 2^15, so a production configuration gets the lowest it accepts.
+    // No refund minimum or network fee: tests of refund amounts and balances read exactly; the refund policy's own
+    // tests (settlement.refundPolicy.*) set them.
+    PAYGATE_REFUND_MINIMUM: '0',
+    PAYGATE_REFUND_NETWORK_FEE: '0',
     PAYGATE_PASSWORD_COST: overrides.PAYGATE_ENV === 'production' ? '15' : '10',
     ...overrides,
   });

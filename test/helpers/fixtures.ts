@@ -22,8 +22,10 @@ export async function createMerchantAccount(
     feeConfig: options.feeConfig ?? null,
     settlementAddresses: options.settlementAddresses,
   });
-  const test = await createKey(deps, { kind: 'merchant', mode: 'test', partnerId });
-  const live = await createKey(deps, { kind: 'merchant', mode: 'live', partnerId });
+  // Keys the operator allowed to refund (settlement/refundPolicy.ts): tests of refunds through claim links use them;
+  // the refund policy's own tests make keys without it.
+  const test = await createKey(deps, { kind: 'merchant', mode: 'test', partnerId, canRefund: true });
+  const live = await createKey(deps, { kind: 'merchant', mode: 'live', partnerId, canRefund: true });
   return {
     partnerId,
     merchantId: merchant.id,

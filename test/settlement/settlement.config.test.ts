@@ -16,7 +16,38 @@ describe('settlement.config', () => {
       reconcileIntervalMs: 300_000,
       reconcileReadiness: true,
       scanIntervalMs: 2000,
+      refunds: {
+        minimum: { fallback: '1', byAsset: {} },
+        networkFee: { fallback: '0.1', byAsset: {} },
+        ownerAbove: { fallback: '100', byAsset: {} },
+        perPayment: 10,
+      },
     });
+  });
+
+  it('loadConfig: refund amounts are a default with exceptions per CAIP-19 asset; a malformed entry is refused by name', () => {
+    const eth = 'eip155:1/slip44:60';
+    const s = loadConfig({
+      PAYGATE_REFUND_MINIMUM: `2.5, ${eth}=0.001`,
+      PAYGATE_REFUND_NETWORK_FEE: `${eth}=0.0002`,
+      PAYGATE_REFUND_LIMIT_PER_PAYMENT: '3',
+    }).settlement.refunds;
+    assert.deepEqual(s.minimum, { fallback: '2.5', byAsset: { [eth]: '0.001' } });
+    assert.deepEqual(s.networkFee, { fallback: '0.1', byAsset: { [eth]: '0.0002' } });
+    assert.equal(s.perPayment, 3);
+    for (const [name, value] of [
+      ['PAYGATE_REFUND_MINIMUM', '-1'],
+      ['PAYGATE_REFUND_MINIMUM', '1,2'],
+      ['PAYGATE_REFUND_NETWORK_FEE', 'eth=0.1'],
+      ['PAYGATE_REFUND_OWNER_ABOVE', `${eth}=1,${eth}=2`],
+      ['PAYGATE_REFUND_LIMIT_PER_PAYMENT', '0'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (err: unknown) => err instanceof ConfigError && err.variable === name,
+        `${name}=${value}`,
+      );
+    }
   });
 
   it('loadConfig: a deposit seed with a bad checksum is refused, naming the variable and never echoing it', () => {

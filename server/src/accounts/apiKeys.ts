@@ -39,6 +39,8 @@ export interface NewKey {
   /** Required for merchant keys (a partner key acts for that partner's merchants); optional otherwise. */
   partnerId?: string | null;
   label?: string | null;
+  /** A merchant key that may send refunds needing an owner (settlement/refundPolicy.ts); the operator's choice. */
+  canRefund?: boolean;
 }
 
 function toInfo(row: ApiKeyRow): KeyInfo {
@@ -59,6 +61,7 @@ export async function createKey(deps: AccountsDeps, input: NewKey, trx?: Knex.Tr
       partner_id: input.partnerId ?? null,
       label,
       pinned_version: CURRENT_VERSION,
+      can_refund: input.kind === 'merchant' && input.canRefund === true,
     });
   });
 }
@@ -67,13 +70,14 @@ async function insertMinted(
   trx: Knex.Transaction,
   now: number,
   fields: Pick<ApiKeyRow, 'kind' | 'mode' | 'partner_id' | 'label' | 'pinned_version'> &
-    Partial<Pick<ApiKeyRow, 'merchant_id'>>,
+    Partial<Pick<ApiKeyRow, 'merchant_id' | 'can_refund'>>,
 ): Promise<CreatedKey> {
   const minted = mintKey(fields.kind, fields.mode);
   const row: ApiKeyRow = {
     id: newId.key(),
     ...fields,
     merchant_id: fields.merchant_id ?? null,
+    can_refund: fields.can_refund === true,
     prefix: minted.prefix,
     hash: minted.hash,
     created_at: now,
@@ -155,6 +159,7 @@ export async function rotateKey(
       label: old.label,
       pinned_version: old.pinned_version,
       merchant_id: old.merchant_id,
+      can_refund: old.can_refund,
     });
     return { revoked, created };
   });
@@ -197,6 +202,7 @@ export function apiKeyJson(k: KeyInfo): ApiKeyJson {
     mode: k.mode,
     label: k.label,
     scope: k.merchant_id === null ? 'partner' : 'merchant',
+    canRefund: k.can_refund,
     createdAt: Math.floor(k.created_at / 1000),
     lastUsedAt: seconds(k.last_used_at),
     revokedAt: seconds(k.revoked_at),
@@ -224,7 +230,7 @@ export async function createMerchantKey(
   deps: AccountsDeps,
   merchantId: string,
   requestMode: Mode,
-  input: { mode: Mode; label?: string },
+  input: { mode: Mode; label?: string; canRefund?: boolean },
 ): Promise<{ apiKey: ApiKeyJson; secret: string }> {
   if (input.mode !== requestMode) {
     const other = input.mode;
@@ -244,6 +250,8 @@ export async function createMerchantKey(
       merchant_id: merchant.id,
       label,
       pinned_version: CURRENT_VERSION,
+      // The route lets only an owner's session ask for it (routes/dashboard/createApiKey.ts).
+      can_refund: input.canRefund === true,
     });
   });
   return { apiKey: apiKeyJson(created.key), secret: created.secret };
@@ -314,6 +322,7 @@ export async function rotateMerchantKey(
       label: old.label,
       pinned_version: old.pinned_version,
       merchant_id: old.merchant_id,
+      can_refund: old.can_refund,
     });
     return { revoked, created };
   });

@@ -28,7 +28,8 @@ const emailContext = (userId: string) => `users.email_sealed:${userId}`;
 export interface AuditEntry {
   merchantId: string;
   mode: 'test' | 'live' | null;
-  actor: { kind: 'user' | 'api_key'; id: string };
+  /** `operator`: `paygate admin` on the server (id `cli`): no user or key, the shell's owner. */
+  actor: { kind: 'user' | 'api_key' | 'operator'; id: string };
   action: string;
   target: string | null;
   details: Record<string, unknown> | null;
@@ -58,6 +59,7 @@ type AuditLogEntry = AuditLogPage['data'][number];
 
 /** The label of an actor that no longer exists (a user row or key row is never deleted today; this is a guard). */
 const UNKNOWN_ACTOR = '(deleted)';
+const OPERATOR_LABEL = 'paygate admin';
 
 /** One page of the merchant's audit log, newest first, opened for an owner to read. */
 export async function listAudit(
@@ -86,6 +88,7 @@ export async function listAudit(
   const [emails, prefixes] = await Promise.all([sealedEmailsOf(db, userIds), keyPrefixesOf(db, keyIds)]);
   const labelOf = (row: AuditRow): string => {
     if (row.actor_kind === 'api_key') return prefixes.get(row.actor_id) ?? UNKNOWN_ACTOR;
+    if (row.actor_kind === 'operator') return OPERATOR_LABEL;
     const sealed = emails.get(row.actor_id);
     return sealed ? runtime.secretBox.open(sealed, emailContext(row.actor_id)) : UNKNOWN_ACTOR;
   };

@@ -75,7 +75,9 @@ Options:
                                    (deposit addresses, paid out net of fees; needs PAYGATE_DEPOSIT_SEED
                                    and a settlement address)
 `,
-  'create-api-key': 'Usage: paygate admin create-api-key --partner <id> --mode test|live [--label <text>] [--json]\n',
+  'create-api-key':
+    'Usage: paygate admin create-api-key --partner <id> --mode test|live [--label <text>] [--refunds] [--json]\n' +
+    '  --refunds: the key may send on-chain refunds through a claim link or above PAYGATE_REFUND_OWNER_ABOVE\n',
   'create-wallet-key':
     'Usage: paygate admin create-wallet-key --mode test|live [--label <text>] [--partner <id>] [--json]\n',
   'create-app': 'Usage: paygate admin create-app --mode test|live [--label <text>] [--partner <id>] [--json]\n',
@@ -154,14 +156,23 @@ async function createKeyCommand(command: string, kind: KeyKind, args: string[], 
   const parsed = parse(command, () =>
     parseArgs({
       ...strict(args),
-      options: { ...commonOptions, mode: { type: 'string' }, label: { type: 'string' }, partner: { type: 'string' } },
+      options: {
+        ...commonOptions,
+        mode: { type: 'string' },
+        label: { type: 'string' },
+        partner: { type: 'string' },
+        ...(kind === 'merchant' ? { refunds: { type: 'boolean' as const } } : {}),
+      },
     }),
   );
   if (!parsed) return showHelp(io, command);
   const { values } = parsed;
   const mode = parseMode(values.mode, command);
   const partnerId = kind === 'merchant' ? required(values.partner, '--partner', command) : values.partner;
-  const created = await withAccounts(io, (deps) => createKey(deps, { kind, mode, partnerId, label: values.label }));
+  const canRefund = (values as { refunds?: boolean }).refunds === true;
+  const created = await withAccounts(io, (deps) =>
+    createKey(deps, { kind, mode, partnerId, label: values.label, canRefund }),
+  );
   printCreatedKey(io, values.json, created);
   return 0;
 }

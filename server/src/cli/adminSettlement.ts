@@ -11,7 +11,17 @@ import { findMerchant } from '../db/queries/accounts.js';
 import { newMnemonic } from '../settlement/seed.js';
 import { acceptDepositSeed } from '../settlement/seedGuard.js';
 import { INVOICE_ID, invoiceFees, listFeeBalances } from '../settlement/feeBalance.js';
-import { commonOptions, emit, loadCliConfig, table, UsageError, withAccounts, type CliIo } from './common.js';
+import { recordAudit } from '../audit/auditLog.js';
+import {
+  commonOptions,
+  emit,
+  loadCliConfig,
+  table,
+  UsageError,
+  withAccounts,
+  withUsers,
+  type CliIo,
+} from './common.js';
 
 export const settlementUsage = `  set-settlement-mode <merchant id> direct|collected: how the merchant is paid (new payments only)
   fees list          [--merchant <id>] [--mode test|live]: direct mode's fees, accrued, invoiced, outstanding
@@ -164,9 +174,21 @@ export const settlementCommands: Record<string, (args: string[], io: CliIo) => P
       throw new UsageError('expected a merchant id and direct or collected', settlementHelp[command]!);
     }
     const context = { depositSeed: depositSeedAvailable(loadCliConfig(io)) };
-    const settings = await withAccounts(io, (deps) =>
-      updateMerchantSettings(deps, merchantId!, { settlementMode: mode }, context),
-    );
+    // A change of where buyers' money goes: in the merchant's audit log, as the dashboard's settings changes are.
+    const settings = await withUsers(io, async (deps) => {
+      const from = (await findMerchant(deps.db.knex, merchantId!))?.settlement_mode ?? null;
+      const changed = await updateMerchantSettings(deps, merchantId!, { settlementMode: mode }, context);
+      await recordAudit(deps, {
+        merchantId: merchantId!,
+        mode: null,
+        actor: { kind: 'operator', id: 'cli' },
+        action: 'setSettlementMode',
+        target: null,
+        details: { from, to: changed.settlementMode },
+        ip: null,
+      });
+      return changed;
+    });
     emit(
       io,
       values.json,

@@ -598,6 +598,10 @@ export interface paths {
          * @description Creates a secret merchant API key bound to this merchant (it acts for this merchant only: any other
          *     `Merchant-Id` answers `403 forbidden`), in the request's mode. **The secret is shown only in this answer**;
          *     Paygate keeps its hash. `mode` must be the request's mode, so a test key cannot create a live one.
+         *
+         *     `canRefund: true` makes a key that may send the merchant API's on-chain refunds that need an owner (through a
+         *     claim link, or above the operator's threshold): only an **owner signed in** may ask for it; a developer's session
+         *     or an API key gets `403 forbidden`. The key keeps it when rotated; every other key is created without it.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1546,7 +1550,11 @@ export interface components {
         };
         /**
          * AuditEntry
-         * @description One change made through the dashboard API (with a session or an API key).
+         * @description One change made through the dashboard API (with a session or an API key), or a movement of money through the
+         *     merchant API: an on-chain refund asked for (`refundPayment`, target `id=pay_…`) or a claim link cancelled
+         *     (`cancelRefund`, target `id=rfd_…`), with the API key as actor and the payment, amount, network fee and kind of
+         *     destination (`paying_wallet` or `claim_link`) in `details`; or the operator's change of the merchant's settlement
+         *     mode with `paygate admin set-settlement-mode` (action `setSettlementMode`, details `{ from, to }`).
          */
         AuditEntry: {
             id: components["schemas"]["AuditEntryId"];
@@ -1631,6 +1639,11 @@ export interface components {
              * @enum {string}
              */
             scope: "merchant" | "partner";
+            /**
+             * @description Whether an owner allowed the key to send on-chain refunds that need an owner (through a claim link, or above
+             *     the operator's threshold); set when the key is created, kept when it is rotated.
+             */
+            canRefund: boolean;
             createdAt: components["schemas"]["UnixSeconds"];
             /** @description When the key last authenticated a request (recorded at most once a minute), or `null` if never. */
             lastUsedAt: components["schemas"]["UnixSeconds"] | null;
@@ -1866,10 +1879,14 @@ export interface components {
          * @description Who made the change.
          */
         AuditActor: {
-            /** @enum {string} */
-            kind: "user" | "api_key";
             /**
-             * @description The user id (`usr_…`) or the API key id (`key_…`).
+             * @description `operator`: the operator's `paygate admin` on the server (id `cli`, label `paygate admin`), for example a
+             *     change of the merchant's settlement mode.
+             * @enum {string}
+             */
+            kind: "user" | "api_key" | "operator";
+            /**
+             * @description The user id (`usr_…`), the API key id (`key_…`), or `cli` for the operator.
              * @example usr_2Hk9sL4pQx7Vb1Nm
              */
             id: string;
@@ -2200,6 +2217,11 @@ export interface components {
             /** @description Until when the claim link can be used (a refund through a claim link), else `null`. */
             claim_expires_at: components["schemas"]["IsoTimestamp"] | null;
             created_at: components["schemas"]["IsoTimestamp"];
+            /**
+             * @description What your unpaid balance was charged for this refund's transaction, in the same asset as `amount` (given back
+             *     if the refund is never sent: `expired`, `cancelled` or `failed`). Absent on refunds made before network fees.
+             */
+            network_fee?: components["schemas"]["MoneyAmount"];
         };
         /**
          * RefundedInfo
@@ -2475,6 +2497,13 @@ export interface components {
              * @example Shop backend
              */
             label?: string;
+            /**
+             * @description Whether the key may send the merchant API's on-chain refunds that need an owner: through a claim link, or
+             *     above the operator's threshold (`PAYGATE_REFUND_OWNER_ABOVE`). Only an owner signed in to the dashboard may set
+             *     it (`403 forbidden` otherwise); any key may refund to the paying wallet below the threshold.
+             * @default false
+             */
+            canRefund: boolean;
         };
         /**
          * ApiKeySecret
@@ -5060,7 +5089,22 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized-2"];
-            403: components["responses"]["Forbidden-2"];
+            /**
+             * @description Authenticated, but not allowed. Codes:
+             *     - `forbidden`: the credential may not act for this merchant (another partner's key, a key bound to another
+             *       merchant, a session of a user who is not a member), the caller's role is below `developer`, or
+             *       `canRefund: true` was asked for by anyone but an owner signed in to the dashboard.
+             *     - `not_sandbox_api_key`: a live key (`sk_live_…`) was sent to a sandbox server (`PAYGATE_ENV=staging`), which
+             *       accepts test keys only.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             404: components["responses"]["MerchantNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6705,7 +6749,7 @@ export const apiKeyScopeValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const signedInStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignedIn"]["status"]> = ["signed_in"];
 export const twoFactorRequiredStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["TwoFactorRequired"]["status"]> = ["two_factor_required"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
-export const auditActorKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditActor"]["kind"]> = ["user", "api_key"];
+export const auditActorKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditActor"]["kind"]> = ["user", "api_key", "operator"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
 export const paymentTimelineStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled", "settled", "refunded"];
 export const webhookDeliveryTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryTrigger"]> = ["event", "resend", "replay", "test"];

@@ -185,6 +185,23 @@ export interface paths {
          *     - The answer's `refund` describes the refund; `refunded.refunds` lists every refund of the payment with its
          *       state and, once sent, its transaction.
          *
+         *     **Limits and costs of on-chain refunds** (set by the operator; each refund is a transaction on chain):
+         *     - **Minimum**: a refund sends at least the operator's minimum of its asset (`PAYGATE_REFUND_MINIMUM`, 1 whole
+         *       unit unless configured): a smaller `amount` is `400 params_validation` with `param: amount`.
+         *     - **Per payment**: at most `PAYGATE_REFUND_LIMIT_PER_PAYMENT` (10 unless configured) on-chain refunds of one
+         *       payment; past it, `409 invalid_state` (claim links that expired or were cancelled do not count).
+         *     - **Network fee**: you bear each refund's network cost. The refund's `network_fee`
+         *       (`PAYGATE_REFUND_NETWORK_FEE`, in the payment's settlement asset) is charged to your unpaid balance with the
+         *       refund, out of the same payment's money, and given back if the refund is never sent (its link expired or was
+         *       cancelled, or it failed). So the refund and its fee together must fit in what is left of the payment and in
+         *       your unpaid balance (`409 invalid_state` otherwise), and a refund without `amount` sends what is left less the
+         *       fee.
+         *     - **Who may send it**: a refund through a claim link (whoever holds the link chooses the address), or of more
+         *       than `PAYGATE_REFUND_OWNER_ABOVE` (100 whole units unless configured), needs an API key that an owner created
+         *       in the dashboard with refunds allowed (`canRefund`); any other key gets `403 forbidden`. A refund to the paying
+         *       wallet up to that amount may be sent with any key. Every refund sent through this API is in the dashboard's
+         *       audit log, with the key that asked for it.
+         *
          *     In both modes, `payment_state_version` does not change, because no event is sent for a refund and the versions
          *     receivers see stay gap-free. `status` stays `succeeded` (a refund is a stage, not a status), so the merchant
          *     status endpoints keep reporting `succeeded`. **No webhook is sent** for a refund (none of the seven event types
@@ -1400,6 +1417,11 @@ export interface components {
             /** @description Until when the claim link can be used (a refund through a claim link), else `null`. */
             claim_expires_at: components["schemas"]["IsoTimestamp"] | null;
             created_at: components["schemas"]["IsoTimestamp"];
+            /**
+             * @description What your unpaid balance was charged for this refund's transaction, in the same asset as `amount` (given back
+             *     if the refund is never sent: `expired`, `cancelled` or `failed`). Absent on refunds made before network fees.
+             */
+            network_fee?: components["schemas"]["MoneyAmount"];
         };
         /**
          * RefundedInfo
@@ -2499,16 +2521,50 @@ export interface operations {
                     "application/json": components["schemas"]["RefundPaymentResponse"];
                 };
             };
-            400: components["responses"]["PaymentActionBadRequest"];
+            /**
+             * @description The request breaks a rule. Codes:
+             *     - `params_validation`: the path `id` is longer than 128 characters, or the body breaks the schema (for example
+             *       a `reason` over 500 characters, or an unknown field); or, collected mode, `amount` is more than is left to
+             *       refund, or below the minimum on-chain refund of its asset (`param: amount`).
+             *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
+             *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            /**
+             * @description Authenticated, but not allowed. Codes:
+             *     - `forbidden`: the API key belongs to another partner than the merchant named by `Merchant-Id`, or it was
+             *       created in the dashboard for another merchant; or, collected mode, the refund goes through a claim link or is
+             *       above the operator's threshold, and the key was not created by an owner with refunds allowed
+             *       (`canRefund`): an owner creates such a key in the dashboard.
+             *     - `not_sandbox_api_key`: a live key (`sk_live_…`) was sent to a sandbox server (`PAYGATE_ENV=staging`), which
+             *       accepts test keys only.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             404: components["responses"]["PaymentNotFound"];
             /**
              * @description The payment cannot be refunded. Codes:
              *     - `payment_not_succeeded`: the payment is not `succeeded` (nothing was paid, or it is still `processing`).
              *     - `already_refunded`: a refund was already recorded for this payment (direct), or nothing is left to refund
              *       (collected).
-             *     - `invalid_state`: collected mode, the amount exceeds your unpaid balance on the payment's chain and asset.
+             *     - `invalid_state`: collected mode, the amount and its network fee exceed your unpaid balance on the payment's
+             *       chain and asset, or what is left of the payment; or the payment has as many on-chain refunds as one may
+             *       have.
              *     - `idempotency_conflict`: the `Idempotency-Key` was used with another payment or body, or a request with it
              *       is still in progress.
              */

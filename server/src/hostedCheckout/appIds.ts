@@ -47,6 +47,7 @@ export function hostedCheckoutApps(deps: {
         mode,
         partner_id: null,
         label: HOSTED_CHECKOUT_LABEL,
+        can_refund: false,
         prefix: appId.slice(0, DISPLAY_PREFIX_LENGTH),
         hash,
         pinned_version: CURRENT_VERSION,

@@ -13,6 +13,10 @@
  *   refund_released  a `refunded` reservation given back, because that refund will never be sent (its claim link
  *                expired or was cancelled): no movement; written once (key `refund_released:<refundId>`) in the
  *                transaction that ends the refund
+ *   refund_network_fee  what an on-chain refund's transaction costs, charged to the merchant (§22.13): no movement;
+ *                the money stays in the collection account as the operator's (payouts pay the merchant that much
+ *                less); written with the refund's `refunded` reservation (key `refund_network_fee:<refundId>`)
+ *   refund_fee_released  a `refund_network_fee` given back with its refund's `refund_released` (never sent)
  *   fee_invoiced direct mode's fee, invoiced off-chain by the operator (closes the fee balance)
  */
 import type { Knex } from 'knex';
@@ -53,9 +57,13 @@ export async function unpaidBalances(db: Knex | Knex.Transaction, filter: Ledger
   const sums = await sumLedger(db, {
     ...filter,
     mode: 'collected',
-    kinds: ['payable', 'refund_released', 'paid_out', 'refunded'],
+    kinds: ['payable', 'refund_released', 'refund_fee_released', 'paid_out', 'refunded', 'refund_network_fee'],
   });
-  return net(sums, ['payable', 'refund_released'], ['paid_out', 'refunded']);
+  return net(
+    sums,
+    ['payable', 'refund_released', 'refund_fee_released'],
+    ['paid_out', 'refunded', 'refund_network_fee'],
+  );
 }
 
 /** Direct mode: the fees a merchant owes the operator and has not been invoiced for. */

@@ -38,6 +38,7 @@ import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
 import { enqueueMove } from './moveJobs.js';
+import { releaseRefundNetworkFee } from './refundPolicy.js';
 import { refundReleased, syncRefundedStage } from './refunds.js';
 
 export { MOVE_TASK, enqueueMove } from './moveJobs.js';
@@ -297,6 +298,7 @@ async function releaseRefund(deps: MoveDeps, trx: Knex.Transaction, row: MoveRow
   const refund = await findOnchainRefund(trx, row.id);
   if (!refund) throw new Error(`refund ${row.id} vanished while failing it`);
   await insertLedgerEntries(trx, [refundReleased(refund, payment.live, now)]);
+  await releaseRefundNetworkFee(trx, refund, payment.live, now);
   await syncRefundedStage(deps, payment.id, trx);
 }
 

@@ -36,6 +36,14 @@ import { readPayment, refundMerchantPayment, type MerchantScope } from '../payme
 import { iso, toSnapshot, type PaymentSnapshot } from '../payments/snapshot.js';
 import { insertLedgerEntries, unpaidBalances } from './ledger.js';
 import { enqueueMove } from './moveJobs.js';
+import {
+  chargeRefundNetworkFee,
+  checkRefundPolicy,
+  OPERATOR,
+  releaseRefundNetworkFee,
+  type RefundActor,
+  type RefundPolicyDeps,
+} from './refundPolicy.js';
 
 /** How long a claim link can be used: long enough for a buyer who reads mail weekly, short enough to end a liability. */
 export const CLAIM_TTL_MS = 30 * 86_400_000;
@@ -43,8 +51,8 @@ export const CLAIM_TTL_MS = 30 * 86_400_000;
 export type OnchainRefund = components['schemas']['OnchainRefund'];
 export type RefundAnswer = components['schemas']['RefundPaymentResponse'];
 
-export interface RefundDeps extends LifecycleDeps {
-  config: { publicBaseUrl: string };
+export interface RefundDeps extends LifecycleDeps, RefundPolicyDeps {
+  config: { publicBaseUrl: string } & RefundPolicyDeps['config'];
   /** Seals a claim link inside a stored idempotent answer. */
   secretBox: SecretBox;
 }
@@ -61,6 +69,7 @@ export function refundJson(row: OnchainRefundRow): OnchainRefund {
     tx_id: row.tx_id,
     claim_expires_at: row.claim_expires_at === null ? null : iso(row.claim_expires_at),
     created_at: iso(row.created_at),
+    ...(row.network_fee == null ? {} : { network_fee: { unit: `caip19/${row.asset_caip19}`, value: row.network_fee } }),
   };
 }
 
@@ -96,12 +105,14 @@ export async function refundPayment(
   id: string,
   body: RefundBody,
   idempotencyKey?: string,
+  /** Who asks (settlement/refundPolicy.ts): the merchant API's key; the server's own code when absent. */
+  actor: RefundActor = OPERATOR,
 ): Promise<IdempotentAnswer<RefundAnswer>> {
   // Outside the refund's transaction: expiry writes in a transaction of its own (SQLite has one connection).
   await readPayment(deps, scope, id);
   const [payable] = await listLedgerEntries(deps.db.knex, { paymentId: id, kinds: ['payable'] });
   const once = async (trx: Knex.Transaction): Promise<Made> => {
-    if (payable) return onchainRefund(deps, trx, id, payable, body);
+    if (payable) return onchainRefund(deps, trx, id, payable, body, actor);
     if (body.amount !== undefined)
       throw new ApiError(
         'params_validation',
@@ -178,6 +189,7 @@ async function onchainRefund(
   id: string,
   payable: LedgerEntry,
   body: RefundBody,
+  actor: RefundActor,
 ): Promise<Made> {
   let created: OnchainRefundRow | null = null;
   let token: string | null = null;
@@ -192,21 +204,27 @@ async function onchainRefund(
           `Payment ${id} is ${p.status}; only a succeeded payment can be refunded.`,
         );
       await lockMerchantBalance(trx, p.merchant_id);
-      const amount = await refundableAmount(trx, p.id, payable.amount, body.amount);
+      const refundable = await refundableAmount(trx, p.id, payable.amount, body.amount);
       const [unpaid] = await unpaidBalances(trx, {
         merchantId: p.merchant_id,
         live: p.live,
         chain: payable.chain,
         asset: payable.asset,
       });
+      // Checked against the refund and its network fee by the policy below (409 invalid_state beyond it).
       const balance = unpaid?.amount ?? 0n;
-      if (amount > balance)
-        throw new ApiError(
-          'invalid_state',
-          `Refund of ${amount} exceeds the merchant's unpaid balance of ${balance} on ${payable.chain} in ${payable.asset}; what was paid out cannot be refunded from here.`,
-        );
 
       const destination = await payingWallet(trx, p.id, payable.chain);
+      const { amount, networkFee } = await checkRefundPolicy(deps, trx, {
+        paymentId: p.id,
+        chain: payable.chain,
+        asset: payable.asset,
+        ...refundable,
+        asked: body.amount !== undefined,
+        balance,
+        destination,
+        actor,
+      });
       token = destination === null ? randomBytes(32).toString('base64url') : null;
       created = {
         id: newId.refund(),
@@ -221,6 +239,7 @@ async function onchainRefund(
         reason: body.reason ?? null,
         state: destination === null ? 'awaiting_claim' : 'planned',
         tx_id: null,
+        network_fee: networkFee.toString(),
         details: '{}',
         created_at: now,
         updated_at: now,
@@ -246,6 +265,7 @@ async function onchainRefund(
           createdAt: now,
         },
       ]);
+      await chargeRefundNetworkFee(trx, created, p.live, networkFee, now);
       return stageOf(p.stages.refunded, await refundsOfPayment(trx, p.id), now, body.reason);
     },
     trx,
@@ -268,7 +288,7 @@ async function refundableAmount(
   paymentId: string,
   payable: bigint,
   asked: string | undefined,
-): Promise<bigint> {
+): Promise<{ amount: bigint; left: bigint }> {
   // Released reservations (ended claim links) are refundable again.
   const refunded = (await listLedgerEntries(trx, { paymentId, kinds: ['refunded', 'refund_released'] })).reduce(
     (a, e) => a + (e.kind === 'refunded' ? e.amount : -e.amount),
@@ -276,7 +296,7 @@ async function refundableAmount(
   );
   const left = payable - refunded;
   if (left <= 0n) throw new ApiError('already_refunded', `Payment ${paymentId} is refunded in full already.`);
-  if (asked === undefined) return left;
+  if (asked === undefined) return { amount: left, left };
   const amount = BigInt(asked);
   if (amount > left)
     throw new ApiError(
@@ -284,7 +304,7 @@ async function refundableAmount(
       `amount ${amount} exceeds the ${left} left to refund of payment ${paymentId} (its settlement amount less earlier refunds).`,
       { param: 'amount' },
     );
-  return amount;
+  return { amount, left };
 }
 
 /** The account that signed a wallet's confirm of the payment, on the refund's chain; null for a plain transfer. */
@@ -422,6 +442,7 @@ export async function endAwaitingRefund(
     const refund = await findOnchainRefund(trx, row.id);
     if (!refund) throw new Error(`refund ${row.id} vanished while ending it`);
     await insertLedgerEntries(trx, [refundReleased(refund, p.live, now)]);
+    await releaseRefundNetworkFee(trx, refund, p.live, now);
     return stageOf(p.stages.refunded, await refundsOfPayment(trx, row.payment_id), now, undefined);
   });
   return changed;

@@ -42,6 +42,8 @@ export interface ApiKeyRow {
   merchant_id: string | null;
   /** Recorded at most once a minute per key. */
   last_used_at: number | null;
+  /** Whether an owner allowed the key to send refunds that need an owner (settlement/refundPolicy.ts). */
+  can_refund: boolean;
 }
 
 export async function insertPartner(db: Knex | Knex.Transaction, row: PartnerRow): Promise<void> {
@@ -113,6 +115,8 @@ export async function insertApiKey(db: Knex | Knex.Transaction, row: ApiKeyRow):
 function fromRawKey(raw: ApiKeyRow): ApiKeyRow {
   return {
     ...raw,
+    // SQLite answers 0 or 1.
+    can_refund: Boolean(raw.can_refund),
     created_at: Number(raw.created_at),
     revoked_at: raw.revoked_at === null ? null : Number(raw.revoked_at),
     last_used_at: raw.last_used_at === null ? null : Number(raw.last_used_at),
@@ -169,6 +173,7 @@ export async function findActiveKeyWithMerchant(
       'k.revoked_at',
       'k.merchant_id',
       'k.last_used_at',
+      'k.can_refund',
       'm.id as m_id',
       'm.partner_id as m_partner_id',
       'm.name as m_name',
@@ -206,6 +211,7 @@ export async function findActiveKeyWithMerchant(
     revoked_at: raw.revoked_at,
     merchant_id: raw.merchant_id,
     last_used_at: raw.last_used_at === null ? null : Number(raw.last_used_at),
+    can_refund: raw.can_refund,
   };
   const merchant =
     m_id === null

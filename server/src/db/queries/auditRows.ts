@@ -8,7 +8,7 @@ export interface AuditRow {
   merchant_id: string;
   mode: 'test' | 'live' | null;
   at: number;
-  actor_kind: 'user' | 'api_key';
+  actor_kind: 'user' | 'api_key' | 'operator';
   actor_id: string;
   action: string;
   target: string | null;

@@ -67,12 +67,14 @@ export async function payoutCandidates(db: Knex | Knex.Transaction): Promise<Pay
     const entries = (await db('ledger_entries')
       .whereIn('payment_id', chunk)
       .where({ mode: 'collected' })
-      .whereIn('kind', ['fee', 'refunded', 'refund_released'])
+      // A refund's network fee is the merchant's cost (§22.13): the payout leaves it in the collection account.
+      .whereIn('kind', ['fee', 'refunded', 'refund_released', 'refund_network_fee', 'refund_fee_released'])
       .select('payment_id', 'kind', 'amount')) as { payment_id: string; kind: string; amount: string }[];
     for (const e of entries) {
       const into = e.kind === 'fee' ? fees : refunded;
       // A released refund was never sent: what it reserved is the merchant's again.
-      const amount = e.kind === 'refund_released' ? -BigInt(e.amount) : BigInt(e.amount);
+      const released = e.kind === 'refund_released' || e.kind === 'refund_fee_released';
+      const amount = released ? -BigInt(e.amount) : BigInt(e.amount);
       into.set(e.payment_id, (into.get(e.payment_id) ?? 0n) + amount);
     }
   }

@@ -18,6 +18,8 @@ export interface OnchainRefundRow {
   reason: string | null;
   state: OnchainRefundState;
   tx_id: string | null;
+  /** What the merchant was charged for the refund's transaction (minor units); absent for refunds before 011. */
+  network_fee?: string | null;
   details: string;
   created_at: number;
   updated_at: number;

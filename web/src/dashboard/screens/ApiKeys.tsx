@@ -85,7 +85,15 @@ function KeyList() {
                       <td class="mono">{key.prefix}…</td>
                       <td>{key.label ?? <span class="muted">—</span>}</td>
                       <td>{key.mode === 'live' ? <Badge tone="good">live</Badge> : <Badge tone="warn">test</Badge>}</td>
-                      <td>{key.scope === 'partner' ? 'Partner' : 'This merchant'}</td>
+                      <td>
+                        {key.scope === 'partner' ? 'Partner' : 'This merchant'}
+                        {key.canRefund && (
+                          <>
+                            {' '}
+                            <Badge tone="warn">refunds</Badge>
+                          </>
+                        )}
+                      </td>
                       <td>
                         <Time seconds={key.createdAt} />
                       </td>
@@ -202,9 +210,10 @@ function CreateDialog(props: {
   onClose(): void;
   onCreated(created: { apiKey: ApiKey; secret: string }): void;
 }) {
-  const { api } = useDashboard();
+  const { api, role } = useDashboard();
   const [mode, setMode] = useState<Mode>(props.defaultMode);
   const [label, setLabel] = useState('');
+  const [canRefund, setCanRefund] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
@@ -215,7 +224,11 @@ function CreateDialog(props: {
     try {
       const trimmed = label.trim();
       props.onCreated(
-        await expect(api.POST('/v1/dashboard/api-keys', { body: { mode, ...(trimmed ? { label: trimmed } : {}) } })),
+        await expect(
+          api.POST('/v1/dashboard/api-keys', {
+            body: { mode, ...(trimmed ? { label: trimmed } : {}), ...(canRefund ? { canRefund } : {}) },
+          }),
+        ),
       );
     } catch (err) {
       setFailure(asFailure(err));
@@ -246,6 +259,20 @@ function CreateDialog(props: {
           failure={failure}
           onInput={(e) => setLabel(e.currentTarget.value)}
         />
+        {role === 'owner' && (
+          <label class="check">
+            <input
+              type="checkbox"
+              name="canRefund"
+              checked={canRefund}
+              onChange={(e) => setCanRefund(e.currentTarget.checked)}
+            />
+            <span>
+              Allow refunds through claim links and large refunds: the key can send your balance to an address a claim
+              link's holder enters. Only owners can allow this.
+            </span>
+          </label>
+        )}
         <div class="dialog-actions">
           <button type="button" class="button secondary" onClick={() => props.onClose()}>
             Cancel
