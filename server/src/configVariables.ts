@@ -170,7 +170,7 @@ export const variables: VariableSpec[] = [
   {
     name: 'PAYGATE_PAYOUT_INTERVAL_S',
     type: 'integer 10–2592000 (seconds)',
-    default: '`3600`',
+    default: '`60` in development, `3600` otherwise',
     modes: 'all',
     description:
       "How often payouts of collected funds are made (intervals past Node's 24.8-day timer limit are checked every minute).",

@@ -21,6 +21,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // tests (settlement.refundPolicy.*) set them.
     PAYGATE_REFUND_MINIMUM: '0',
     PAYGATE_REFUND_NETWORK_FEE: '0',
+    // Payouts on the production default's hour: a test plans its payouts itself (development's default is a minute).
+    PAYGATE_PAYOUT_INTERVAL_S: '3600',
     PAYGATE_PASSWORD_COST: overrides.PAYGATE_ENV === 'production' ? '15' : '10',
     ...overrides,
   });

@@ -11,7 +11,7 @@ describe('settlement.config', () => {
     assert.deepEqual(s, {
       depositSeed: null,
       treasury: {},
-      payoutIntervalMs: 3_600_000,
+      payoutIntervalMs: 60_000,
       payoutMinimum: '0',
       reconcileIntervalMs: 300_000,
       reconcileReadiness: true,
@@ -23,6 +23,19 @@ describe('settlement.config', () => {
         perPayment: 10,
       },
     });
+  });
+
+  it('loadConfig: payouts every minute in development (the local chain finalizes in about one), every hour elsewhere', () => {
+    const staging = {
+      PAYGATE_ENV: 'staging',
+      PUBLIC_BASE_URL: 'https://pay.example.com',
+      PAYGATE_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+      PAYGATE_OPTION_SECRET: Buffer.alloc(32, 2).toString('base64'),
+      PAYGATE_CHAINS: '/etc/paygate/chains.json',
+    };
+    assert.equal(loadConfig({}).settlement.payoutIntervalMs, 60_000);
+    assert.equal(loadConfig(staging).settlement.payoutIntervalMs, 3_600_000);
+    assert.equal(loadConfig({ ...staging, PAYGATE_PAYOUT_INTERVAL_S: '120' }).settlement.payoutIntervalMs, 120_000);
   });
 
   it('loadConfig: refund amounts are a default with exceptions per CAIP-19 asset; a malformed entry is refused by name', () => {
