@@ -7,7 +7,12 @@
  *   fee          the operator's fee on a payment (an accounting split of `received`, no movement)
  *   payable      what the merchant is owed for a payment: settlement amount − fee (collected; a split, no movement)
  *   swept        deposit → collection account (`address` is the deposit swept from; the sweep row names the target)
- *   paid_out     collection → the merchant's payout address
+ *   paid_out     collection → the merchant's payout address (written when the payout is final)
+ *   payout_reserved  a planned payout's share for the merchant (its net), out of their unpaid balance from the moment
+ *                it is planned: no movement yet; written once (key `payout_reserved:<payoutId>`) in the planning
+ *                transaction, under the merchant's balance lock (payouts.ts)
+ *   payout_released  that reservation closed, exactly once (key `payout_released:<payoutId>`): posted, beside
+ *                `paid_out`, when the payout is final; voided, alone, when its move fails as dead (moves.ts failMove)
  *   fee_paid     collection → the operator's treasury
  *   refunded     collection → the buyer (reserved when the refund is asked for, before it is sent)
  *   refund_released  a `refunded` reservation given back, because that refund will never be sent (its claim link
@@ -48,14 +53,21 @@ function net(sums: LedgerSum[], plus: LedgerKind[], minus: LedgerKind[]): Balanc
   return [...out.values()];
 }
 
-/** Collected mode: what the operator owes each merchant and has not paid out or refunded. */
+/** What adds to a merchant's unpaid balance in collected mode: owed, or a reservation given back. */
+export const UNPAID_PLUS: LedgerKind[] = ['payable', 'refund_released', 'payout_released'];
+/**
+ * What takes from it: paid, or reserved for a payout or a refund, planned or sent (docs/decisions.md §22.12). A kind
+ * that charges the merchant (a refund's network cost) belongs here.
+ */
+export const UNPAID_MINUS: LedgerKind[] = ['paid_out', 'refunded', 'payout_reserved'];
+
+/**
+ * Collected mode: what the operator owes each merchant and has not paid out, refunded, or reserved for a payout or a
+ * refund in flight. The balance a refund may draw on: nothing planned, sent or paid is in it.
+ */
 export async function unpaidBalances(db: Knex | Knex.Transaction, filter: LedgerFilter = {}): Promise<Balance[]> {
-  const sums = await sumLedger(db, {
-    ...filter,
-    mode: 'collected',
-    kinds: ['payable', 'refund_released', 'paid_out', 'refunded'],
-  });
-  return net(sums, ['payable', 'refund_released'], ['paid_out', 'refunded']);
+  const sums = await sumLedger(db, { ...filter, mode: 'collected', kinds: [...UNPAID_PLUS, ...UNPAID_MINUS] });
+  return net(sums, UNPAID_PLUS, UNPAID_MINUS);
 }
 
 /** Direct mode: the fees a merchant owes the operator and has not been invoiced for. */

@@ -38,6 +38,7 @@ import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
 import { enqueueMove } from './moveJobs.js';
+import { releasePayoutReservation } from './payouts.js';
 import { refundReleased, syncRefundedStage } from './refunds.js';
 
 export { MOVE_TASK, enqueueMove } from './moveJobs.js';
@@ -220,8 +221,8 @@ const GIVEN_UP = MOVE_SEND_RETRY_MS.length + 1;
 
 /**
  * Ends a move as `failed` and gives back what it covered, once (the state change is conditional): a sweep's
- * transfers and a payout's payments are owed again and planned again by the next round, a refund's reservation goes
- * back to the merchant's balance (`refund_released`). Only once the move can never execute (§22.11): while its stored
+ * transfers and a payout's payments are owed again and planned again by the next round (its reservation voided:
+ * `payout_released`), a refund's reservation goes back to the merchant's balance (`refund_released`). Only once the move can never execute (§22.11): while its stored
  * details (signed authorizations, a signed transaction) could still land, the move keeps its state and its job looks
  * again; if they did land after all, the move is carried to `final` like any sent move instead.
  */
@@ -266,7 +267,11 @@ async function failMove(
     const now = deps.now();
     if (!(await updateMoveRow(trx, kind, id, from, { state: 'failed', now }))) return false;
     if (kind === 'sweep') await releaseSweepTransfers(trx, id);
-    if (kind === 'payout') await releasePayoutItems(trx, id);
+    if (kind === 'payout') {
+      // Voided: the payments are owed again, and their money is back in the merchant's balance.
+      await releasePayoutItems(trx, id);
+      await releasePayoutReservation(trx, id, now);
+    }
     if (kind === 'refund') await releaseRefund(deps, trx, current, now);
     return true;
   });
@@ -337,6 +342,8 @@ async function complete(
         address: row.raw.treasury as string,
       });
     await insertLedgerEntries(trx, entries);
+    // Posted: `paid_out` takes the place of the reservation planning wrote.
+    await releasePayoutReservation(trx, row.id, now);
     for (const item of await payoutItemsOf(trx, [row.id])) {
       await recordStage(
         deps,

@@ -1,6 +1,7 @@
 /**
- * On-chain refunds, the request side (docs/decisions.md §22.6): the merchant asks for a refund of a payment settled in
- * collected mode, out of their unpaid balance; it goes to the paying wallet's account, or waits for the buyer to
+ * On-chain refunds, the request side (docs/decisions.md §22.6, §22.12): the merchant asks for a refund of a payment
+ * settled in collected mode, out of that payment's own money still with Paygate (never paid out, never in a payout
+ * planned or sent), and within the merchant's unpaid balance; it goes to the paying wallet's account, or waits for the buyer to
  * enter an address through a one-time claim link. The move executor sends `planned` rows; this module writes them.
  *
  * Whose is the paying address? A payment confirmed by a wallet was paid by the account that signed (its claim's
@@ -15,6 +16,7 @@ import { findClaimOfPayment } from '../db/queries/claims.js';
 import { findIdempotencyKey, insertAnsweredKeys } from '../db/queries/idempotencyKeys.js';
 import { listLedgerEntries, type LedgerEntry } from '../db/queries/ledgerEntries.js';
 import { findPayment } from '../db/queries/payments.js';
+import { payoutOfPayment } from '../db/queries/payoutRows.js';
 import type { RefundedStage } from '../db/queries/paymentStages.js';
 import {
   claimOnchainRefund,
@@ -123,6 +125,9 @@ export async function refundPayment(
     async (claim) => {
       try {
         return await deps.db.knex.transaction(async (trx) => {
+          // The merchant's balance lock before the payment's row lock, the order every refund and payout planning
+          // takes them in (onchainRefund).
+          if (payable) await lockMerchantBalance(trx, payable.merchantId);
           // The payment's row lock first: a concurrent request with this key waits here for ours to commit, then
           // finds the key and replays our answer rather than refunding again or answering already_refunded.
           await findPayment(trx, id, { forUpdate: true });
@@ -181,6 +186,10 @@ async function onchainRefund(
 ): Promise<Made> {
   let created: OnchainRefundRow | null = null;
   let token: string | null = null;
+  // The merchant's balance lock before the payment's row lock (recordStage takes it): payout planning holds the
+  // former while its payout items reference the payment (a key-share lock on PostgreSQL), so the other order would
+  // deadlock a refund against a plan.
+  await lockMerchantBalance(trx, payable.merchantId);
   const { payment } = await recordStage(
     deps,
     id,
@@ -191,7 +200,6 @@ async function onchainRefund(
           'payment_not_succeeded',
           `Payment ${id} is ${p.status}; only a succeeded payment can be refunded.`,
         );
-      await lockMerchantBalance(trx, p.merchant_id);
       const amount = await refundableAmount(trx, p.id, payable.amount, body.amount);
       const [unpaid] = await unpaidBalances(trx, {
         merchantId: p.merchant_id,
@@ -262,26 +270,45 @@ async function onchainRefund(
   };
 }
 
-/** What is left to refund of the payment's payable amount, checked against what was asked. */
+/**
+ * What is left to refund of the payment's own money still with Paygate (docs/decisions.md §22.12), checked against
+ * what was asked: its payable less its refunds (released ones given back) less what a payout took. A payment's money
+ * is in one outgoing move at a time, so a payment in a payout that is planned or sent is refused outright (its money
+ * is on its way to the merchant; if that payout fails it is refundable again), and one paid out has only what the
+ * payout left, which is nothing. Never the merchant's other payments: the collection account is shared by every
+ * merchant, and money paid out is the merchant's own to return. Called under the merchant's balance lock, which
+ * payout planning takes too.
+ */
 async function refundableAmount(
   trx: Knex.Transaction,
   paymentId: string,
   payable: bigint,
   asked: string | undefined,
 ): Promise<bigint> {
-  // Released reservations (ended claim links) are refundable again.
+  const payout = await payoutOfPayment(trx, paymentId);
+  if (payout && payout.state !== 'final')
+    throw new ApiError(
+      'invalid_state',
+      `Payment ${paymentId} is being paid out in payout ${payout.id} (${payout.state}): its money is on its way to your payout address and cannot also be refunded. If that payout fails, the payment can be refunded again; once it is final, the money is yours and a refund is yours to send.`,
+    );
+  // Released reservations (ended claim links, failed sends) are refundable again.
   const refunded = (await listLedgerEntries(trx, { paymentId, kinds: ['refunded', 'refund_released'] })).reduce(
     (a, e) => a + (e.kind === 'refunded' ? e.amount : -e.amount),
     0n,
   );
-  const left = payable - refunded;
+  const left = payable - refunded - (payout?.net ?? 0n);
+  if (left <= 0n && payout)
+    throw new ApiError(
+      'invalid_state',
+      `Payment ${paymentId} was paid out in payout ${payout.id}: Paygate holds none of its money any more, so it cannot be refunded from here; a refund is yours to send.`,
+    );
   if (left <= 0n) throw new ApiError('already_refunded', `Payment ${paymentId} is refunded in full already.`);
   if (asked === undefined) return left;
   const amount = BigInt(asked);
   if (amount > left)
     throw new ApiError(
       'params_validation',
-      `amount ${amount} exceeds the ${left} left to refund of payment ${paymentId} (its settlement amount less earlier refunds).`,
+      `amount ${amount} exceeds the ${left} left to refund of payment ${paymentId} (its settlement amount less earlier refunds${payout ? ' and its payout' : ''}).`,
       { param: 'amount' },
     );
   return amount;

@@ -2,7 +2,17 @@ import type { Knex } from 'knex';
 
 /** The movements of settlement/ledger.ts (the stored form; db/ depends on no domain folder). */
 export type LedgerKind =
-  'received' | 'fee' | 'payable' | 'swept' | 'paid_out' | 'fee_paid' | 'refunded' | 'refund_released' | 'fee_invoiced';
+  | 'received'
+  | 'fee'
+  | 'payable'
+  | 'swept'
+  | 'paid_out'
+  | 'fee_paid'
+  | 'refunded'
+  | 'refund_released'
+  | 'payout_reserved'
+  | 'payout_released'
+  | 'fee_invoiced';
 
 export interface LedgerEntry {
   /** What makes the entry happen once: a repeat with the same key writes nothing. */

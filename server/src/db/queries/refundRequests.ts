@@ -31,8 +31,9 @@ const numeric = (r: OnchainRefundRow): OnchainRefundRow => ({
 });
 
 /**
- * Serialises refunds of one merchant (PostgreSQL locks its row; SQLite's single connection already serialises), so
- * two refunds at once cannot both spend the same unpaid balance.
+ * Serialises what draws on one merchant's balance: their refunds, and the planning of their payouts (PostgreSQL locks
+ * the merchant's row; on SQLite the transaction itself is the lock, one connection and one writer), so two refunds, or
+ * a refund and a payout, cannot both spend the same money.
  */
 export async function lockMerchantBalance(trx: Knex.Transaction, merchantId: string): Promise<void> {
   if (dialectOf(trx) === 'postgres') await trx('merchants').select('id').where({ id: merchantId }).forUpdate();
