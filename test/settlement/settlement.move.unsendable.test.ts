@@ -219,7 +219,9 @@ describeEachDatabase('settlement.move.unsendable', (get) => {
       // A plain transfer's refund goes through its claim link: the buyer names an address.
       await claimRefund(deps, new URL(refund.claim_url!).hash.slice(1), getAddress(`0x${'5'.repeat(40)}`));
     }
-    // Nothing is swept: the collection account holds none of it, so every send is refused.
+    // Its deposit transfer left the chain (a reorganisation, written here): no sweep is waited for (a refund waits for
+    // its payment's funds to be swept, §22.12) and the collection account holds none of it, so every send is refused.
+    await h.runtime.db.knex('deposit_transfers').where({ payment_id: d.paymentId }).update({ state: 'reorged' });
     await exhaustSends('onchain_refunds', refund.refund_id);
     await staysGivenUp('onchain_refunds', refund.refund_id);
     assert.equal(await unpaid(), 2_000_000n, 'still reserved while it could execute');
@@ -246,6 +248,8 @@ describeEachDatabase('settlement.move.unsendable', (get) => {
   });
 
   it('a payout the collection account cannot pay: its reservation is voided once when it fails, and the payment is planned again', async () => {
+    // Earlier tests' deposits went with their chain snapshot: out of this test's sweep and payout.
+    await h.runtime.db.knex('deposit_transfers').update({ state: 'reorged' });
     const d = await paidDeposit(h, 3_000_000n, 0n);
     const [sweep] = await planSweeps(h.checkout);
     await h.local.test.mine({ blocks: 1 });

@@ -18,6 +18,11 @@
  *   refund_released  a `refunded` reservation given back, because that refund will never be sent (its claim link
  *                expired or was cancelled): no movement; written once (key `refund_released:<refundId>`) in the
  *                transaction that ends the refund
+ *   excess       what a transfer to a deposit address brought beyond what its payment took (an overpayment, a payment
+ *                after expiry or cancellation: excess.ts HELD_BY_DISCREPANCY): the buyer's, never the merchant's; an
+ *                accounting split of `received` at that deposit address (no movement), swept with it to the collection
+ *   excess_refunded  collection → the buyer, out of an excess (reserved when asked for, as `refunded`)
+ *   excess_released  an `excess_refunded` reservation given back (the refund will never be sent), as `refund_released`
  *   fee_invoiced direct mode's fee, invoiced off-chain by the operator (closes the fee balance)
  */
 import type { Knex } from 'knex';

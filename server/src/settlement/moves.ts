@@ -31,7 +31,7 @@ import { payoutItemsOf, releasePayoutItems } from '../db/queries/payoutRows.js';
 import { findOnchainRefund } from '../db/queries/refundRequests.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { SettledStage } from '../db/queries/paymentStages.js';
-import { releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
+import { paymentFundsSwept, releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
 import { randomBase62 } from '../ids.js';
 import type { Observer } from '../observability/observer.js';
 import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
@@ -39,7 +39,7 @@ import { iso } from '../payments/snapshot.js';
 import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
 import { enqueueMove } from './moveJobs.js';
 import { releasePayoutReservation } from './payouts.js';
-import { refundReleased, syncRefundedStage } from './refunds.js';
+import { refundReleased, refundReserved, syncRefundedStage } from './refunds.js';
 
 export { MOVE_TASK, enqueueMove } from './moveJobs.js';
 
@@ -55,6 +55,9 @@ export const MOVE_LEASE_MS = 20_000;
  * last one the move fails and gives back what it covered: five attempts over about 13 minutes.
  */
 export const MOVE_SEND_RETRY_MS = [5_000, 30_000, 120_000, 600_000] as const;
+
+/** How often a refund waiting for its payment's deposit to be swept looks again. */
+export const REFUND_FUNDS_WAIT_MS = 60_000;
 
 export interface MoveDeps extends LifecycleDeps {
   adapters: ChainAdapter[];
@@ -136,6 +139,24 @@ async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: strin
   const move = await moveOf(db, row);
   const mover = moverOf(deps, row.chain);
 
+  if (kind === 'refund' && row.state === 'planned' && Object.keys(row.details).length === 0) {
+    // Sent only once the money it returns is at the collection account (docs/decisions.md §22.12): before, it would
+    // be paid with other merchants' money, lost if the deposit never becomes final.
+    if (!(await paymentFundsSwept(db, row.raw.payment_id as string))) {
+      await db.transaction(async (trx) => {
+        await enqueueMove(
+          trx,
+          deps.jobs,
+          kind,
+          id,
+          deps.now() + (deps.moveRecheckMs ?? REFUND_FUNDS_WAIT_MS),
+          failures,
+        );
+        await releaseMoveLease(trx, id, owner);
+      });
+      return;
+    }
+  }
   if (row.state === 'planned' && failures >= GIVEN_UP) {
     await failMove(deps, row, owner, ['planned'], 'unsendable', { failures });
     return;
@@ -366,20 +387,9 @@ async function complete(
   }
   const payment = await findPayment(trx, row.raw.payment_id as string);
   if (!payment) throw new Error(`refund ${row.id}: payment ${String(row.raw.payment_id)} is missing`);
-  const amount = BigInt(row.raw.amount as string);
-  await insertLedgerEntries(trx, [
-    {
-      ...common,
-      entryKey: `refunded:${row.id}`,
-      kind: 'refunded',
-      merchantId,
-      live: payment.live,
-      amount,
-      address: move.legs[0]!.to,
-      paymentId: payment.id,
-      refundId: row.id,
-    },
-  ]);
+  const refund = await findOnchainRefund(trx, row.id);
+  if (!refund) throw new Error(`refund ${row.id} vanished while completing it`);
+  await insertLedgerEntries(trx, [refundReserved(refund, payment.live, now, { txId, address: move.legs[0]!.to })]);
   // The request wrote the refund's record (and reserved its ledger entry above, the same key); the record now shows
   // the refund's transaction.
   await syncRefundedStage(deps, payment.id, trx);

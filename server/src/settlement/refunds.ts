@@ -15,7 +15,7 @@ import type { SecretBox } from '../crypto/secretBox.js';
 import { findClaimOfPayment } from '../db/queries/claims.js';
 import { findIdempotencyKey, insertAnsweredKeys } from '../db/queries/idempotencyKeys.js';
 import { listLedgerEntries, type LedgerEntry } from '../db/queries/ledgerEntries.js';
-import { findPayment } from '../db/queries/payments.js';
+import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import { payoutOfPayment } from '../db/queries/payoutRows.js';
 import type { RefundedStage } from '../db/queries/paymentStages.js';
 import {
@@ -28,6 +28,7 @@ import {
   lockMerchantBalance,
   refundsOfPayment,
   type OnchainRefundRow,
+  type RefundSource,
 } from '../db/queries/refundRequests.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/merchant.js';
@@ -36,6 +37,7 @@ import { withIdempotencyKey, type IdempotentAnswer } from '../payments/idempoten
 import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { readPayment, refundMerchantPayment, type MerchantScope } from '../payments/merchantPayments.js';
 import { iso, toSnapshot, type PaymentSnapshot } from '../payments/snapshot.js';
+import { excessLeft } from './excess.js';
 import { insertLedgerEntries, unpaidBalances } from './ledger.js';
 import { enqueueMove } from './moveJobs.js';
 
@@ -103,6 +105,7 @@ export async function refundPayment(
   await readPayment(deps, scope, id);
   const [payable] = await listLedgerEntries(deps.db.knex, { paymentId: id, kinds: ['payable'] });
   const once = async (trx: Knex.Transaction): Promise<Made> => {
+    if (body.source === 'excess') return excessRefund(deps, trx, scope, id, body, payable !== undefined);
     if (payable) return onchainRefund(deps, trx, id, payable, body);
     if (body.amount !== undefined)
       throw new ApiError(
@@ -127,7 +130,7 @@ export async function refundPayment(
         return await deps.db.knex.transaction(async (trx) => {
           // The merchant's balance lock before the payment's row lock, the order every refund and payout planning
           // takes them in (onchainRefund).
-          if (payable) await lockMerchantBalance(trx, payable.merchantId);
+          await lockMerchantBalance(trx, scope.merchantId);
           // The payment's row lock first: a concurrent request with this key waits here for ours to commit, then
           // finds the key and replays our answer rather than refunding again or answering already_refunded.
           await findPayment(trx, id, { forUpdate: true });
@@ -155,7 +158,7 @@ export async function refundPayment(
   return replayed.replayed ? { ...replayed, body: openedAnswer(deps, replayed.body) } : replayed;
 }
 
-type RefundBody = { amount?: string; reason?: string };
+type RefundBody = { amount?: string; reason?: string; source?: RefundSource };
 interface Made {
   answer: RefundAnswer;
 }
@@ -218,6 +221,7 @@ async function onchainRefund(
       token = destination === null ? randomBytes(32).toString('base64url') : null;
       created = {
         id: newId.refund(),
+        source: 'payment',
         payment_id: p.id,
         merchant_id: p.merchant_id,
         chain_caip2: payable.chain,
@@ -238,35 +242,130 @@ async function onchainRefund(
       if (destination !== null) await enqueueMove(trx, deps.jobs, 'refund', created.id);
       // Written now, not when sent: the unpaid balance drops at once, so neither a payout nor a second refund can
       // spend money promised to this buyer (reconciliation counts the refund against the collection only once sent).
-      await insertLedgerEntries(trx, [
-        {
-          entryKey: `refunded:${created.id}`,
-          kind: 'refunded',
-          merchantId: p.merchant_id,
-          live: p.live,
-          mode: 'collected',
-          chain: payable.chain,
-          asset: payable.asset,
-          amount,
-          address: destination,
-          paymentId: p.id,
-          refundId: created.id,
-          createdAt: now,
-        },
-      ]);
+      await insertLedgerEntries(trx, [refundReserved(created, p.live, now)]);
       return stageOf(p.stages.refunded, await refundsOfPayment(trx, p.id), now, body.reason);
     },
     trx,
   );
-  const row = created as OnchainRefundRow | null;
-  if (!row) throw new Error(`refund of ${id} was not created`);
+  return answerOf(deps, payment, created as OnchainRefundRow | null, token as string | null);
+}
+
+function answerOf(deps: RefundDeps, payment: PaymentRow, row: OnchainRefundRow | null, link: string | null): Made {
+  if (!row) throw new Error(`refund of ${payment.id} was not created`);
   const base = deps.config.publicBaseUrl.replace(/\/+$/, '');
-  const link = token as string | null;
   return {
     answer: {
       ...toSnapshot(payment),
       refund: { ...refundJson(row), claim_url: link === null ? null : `${base}/refund#${link}` },
     },
+  };
+}
+
+/**
+ * `refundPayment` with `source: 'excess'`: a refund of what the buyer sent beyond what the payment took (excess.ts),
+ * from that excess itself, never from the merchant's unpaid balance, whatever the payment's status (a late payment's
+ * payment expired). To the paying wallet when a wallet's confirm named it, otherwise by claim link, as any refund.
+ */
+async function excessRefund(
+  deps: RefundDeps,
+  trx: Knex.Transaction,
+  scope: MerchantScope,
+  id: string,
+  body: RefundBody,
+  collected: boolean,
+): Promise<Made> {
+  let created: OnchainRefundRow | null = null;
+  let token: string | null = null;
+  await lockMerchantBalance(trx, scope.merchantId);
+  const { payment } = await recordStage(
+    deps,
+    id,
+    'refunded',
+    async (p, now): Promise<RefundedStage> => {
+      const held = await excessLeft(trx, p.id);
+      if (held.length === 0 && !collected)
+        throw new ApiError(
+          'params_validation',
+          `Payment ${id} did not settle in collected mode: Paygate holds none of its funds, so there is no excess to refund.`,
+          { param: 'source' },
+        );
+      const left = held.find((h) => h.amount > 0n);
+      if (!left)
+        throw new ApiError(
+          'invalid_state',
+          `Payment ${id} has no excess left to refund: nothing arrived beyond what it took, or it was refunded already.`,
+        );
+      const amount = body.amount === undefined ? left.amount : BigInt(body.amount);
+      if (amount > left.amount)
+        throw new ApiError(
+          'params_validation',
+          `amount ${amount} exceeds the ${left.amount} of excess left to refund of payment ${id} on ${left.chain} in ${left.asset}.`,
+          { param: 'amount' },
+        );
+      const destination = await payingWallet(trx, p.id, left.chain);
+      token = destination === null ? randomBytes(32).toString('base64url') : null;
+      created = {
+        id: newId.refund(),
+        source: 'excess',
+        payment_id: p.id,
+        merchant_id: p.merchant_id,
+        chain_caip2: left.chain,
+        asset_caip19: left.asset,
+        amount: amount.toString(),
+        destination,
+        claim_token_hash: token === null ? null : hashClaimToken(token),
+        claim_expires_at: token === null ? null : now + CLAIM_TTL_MS,
+        reason: body.reason ?? null,
+        state: destination === null ? 'awaiting_claim' : 'planned',
+        tx_id: null,
+        details: '{}',
+        created_at: now,
+        updated_at: now,
+      };
+      await insertOnchainRefund(trx, created);
+      if (destination !== null) await enqueueMove(trx, deps.jobs, 'refund', created.id);
+      await insertLedgerEntries(trx, [refundReserved(created, p.live, now)]);
+      return stageOf(p.stages.refunded, await refundsOfPayment(trx, p.id), now, body.reason);
+    },
+    trx,
+  );
+  return answerOf(deps, payment, created as OnchainRefundRow | null, token as string | null);
+}
+
+type Source = Pick<OnchainRefundRow, 'source'>;
+/** The ledger kind a refund reserves its amount with: the merchant's balance, or the payment's excess. */
+const reservedKind = (r: Source) => (r.source === 'excess' ? 'excess_refunded' : 'refunded');
+const releasedKind = (r: Source) => (r.source === 'excess' ? 'excess_released' : 'refund_released');
+
+/**
+ * A refund's reserving entry, written when it is asked for, not when sent: the balance it draws on drops at once, so
+ * neither a payout nor a second refund can spend money promised to this buyer (reconciliation counts it against the
+ * collection account only once sent). The move's completion writes the same key again (moves.ts), which adds nothing.
+ */
+export function refundReserved(
+  refund: Pick<
+    OnchainRefundRow,
+    'id' | 'source' | 'merchant_id' | 'payment_id' | 'chain_caip2' | 'asset_caip19' | 'amount' | 'destination'
+  >,
+  live: boolean,
+  now: number,
+  sent: { txId: string; address: string } | null = null,
+): LedgerEntry {
+  const kind = reservedKind(refund);
+  return {
+    entryKey: `${kind}:${refund.id}`,
+    kind,
+    merchantId: refund.merchant_id,
+    live,
+    mode: 'collected',
+    chain: refund.chain_caip2,
+    asset: refund.asset_caip19,
+    amount: BigInt(refund.amount),
+    address: sent?.address ?? refund.destination,
+    paymentId: refund.payment_id,
+    refundId: refund.id,
+    txId: sent?.txId ?? null,
+    createdAt: now,
   };
 }
 
@@ -459,13 +558,17 @@ export async function endAwaitingRefund(
  * back in the merchant's balance, once (the key is the refund's).
  */
 export function refundReleased(
-  refund: Pick<OnchainRefundRow, 'id' | 'merchant_id' | 'payment_id' | 'chain_caip2' | 'asset_caip19' | 'amount'>,
+  refund: Pick<
+    OnchainRefundRow,
+    'id' | 'source' | 'merchant_id' | 'payment_id' | 'chain_caip2' | 'asset_caip19' | 'amount'
+  >,
   live: boolean,
   now: number,
 ): LedgerEntry {
+  const kind = releasedKind(refund);
   return {
-    entryKey: `refund_released:${refund.id}`,
-    kind: 'refund_released',
+    entryKey: `${kind}:${refund.id}`,
+    kind,
     merchantId: refund.merchant_id,
     live,
     mode: 'collected',

@@ -12,6 +12,9 @@ export type LedgerKind =
   | 'refund_released'
   | 'payout_reserved'
   | 'payout_released'
+  | 'excess'
+  | 'excess_refunded'
+  | 'excess_released'
   | 'fee_invoiced';
 
 export interface LedgerEntry {

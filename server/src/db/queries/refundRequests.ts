@@ -5,8 +5,12 @@ import { dialectOf } from '../dialect.js';
 /** `expired` and `cancelled` end an awaiting claim link without sending: its reservation is given back. */
 export type OnchainRefundState = 'awaiting_claim' | 'planned' | 'sent' | 'final' | 'failed' | 'expired' | 'cancelled';
 
+/** What a refund draws on: the payment's money owed to the merchant, or the excess the buyer sent beyond it. */
+export type RefundSource = 'payment' | 'excess';
+
 export interface OnchainRefundRow {
   id: string;
+  source: RefundSource;
   payment_id: string;
   merchant_id: string;
   chain_caip2: string;
