@@ -28,7 +28,7 @@ export interface PayoutGroup {
  * merchant's balance lock, so what it plans is what no refund took meanwhile. A payment waits while any transfer to
  * its deposit is not in a final sweep (its funds are not all at the collection account yet) and while a refund of it
  * is still open (awaiting its claim, planned or sent): such a refund may still be released, and what it gives back
- * must find the payment not yet paid out (a payment is in one payout only).
+ * must find the payment not yet paid out (a payment is in one payout only). A refund of its excess does not hold it.
  */
 export async function payoutCandidates(db: Knex | Knex.Transaction, group?: PayoutGroup): Promise<PayoutCandidate[]> {
   const ledger = db('ledger_entries as l')
@@ -57,6 +57,8 @@ export async function payoutCandidates(db: Knex | Knex.Transaction, group?: Payo
     .whereNotExists(
       db('onchain_refunds as r')
         .whereRaw('r.payment_id = l.payment_id')
+        // A refund of the payment's excess draws on none of what it owes the merchant.
+        .where('r.source', 'payment')
         .whereNotIn('r.state', ['final', 'failed', 'expired', 'cancelled'])
         .select(db.raw('1')),
     )
