@@ -243,9 +243,10 @@ const GIVEN_UP = MOVE_SEND_RETRY_MS.length + 1;
 /**
  * Ends a move as `failed` and gives back what it covered, once (the state change is conditional): a sweep's
  * transfers and a payout's payments are owed again and planned again by the next round (its reservation voided:
- * `payout_released`), a refund's reservation goes back to the merchant's balance (`refund_released`). Only once the move can never execute (§22.11): while its stored
- * details (signed authorizations, a signed transaction) could still land, the move keeps its state and its job looks
- * again; if they did land after all, the move is carried to `final` like any sent move instead.
+ * `payout_released`), a refund's reservation goes back to the balance it drew on (`refund_released` or
+ * `excess_released`). Only once the move can never execute (§22.11): while its stored details (signed
+ * authorizations, a signed transaction) could still land, the move keeps its state and its job looks again; if they
+ * did land after all, the move is carried to `final` like any sent move instead.
  */
 async function failMove(
   deps: MoveDeps,

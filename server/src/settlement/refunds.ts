@@ -1,8 +1,9 @@
 /**
  * On-chain refunds, the request side (docs/decisions.md §22.6, §22.12): the merchant asks for a refund of a payment
  * settled in collected mode, out of that payment's own money still with Paygate (never paid out, never in a payout
- * planned or sent), and within the merchant's unpaid balance; it goes to the paying wallet's account, or waits for the buyer to
- * enter an address through a one-time claim link. The move executor sends `planned` rows; this module writes them.
+ * planned or sent) and within their unpaid balance, or out of its excess (what the buyer sent beyond it); it goes to
+ * the paying wallet's account, or waits for the buyer to enter an address through a one-time claim link. The move
+ * executor sends `planned` rows; this module writes them.
  *
  * Whose is the paying address? A payment confirmed by a wallet was paid by the account that signed (its claim's
  * account): the buyer's own. A plain transfer to a deposit address may come from an exchange's hot wallet, which
@@ -131,7 +132,7 @@ export async function refundPayment(
           // The merchant's balance lock before the payment's row lock, the order every refund and payout planning
           // takes them in (onchainRefund).
           await lockMerchantBalance(trx, scope.merchantId);
-          // The payment's row lock first: a concurrent request with this key waits here for ours to commit, then
+          // Then the payment's row lock: a concurrent request with this key waits here for ours to commit, then
           // finds the key and replays our answer rather than refunding again or answering already_refunded.
           await findPayment(trx, id, { forUpdate: true });
           if (await findIdempotencyKey(trx, claim.scope)) throw KEY_TAKEN;
