@@ -16,7 +16,7 @@
  *   fee_paid     collection → the operator's treasury
  *   refunded     collection → the buyer (reserved when the refund is asked for, before it is sent)
  *   refund_released  a `refunded` reservation given back, because that refund will never be sent (its claim link
- *                expired or was cancelled): no movement; written once (key `refund_released:<refundId>`) in the
+ *                expired or was cancelled, or its move failed as dead): no movement; written once (key `refund_released:<refundId>`) in the
  *                transaction that ends the refund
  *   excess       what a transfer to a deposit address brought beyond what its payment took (an overpayment, a payment
  *                after expiry or cancellation: excess.ts HELD_BY_DISCREPANCY): the buyer's, never the merchant's; an
@@ -68,7 +68,8 @@ export const UNPAID_MINUS: LedgerKind[] = ['paid_out', 'refunded', 'payout_reser
 
 /**
  * Collected mode: what the operator owes each merchant and has not paid out, refunded, or reserved for a payout or a
- * refund in flight. The balance a refund may draw on: nothing planned, sent or paid is in it.
+ * refund in flight: nothing planned, sent or paid is in it. A refund draws on its payment's own money and is bounded
+ * by this as well (refunds.ts); an excess is never in it (excess.ts).
  */
 export async function unpaidBalances(db: Knex | Knex.Transaction, filter: LedgerFilter = {}): Promise<Balance[]> {
   const sums = await sumLedger(db, { ...filter, mode: 'collected', kinds: [...UNPAID_PLUS, ...UNPAID_MINUS] });
