@@ -88,7 +88,7 @@ describeEachDatabase('settlement.refund.excess', (get) => {
     await final('sweeps', sweep!);
     const payoutBefore = await h.tusdBalance(SETTLEMENT);
     // The excess refund is still open: it holds none of what the payment owes the merchant, so the payout goes ahead.
-    assert.equal(await stateOf('onchain_refunds', refund.refund_id), 'planned');
+    assert.ok(['planned', 'sent'].includes(await stateOf('onchain_refunds', refund.refund_id)));
     const [payout] = await planPayouts(h.runtime.checkout!);
     assert.ok(payout, 'an open refund of the excess does not hold the payout');
     await final('onchain_refunds', refund.refund_id);
