@@ -13,6 +13,7 @@ import { eip3009Abi } from '../../server/src/chains/eip155/abis.js';
 import { MOVE_AUTHORIZATION_WINDOW_S, type EvmMoveDetails } from '../../server/src/chains/eip155/moves.js';
 import { listLedgerEntries, unpaidBalances } from '../../server/src/settlement/ledger.js';
 import { MOVE_SEND_RETRY_MS, runMove } from '../../server/src/settlement/moves.js';
+import { planPayouts } from '../../server/src/settlement/payouts.js';
 import { claimRefund, refundPayment } from '../../server/src/settlement/refunds.js';
 import { planSweeps } from '../../server/src/settlement/sweeps.js';
 import { useChainSnapshots } from '../helpers/chain.js';
@@ -20,7 +21,7 @@ import { describeEachDatabase } from '../helpers/db.js';
 import { receiptOf } from '../helpers/wait.js';
 import { paidDeposit, startCollectedHarness, type CollectedHarness } from './collected.js';
 
-type MoveTable = 'sweeps' | 'onchain_refunds';
+type MoveTable = 'sweeps' | 'payouts' | 'onchain_refunds';
 
 describeEachDatabase('settlement.move.unsendable', (get) => {
   useChainSnapshots();
@@ -218,7 +219,9 @@ describeEachDatabase('settlement.move.unsendable', (get) => {
       // A plain transfer's refund goes through its claim link: the buyer names an address.
       await claimRefund(deps, new URL(refund.claim_url!).hash.slice(1), getAddress(`0x${'5'.repeat(40)}`));
     }
-    // Nothing is swept: the collection account holds none of it, so every send is refused.
+    // Its deposit transfer left the chain (a reorganisation, written here): no sweep is waited for (a refund waits for
+    // its payment's funds to be swept, §22.12) and the collection account holds none of it, so every send is refused.
+    await h.runtime.db.knex('deposit_transfers').where({ payment_id: d.paymentId }).update({ state: 'reorged' });
     await exhaustSends('onchain_refunds', refund.refund_id);
     await staysGivenUp('onchain_refunds', refund.refund_id);
     assert.equal(await unpaid(), 2_000_000n, 'still reserved while it could execute');
@@ -242,5 +245,42 @@ describeEachDatabase('settlement.move.unsendable', (get) => {
     };
     assert.equal(record.refunds.find((r) => r.refund_id === refund.refund_id)?.state, 'failed');
     assert.match(await failedMetric(), /kind="refund",reason="unsendable"} 1\n?$/m);
+  });
+
+  it('a payout the collection account cannot pay: its reservation is voided once when it fails, and the payment is planned again', async () => {
+    // Earlier tests' deposits went with their chain snapshot: out of this test's sweep and payout.
+    await h.runtime.db.knex('deposit_transfers').update({ state: 'reorged' });
+    const d = await paidDeposit(h, 3_000_000n, 0n);
+    const [sweep] = await planSweeps(h.checkout);
+    await h.local.test.mine({ blocks: 1 });
+    await h.until('the sweep sent', async () => (await sweepRow(sweep!)).state !== 'planned');
+    await h.local.test.mine({ blocks: 64 });
+    await h.until('the sweep final', async () => (await sweepRow(sweep!)).state === 'final');
+    const scope = { merchantId: h.merchantId, live: true };
+    const unpaid = async () => (await unpaidBalances(h.runtime.db.knex, scope))[0]?.amount ?? 0n;
+    const [payout] = await planPayouts(h.checkout);
+    assert.equal(await unpaid(), 0n, 'reserved when planned');
+    // The move asks for more than the collection account holds: every send is refused.
+    await h.runtime.db.knex('payouts').where({ id: payout }).update({ net: '3000000000000' });
+    await exhaustSends('payouts', payout!);
+    await staysGivenUp('payouts', payout!);
+    assert.equal(await unpaid(), 0n, 'still reserved while it could execute');
+
+    await passValidBefore((await moveRow('payouts', payout!)).details);
+    await h.until('the payout fails', async () => (await moveRow('payouts', payout!)).state === 'failed');
+    assert.equal(await unpaid(), 3_000_000n, 'its reservation is voided');
+    const released = await listLedgerEntries(h.runtime.db.knex, { payoutId: payout!, kinds: ['payout_released'] });
+    assert.deepEqual(
+      released.map((e) => [e.entryKey, e.amount]),
+      [[`payout_released:${payout}`, 3_000_000n]],
+    );
+    await runMove(h.checkout, 'payout', payout!);
+    assert.equal(await unpaid(), 3_000_000n, 'voided once');
+    const [again] = await planPayouts(h.checkout);
+    const items = (await h.runtime.db.knex('payout_items').where({ payout_id: again })) as { payment_id: string }[];
+    assert.deepEqual(
+      items.map((i) => i.payment_id),
+      [d.paymentId],
+    );
   });
 });

@@ -80,6 +80,8 @@ describeEachDatabase('settlement.payout', (get) => {
     await h.drain();
     assert.deepEqual(await settledEvents(), []);
     assert.equal((await listLedgerEntries(h.runtime.db.knex, { kinds: ['paid_out'] })).length, 0);
+    const [reserved] = await unpaidBalances(h.runtime.db.knex, { merchantId: h.merchantId, live: true });
+    assert.equal(reserved!.amount, 0n, 'reserved from the moment it was planned: nothing left to refund');
 
     await h.local.test.mine({ blocks: 64 });
     await h.until('the payout final', async () => {
@@ -99,6 +101,9 @@ describeEachDatabase('settlement.payout', (get) => {
       [
         ['fee_paid', fee, treasury],
         ['paid_out', net, h.payoutAddress],
+        // The reservation planning wrote, posted once at finality.
+        ['payout_reserved', net, h.payoutAddress],
+        ['payout_released', net, h.payoutAddress],
       ].sort(),
     );
     const [balance] = await unpaidBalances(h.runtime.db.knex, { merchantId: h.merchantId, live: true });

@@ -234,6 +234,18 @@ describeEachDatabase('settlement.refund', (get, dialect) => {
     assert.equal(error.param, 'amount');
   });
 
+  it('refundPayment source=excess: none left is 409 invalid_state, not collected or an unknown source is 400, and the balance is untouched', async () => {
+    const paymentId = await collectedPayment(3_000_000n, wallet());
+    const none = await refusal(await refund(paymentId, { source: 'excess' }), 409, 'invalid_state');
+    assert.match(none.message, /no excess left/);
+    await expectError(await refund(paymentId, { source: 'merchant' }), 400, 'params_validation');
+    assert.equal(await unpaid(), 3_000_000n);
+    const direct = await collectedPayment(1n);
+    await get().db.knex('ledger_entries').where({ payment_id: direct }).delete();
+    const error = await refusal(await refund(direct, { source: 'excess' }), 400, 'params_validation');
+    assert.equal(error.param, 'source');
+  });
+
   it('refundPayment: two full refunds at once: one is accepted, the other refused', async () => {
     const paymentId = await collectedPayment(5_000_000n, wallet());
     const answers = await Promise.all([

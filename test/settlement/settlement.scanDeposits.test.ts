@@ -110,7 +110,10 @@ describeEachDatabase('settlement scanDeposits on anvil', (get) => {
       ['received', `received:${LOCAL}:${over.hash}:${over.logIndex}`, 13_000_000n],
       ['fee', `fee:${paymentId}`, FEE_TOTAL],
       ['payable', `payable:${paymentId}`, ASKED - FEE_TOTAL],
+      // What the payment did not take is the buyer's: an excess, refundable from itself (settlement/excess.ts).
+      ['excess', `excess:${LOCAL}:${over.hash}:${over.logIndex}`, 500_000n],
       ['received', `received:${LOCAL}:${again.hash}:${again.logIndex}`, 1_000_000n],
+      ['excess', `excess:${LOCAL}:${again.hash}:${again.logIndex}`, 1_000_000n],
     ]);
   });
 
@@ -130,6 +133,7 @@ describeEachDatabase('settlement scanDeposits on anvil', (get) => {
     );
     assert.deepEqual(ledgerOf(await h.ledger(paymentId)), [
       ['received', `received:${LOCAL}:${late.hash}:${late.logIndex}`, ASKED],
+      ['excess', `excess:${LOCAL}:${late.hash}:${late.logIndex}`, ASKED],
     ]);
   });
 

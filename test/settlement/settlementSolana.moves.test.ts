@@ -165,6 +165,9 @@ describe('settlementSolana moves through the executor', () => {
       [
         ['fee_paid', fee, treasury],
         ['paid_out', net, h.payoutAddress],
+        // The reservation planning wrote, posted once at finality.
+        ['payout_reserved', net, h.payoutAddress],
+        ['payout_released', net, h.payoutAddress],
       ].sort(),
     );
     const [balance] = await unpaidBalances(h.runtime.db.knex, { merchantId: h.account.merchantId, live: true });

@@ -16,6 +16,7 @@ describe('settlementSolana scanDeposits through the job', () => {
   after(() => h.close());
 
   const received = (key: { signature: string }, position: number) => `received:${h.caip2}:${key.signature}:${position}`;
+  const excess = (key: { signature: string }, position: number) => `excess:${h.caip2}:${key.signature}:${position}`;
   const status = async (paymentId: string) => (await h.payment(paymentId)).status;
 
   it('a plain SPL transfer from a fresh wallet pays a collected payment: succeeded, fee and payable exact', async () => {
@@ -98,7 +99,10 @@ describe('settlementSolana scanDeposits through the job', () => {
       ['received', received(over, 1), 13_000_000n],
       ['fee', `fee:${paymentId}`, FEE_TOTAL],
       ['payable', `payable:${paymentId}`, ASKED - FEE_TOTAL],
+      // What the payment did not take is the buyer's: an excess, refundable from itself (settlement/excess.ts).
+      ['excess', excess(over, 1), 500_000n],
       ['received', received(again, 1), 1_000_000n],
+      ['excess', excess(again, 1), 1_000_000n],
     ]);
   });
 
@@ -120,7 +124,10 @@ describe('settlementSolana scanDeposits through the job', () => {
       found.map((d) => [d.kind, d.txId, d.expectedValue, d.receivedValue]),
       [['late_payment', late.signature, '12500000', '12500000']],
     );
-    assert.deepEqual(ledgerOf(await h.ledger(paymentId)), [['received', received(late, 1), ASKED]]);
+    assert.deepEqual(ledgerOf(await h.ledger(paymentId)), [
+      ['received', received(late, 1), ASKED],
+      ['excess', excess(late, 1), ASKED],
+    ]);
     const [transfer] = (await h.runtime.db.knex('deposit_transfers').where({ payment_id: paymentId })) as {
       block_time: number;
     }[];

@@ -163,8 +163,8 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment
-         * @description Refunds a succeeded payment (settled or not); otherwise `409 payment_not_succeeded`. What happens depends on how
-         *     the payment settles:
+         * @description Refunds a succeeded payment (settled or not); otherwise `409 payment_not_succeeded` (except a refund of the
+         *     excess, below). What happens depends on how the payment settles:
          *
          *     **Direct settlement (the default): no funds move.** The buyer paid your own address, so this call does not send
          *     anything to the buyer. It **records** that you refunded the payment yourself, outside Paygate (for example by a
@@ -172,12 +172,22 @@ export interface paths {
          *     can be refunded once; a second call answers `409 already_refunded`. `amount` is refused here
          *     (`400 params_validation`).
          *
-         *     **Collected settlement: Paygate sends the refund** from the operator's collection account, out of your unpaid
-         *     balance, full (no `amount`: all that is left) or partial (`amount`), as many times as something is left:
+         *     **Collected settlement: Paygate sends the refund** from the operator's collection account, out of the payment's
+         *     own money that Paygate still holds, full (no `amount`: all that is left) or partial (`amount`), as many times as
+         *     something is left:
          *     - `amount` is in minor units of the payment's settlement asset; at most what is left of
          *       `processing.settlement_amount` after earlier refunds (`400 params_validation` otherwise; `409
-         *       already_refunded` when nothing is left), and at most your unpaid balance on that chain and asset (`409
-         *       invalid_state`: what was already paid out to you cannot be refunded from here; refund it yourself).
+         *       already_refunded` when nothing is left), and at most your unpaid balance on that chain and asset.
+         *     - A payment's money is in one outgoing transfer at a time. While the payment is in a payout that is planned or
+         *       sent, a refund is `409 invalid_state` (it can be refunded again if that payout fails); once it was paid out
+         *       to you, Paygate holds none of its money and a refund is `409 invalid_state` too: refund it yourself. Another
+         *       payment's unpaid money is never used.
+         *     - `source: excess` refunds what the buyer sent beyond what the payment took (an overpayment's excess, or a
+         *       transfer after the payment expired or was cancelled) from that excess itself: never from your unpaid balance,
+         *       and whatever the payment's status. The minimum, the limit per payment and who may send it apply as below; no
+         *       network fee is charged to you for it.
+         *     - The refund is sent once the money it returns has reached the collection account (the deposit's transfers
+         *       final and swept); until then it waits, `planned`.
          *     - The destination is the paying wallet's account when the buyer paid through a wallet's confirm (the account
          *       that signed). A plain transfer (from an exchange, say) may come from an address the buyer does not own, so
          *       the answer's `refund.claim_url` is then a **one-time link** for the buyer, valid 30 days, where they enter an
@@ -1506,12 +1516,26 @@ export interface components {
             reason?: string;
             /**
              * @description Collected mode only: how much to send back, in minor units of the payment's settlement asset (the unit of
-             *     `processing.settlement_amount`). At most what is left of that amount after earlier refunds, and at most your
-             *     unpaid balance on that chain and asset (what was paid out cannot be refunded from here). Absent: all that is
-             *     left. Refused (`params_validation`) on a payment not settled in collected mode.
+             *     `processing.settlement_amount`; with `source: excess`, of the asset the excess arrived in). At most what is left
+             *     of the source after earlier refunds, and at most your unpaid balance on that chain and asset (what was paid out
+             *     cannot be refunded from here). Absent: all that is left. Refused (`params_validation`) on a payment not settled
+             *     in collected mode.
              * @example 5000000
              */
             amount?: string;
+            /**
+             * @description Collected mode only: what the refund is paid from; `payment` when absent.
+             *     - `payment` (the default): the payment's own money, owed to you (`processing.settlement_amount`), while Paygate
+             *       still holds it: not yet paid out and not in a payout on its way to you. It comes out of your unpaid balance.
+             *     - `excess`: what the buyer sent beyond what the payment took, which is the buyer's, not yours: the excess of an
+             *       overpayment, or a transfer that arrived after the payment expired or was cancelled (the payment's
+             *       discrepancies list them). It never touches your unpaid balance, and the payment need not be `succeeded`.
+             *       `409 invalid_state` when the payment has no excess left.
+             *     Refused (`params_validation`) on a payment not settled in collected mode.
+             * @example excess
+             * @enum {string}
+             */
+            source?: "payment" | "excess";
         };
         /**
          * RefundPaymentResponse
@@ -2563,8 +2587,9 @@ export interface operations {
              *     - `already_refunded`: a refund was already recorded for this payment (direct), or nothing is left to refund
              *       (collected).
              *     - `invalid_state`: collected mode, the amount and its network fee exceed your unpaid balance on the payment's
-             *       chain and asset, or what is left of the payment; or the payment has as many on-chain refunds as one may
-             *       have.
+             *       chain and asset, or what is left of the payment; the payment is in a payout that is planned or sent, or was
+             *       paid out; the payment has as many on-chain refunds as one may have; or (`source: excess`) it has no excess
+             *       left to refund.
              *     - `idempotency_conflict`: the `Idempotency-Key` was used with another payment or body, or a request with it
              *       is still in progress.
              */
@@ -3649,5 +3674,6 @@ export const merchantPaymentStatusValues: ReadonlyArray<FlattenedDeepRequired<co
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["payment.created", "payment.processing", "payment.succeeded", "payment.failed", "payment.expired", "payment.cancelled", "payment.settled"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
+export const refundPaymentRequestSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundPaymentRequest"]["source"]> = ["payment", "excess"];
 export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
 export const payoutStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Payout"]["state"]> = ["planned", "sent", "final", "failed"];

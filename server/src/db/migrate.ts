@@ -13,6 +13,7 @@ import * as settlement from './migrations/007_settlement.js';
 import * as direct from './migrations/008_direct.js';
 import * as moves from './migrations/008_moves.js';
 import * as moveLeases from './migrations/009_move_leases.js';
+import * as refundSource from './migrations/010_refund_source.js';
 import * as refundPolicy from './migrations/011_refund_policy.js';
 import * as settlementGuards from './migrations/013_settlement_guards.js';
 
@@ -28,6 +29,7 @@ const migrations: Record<string, Knex.Migration> = {
   '008_direct': direct,
   '008_moves': moves,
   '009_move_leases': moveLeases,
+  '010_refund_source': refundSource,
   '011_refund_policy': refundPolicy,
   '013_settlement_guards': settlementGuards,
 };

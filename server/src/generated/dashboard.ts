@@ -2440,12 +2440,26 @@ export interface components {
             reason?: string;
             /**
              * @description Collected mode only: how much to send back, in minor units of the payment's settlement asset (the unit of
-             *     `processing.settlement_amount`). At most what is left of that amount after earlier refunds, and at most your
-             *     unpaid balance on that chain and asset (what was paid out cannot be refunded from here). Absent: all that is
-             *     left. Refused (`params_validation`) on a payment not settled in collected mode.
+             *     `processing.settlement_amount`; with `source: excess`, of the asset the excess arrived in). At most what is left
+             *     of the source after earlier refunds, and at most your unpaid balance on that chain and asset (what was paid out
+             *     cannot be refunded from here). Absent: all that is left. Refused (`params_validation`) on a payment not settled
+             *     in collected mode.
              * @example 5000000
              */
             amount?: string;
+            /**
+             * @description Collected mode only: what the refund is paid from; `payment` when absent.
+             *     - `payment` (the default): the payment's own money, owed to you (`processing.settlement_amount`), while Paygate
+             *       still holds it: not yet paid out and not in a payout on its way to you. It comes out of your unpaid balance.
+             *     - `excess`: what the buyer sent beyond what the payment took, which is the buyer's, not yours: the excess of an
+             *       overpayment, or a transfer that arrived after the payment expired or was cancelled (the payment's
+             *       discrepancies list them). It never touches your unpaid balance, and the payment need not be `succeeded`.
+             *       `409 invalid_state` when the payment has no excess left.
+             *     Refused (`params_validation`) on a payment not settled in collected mode.
+             * @example excess
+             * @enum {string}
+             */
+            source?: "payment" | "excess";
         };
         /**
          * SimulatePaymentRequest
@@ -6755,6 +6769,7 @@ export const paymentTimelineStatusValues: ReadonlyArray<FlattenedDeepRequired<co
 export const webhookDeliveryTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryTrigger"]> = ["event", "resend", "replay", "test"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]> = ["pending", "delivered", "failed"];
 export const paymentTimelineEntryKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineEntry"]["kind"]> = ["transition", "event"];
+export const refundPaymentRequestSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundPaymentRequest"]["source"]> = ["payment", "excess"];
 export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
 export const settlementModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SettlementMode"]> = ["direct", "collected"];
 export const payoutStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Payout"]["state"]> = ["planned", "sent", "final", "failed"];

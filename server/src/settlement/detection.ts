@@ -12,7 +12,7 @@ import { allChains, type Chains } from '../chains/index.js';
 import { currencyOfUnit } from '../currencies.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findClaimOfPayment, type ClaimRow } from '../db/queries/claims.js';
-import { insertDiscrepancy, type DiscrepancyKind } from '../db/queries/discrepancies.js';
+import { insertDiscrepancy, type DiscrepancyKind, type DiscrepancyRow } from '../db/queries/discrepancies.js';
 import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import { advanceScanCursor, readScanCursor } from '../db/queries/scanCursors.js';
 import {
@@ -32,6 +32,7 @@ import { feeOnAsset, type FeeBreakdown } from '../payments/fees.js';
 import { expireIfOverdue, transitionPayment, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import type { Pricing } from '../quotes/index.js';
+import { excessEntry } from './excess.js';
 import { insertLedgerEntries, listLedgerEntries, type LedgerEntry } from './ledger.js';
 
 export const SCAN_DEPOSITS_TASK = 'settlement.scanDeposits';
@@ -421,7 +422,7 @@ async function succeed(
 }
 
 async function recordFinding(deps: DetectionDeps, trx: Knex.Transaction, payment: PaymentRow, f: Finding) {
-  await insertDiscrepancy(trx, {
+  const row: DiscrepancyRow = {
     id: `dsc_${randomBase62(20)}`,
     paymentId: payment.id,
     kind: f.kind,
@@ -433,7 +434,15 @@ async function recordFinding(deps: DetectionDeps, trx: Knex.Transaction, payment
     receivedValue: f.transfer.amount.toString(),
     note: f.note,
     createdAt: deps.now(),
+  };
+  await insertDiscrepancy(trx, row);
+  // The funds it holds are the buyer's: an `excess` in the ledger where they are, refundable from itself (excess.ts).
+  const excess = excessEntry(row, {
+    merchantId: payment.merchant_id,
+    address: f.transfer.address,
+    position: f.transfer.position,
   });
+  if (excess) await insertLedgerEntries(trx, [excess]);
 }
 
 /**

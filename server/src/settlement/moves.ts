@@ -31,15 +31,16 @@ import { payoutItemsOf, releasePayoutItems } from '../db/queries/payoutRows.js';
 import { findOnchainRefund } from '../db/queries/refundRequests.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { SettledStage } from '../db/queries/paymentStages.js';
-import { releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
+import { paymentFundsSwept, releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
 import { randomBase62 } from '../ids.js';
 import type { Observer } from '../observability/observer.js';
 import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
 import { enqueueMove } from './moveJobs.js';
+import { releasePayoutReservation } from './payouts.js';
 import { releaseRefundNetworkFee } from './refundPolicy.js';
-import { refundReleased, syncRefundedStage } from './refunds.js';
+import { refundReleased, refundReserved, syncRefundedStage } from './refunds.js';
 
 export { MOVE_TASK, enqueueMove } from './moveJobs.js';
 
@@ -55,6 +56,9 @@ export const MOVE_LEASE_MS = 20_000;
  * last one the move fails and gives back what it covered: five attempts over about 13 minutes.
  */
 export const MOVE_SEND_RETRY_MS = [5_000, 30_000, 120_000, 600_000] as const;
+
+/** How often a refund waiting for its payment's deposit to be swept looks again. */
+export const REFUND_FUNDS_WAIT_MS = 60_000;
 
 export interface MoveDeps extends LifecycleDeps {
   adapters: ChainAdapter[];
@@ -136,6 +140,24 @@ async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: strin
   const move = await moveOf(db, row);
   const mover = moverOf(deps, row.chain);
 
+  if (kind === 'refund' && row.state === 'planned' && Object.keys(row.details).length === 0) {
+    // Sent only once the money it returns is at the collection account (docs/decisions.md §22.12): before, it would
+    // be paid with other merchants' money, lost if the deposit never becomes final.
+    if (!(await paymentFundsSwept(db, row.raw.payment_id as string))) {
+      await db.transaction(async (trx) => {
+        await enqueueMove(
+          trx,
+          deps.jobs,
+          kind,
+          id,
+          deps.now() + (deps.moveRecheckMs ?? REFUND_FUNDS_WAIT_MS),
+          failures,
+        );
+        await releaseMoveLease(trx, id, owner);
+      });
+      return;
+    }
+  }
   if (row.state === 'planned' && failures >= GIVEN_UP) {
     await failMove(deps, row, owner, ['planned'], 'unsendable', { failures });
     return;
@@ -233,10 +255,11 @@ const GIVEN_UP = MOVE_SEND_RETRY_MS.length + 1;
 
 /**
  * Ends a move as `failed` and gives back what it covered, once (the state change is conditional): a sweep's
- * transfers and a payout's payments are owed again and planned again by the next round, a refund's reservation goes
- * back to the merchant's balance (`refund_released`). Only once the move can never execute (§22.11): while its stored
- * details (signed authorizations, a signed transaction) could still land, the move keeps its state and its job looks
- * again; if they did land after all, the move is carried to `final` like any sent move instead.
+ * transfers and a payout's payments are owed again and planned again by the next round (its reservation voided:
+ * `payout_released`), a refund's reservation goes back to the balance it drew on (`refund_released` or
+ * `excess_released`). Only once the move can never execute (§22.11): while its stored details (signed
+ * authorizations, a signed transaction) could still land, the move keeps its state and its job looks again; if they
+ * did land after all, the move is carried to `final` like any sent move instead.
  */
 async function failMove(
   deps: MoveDeps,
@@ -279,7 +302,11 @@ async function failMove(
     const now = deps.now();
     if (!(await updateMoveRow(trx, kind, id, from, { state: 'failed', now }))) return false;
     if (kind === 'sweep') await releaseSweepTransfers(trx, id);
-    if (kind === 'payout') await releasePayoutItems(trx, id);
+    if (kind === 'payout') {
+      // Voided: the payments are owed again, and their money is back in the merchant's balance.
+      await releasePayoutItems(trx, id);
+      await releasePayoutReservation(trx, id, now);
+    }
     if (kind === 'refund') await releaseRefund(deps, trx, current, now);
     return true;
   });
@@ -351,6 +378,8 @@ async function complete(
         address: row.raw.treasury as string,
       });
     await insertLedgerEntries(trx, entries);
+    // Posted: `paid_out` takes the place of the reservation planning wrote.
+    await releasePayoutReservation(trx, row.id, now);
     for (const item of await payoutItemsOf(trx, [row.id])) {
       await recordStage(
         deps,
@@ -373,20 +402,9 @@ async function complete(
   }
   const payment = await findPayment(trx, row.raw.payment_id as string);
   if (!payment) throw new Error(`refund ${row.id}: payment ${String(row.raw.payment_id)} is missing`);
-  const amount = BigInt(row.raw.amount as string);
-  await insertLedgerEntries(trx, [
-    {
-      ...common,
-      entryKey: `refunded:${row.id}`,
-      kind: 'refunded',
-      merchantId,
-      live: payment.live,
-      amount,
-      address: move.legs[0]!.to,
-      paymentId: payment.id,
-      refundId: row.id,
-    },
-  ]);
+  const refund = await findOnchainRefund(trx, row.id);
+  if (!refund) throw new Error(`refund ${row.id} vanished while completing it`);
+  await insertLedgerEntries(trx, [refundReserved(refund, payment.live, now, { txId, address: move.legs[0]!.to })]);
   // The request wrote the refund's record (and reserved its ledger entry above, the same key); the record now shows
   // the refund's transaction.
   await syncRefundedStage(deps, payment.id, trx);

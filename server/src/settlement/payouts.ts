@@ -10,9 +10,12 @@ import { allChains } from '../chains/index.js';
 import type { SettlementConfig, PaygateEnv } from '../config.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { isUniqueViolation } from '../db/failure.js';
-import { insertPayout, payoutCandidates, type PayoutCandidate, type PayoutItem } from '../db/queries/payoutRows.js';
+import { insertPayout, payoutCandidates, type PayoutGroup, type PayoutItem } from '../db/queries/payoutRows.js';
+import { lockMerchantBalance } from '../db/queries/refundRequests.js';
 import { newId } from '../ids.js';
-import { enqueueMove, type MoveDeps } from './moves.js';
+import { insertLedgerEntries, listLedgerEntries, type LedgerEntry } from './ledger.js';
+import { enqueueMove } from './moveJobs.js';
+import type { MoveDeps } from './moves.js';
 
 export interface PayoutDeps extends MoveDeps {
   config: { env: PaygateEnv; settlement: SettlementConfig };
@@ -53,13 +56,12 @@ export async function treasuryAddress(deps: PayoutDeps, chain: string): Promise<
 
 /** Plans every payout that is due now; answers the new payouts' ids. A group that cannot be paid is logged. */
 export async function planPayouts(deps: PayoutDeps): Promise<string[]> {
-  const candidates = (await payoutCandidates(deps.db.knex)).filter(
-    (c) => forNamespaceOf(deps.adapters, c.chain)?.settlement?.mover !== undefined,
-  );
-  const groups = new Map<string, PayoutCandidate[]>();
-  for (const c of candidates) {
-    const key = [c.merchantId, c.live, c.chain, c.asset].join(' ');
-    groups.set(key, [...(groups.get(key) ?? []), c]);
+  // Only which groups have candidates: each group's candidates are read again under its lock (planOne).
+  const groups = new Map<string, PayoutGroup>();
+  for (const c of await payoutCandidates(deps.db.knex)) {
+    if (forNamespaceOf(deps.adapters, c.chain)?.settlement?.mover === undefined) continue;
+    const { merchantId, live, chain, asset } = c;
+    groups.set([merchantId, live, chain, asset].join(' '), { merchantId, live, chain, asset });
   }
   const planned: string[] = [];
   for (const group of groups.values()) {
@@ -67,33 +69,43 @@ export async function planPayouts(deps: PayoutDeps): Promise<string[]> {
       const id = await planOne(deps, group);
       if (id) planned.push(id);
     } catch (err) {
-      const { merchantId, chain, asset } = group[0]!;
+      const { merchantId, chain, asset } = group;
       deps.logger.error({ err, merchantId, chain, asset }, 'payout not planned');
     }
   }
   return planned;
 }
 
-async function planOne(deps: PayoutDeps, group: PayoutCandidate[]): Promise<string | null> {
-  const { merchantId, live, chain, asset } = group[0]!;
-  const id = newId.payout();
-  const items: PayoutItem[] = group.map((c) => {
-    // What the merchant is still owed for the payment: its payable less what final refunds took from it.
-    const net = c.payable - c.refunded;
-    if (net < 0n) throw new Error(`payment ${c.paymentId}: refunds (${c.refunded}) exceed its payable (${c.payable})`);
-    return { payoutId: id, paymentId: c.paymentId, gross: c.payable + c.fee, fee: c.fee, net };
-  });
-  const net = items.reduce((s, i) => s + i.net, 0n);
-  const fee = items.reduce((s, i) => s + i.fee, 0n);
-  const gross = items.reduce((s, i) => s + i.gross, 0n);
-  if (net + fee === 0n) return null;
-  if (net < payoutMinimumUnits(deps.config.settlement.payoutMinimum, decimalsOf(deps, chain, asset))) return null;
-  const merchant = await findMerchant(deps.db.knex, merchantId);
-  const destination = merchant?.settlement_addresses[chain];
-  if (!destination) throw new Error(`merchant ${merchantId} has no payout address on ${chain}`);
-  const treasury = fee > 0n ? await treasuryAddress(deps, chain) : null;
+/**
+ * One payout of a group, in one transaction under the merchant's balance lock, the lock a refund takes
+ * (refunds.ts): the candidates are read, the payout and its items written, and the merchant's share reserved
+ * (`payout_reserved`) together, so a refund either ran before (the payment waits for it, or is paid what it left) or
+ * runs after and finds the payment in this payout. On PostgreSQL the lock is the merchant's row; on SQLite the
+ * transaction itself (one connection, one writer).
+ */
+async function planOne(deps: PayoutDeps, group: PayoutGroup): Promise<string | null> {
+  const { merchantId, live, chain, asset } = group;
+  const minimum = payoutMinimumUnits(deps.config.settlement.payoutMinimum, decimalsOf(deps, chain, asset));
   try {
-    await deps.db.knex.transaction(async (trx: Knex.Transaction) => {
+    return await deps.db.knex.transaction(async (trx: Knex.Transaction) => {
+      await lockMerchantBalance(trx, merchantId);
+      const candidates = await payoutCandidates(trx, group);
+      const id = newId.payout();
+      const items: PayoutItem[] = candidates.map((c) => {
+        // What the merchant is still owed for the payment: its payable less what its refunds reserved.
+        const net = c.payable - c.refunded;
+        if (net < 0n)
+          throw new Error(`payment ${c.paymentId}: refunds (${c.refunded}) exceed its payable (${c.payable})`);
+        return { payoutId: id, paymentId: c.paymentId, gross: c.payable + c.fee, fee: c.fee, net };
+      });
+      const net = items.reduce((s, i) => s + i.net, 0n);
+      const fee = items.reduce((s, i) => s + i.fee, 0n);
+      const gross = items.reduce((s, i) => s + i.gross, 0n);
+      if (net + fee === 0n || net < minimum) return null;
+      const merchant = await findMerchant(trx, merchantId);
+      const destination = merchant?.settlement_addresses[chain];
+      if (!destination) throw new Error(`merchant ${merchantId} has no payout address on ${chain}`);
+      const treasury = fee > 0n ? await treasuryAddress(deps, chain) : null;
       const now = deps.now();
       await insertPayout(
         trx,
@@ -116,12 +128,61 @@ async function planOne(deps: PayoutDeps, group: PayoutCandidate[]): Promise<stri
         },
         items,
       );
+      if (net > 0n)
+        await insertLedgerEntries(trx, [payoutReserved({ id, merchantId, live, chain, asset, net, destination }, now)]);
       await enqueueMove(trx, deps.jobs, 'payout', id);
+      return id;
     });
   } catch (err) {
     // Another process paid some of these payments out first (payout_items.payment_id is unique).
     if (isUniqueViolation(err)) return null;
     throw err;
   }
-  return id;
+}
+
+interface Reservable {
+  id: string;
+  merchantId: string;
+  live: boolean;
+  chain: string;
+  asset: string;
+  net: bigint;
+  destination: string;
+}
+
+/** The pending entry of a planned payout: the merchant's share, out of their unpaid balance until posted or voided. */
+function payoutReserved(p: Reservable, now: number): LedgerEntry {
+  return {
+    entryKey: `payout_reserved:${p.id}`,
+    kind: 'payout_reserved',
+    merchantId: p.merchantId,
+    live: p.live,
+    mode: 'collected',
+    chain: p.chain,
+    asset: p.asset,
+    amount: p.net,
+    address: p.destination,
+    payoutId: p.id,
+    createdAt: now,
+  };
+}
+
+/**
+ * Closes a payout's reservation, once (the key is the payout's), in the transaction that makes the payout final
+ * (beside its `paid_out`: posted) or failed (voided). A payout planned before reservations existed has none, and
+ * gets no release: answers whether there was one.
+ */
+export async function releasePayoutReservation(trx: Knex.Transaction, payoutId: string, now: number): Promise<boolean> {
+  const [reserved] = await listLedgerEntries(trx, { payoutId, kinds: ['payout_reserved'] });
+  if (!reserved) return false;
+  await insertLedgerEntries(trx, [
+    {
+      ...reserved,
+      entryKey: `payout_released:${payoutId}`,
+      kind: 'payout_released',
+      txId: null,
+      createdAt: now,
+    },
+  ]);
+  return true;
 }

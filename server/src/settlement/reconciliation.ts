@@ -2,7 +2,8 @@
  * Reconciliation (docs/decisions.md §22.6): the ledger says what each settlement account should hold; the chains say
  * what it holds. Every chain whose adapter offers settlement is compared, account by account:
  *   deposit     Σ received − Σ swept at that deposit address, per asset
- *   collection  Σ swept − Σ paid_out − Σ fee_paid − Σ refunded, per chain and asset (refunds not sent yet added back)
+ *   collection  Σ swept − Σ paid_out − Σ fee_paid − Σ refunded − Σ excess_refunded, per chain and asset (refunds not
+ *               sent yet and released ones added back); an excess not refunded is in it, swept with its deposit
  *   treasury    at least Σ fee_paid: the operator's treasury may hold other money, so only a shortfall counts
  * A difference is `pending` while it can be money on its way (a deposit holding more than the ledger knows, before
  * detection and finality catch up; an account with a move planned or sent) for at most PENDING_MS, then `standing`.
@@ -172,7 +173,16 @@ async function reconcileOnce(
   const unsent = await refundsNotSent(deps.db.knex);
   const sums = await sumLedger(deps.db.knex, {
     mode: 'collected',
-    kinds: ['received', 'swept', 'paid_out', 'fee_paid', 'refunded', 'refund_released'],
+    kinds: [
+      'received',
+      'swept',
+      'paid_out',
+      'fee_paid',
+      'refunded',
+      'refund_released',
+      'excess_refunded',
+      'excess_released',
+    ],
   });
 
   const checked: AccountChecked[] = [];
@@ -272,9 +282,11 @@ async function expectationsOf(
         total(asset, 'swept') -
         total(asset, 'paid_out') -
         total(asset, 'fee_paid') -
-        total(asset, 'refunded') +
+        total(asset, 'refunded') -
+        total(asset, 'excess_refunded') +
         // A refund that will never be sent gave its reservation back: it never left the collection.
         total(asset, 'refund_released') +
+        total(asset, 'excess_released') +
         notSent,
       moving: movingOn(asset).length > 0,
     });

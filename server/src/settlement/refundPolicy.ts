@@ -124,6 +124,39 @@ export async function checkRefundPolicy(
   return { amount, networkFee };
 }
 
+/**
+ * The policy for a refund of an excess (refunds.ts, `source: 'excess'`): the limit per payment, the minimum and who
+ * may send it, as for any refund. No network fee: the excess is the buyer's money, not the merchant's balance, and
+ * the minimum keeps dust from being returned at the operator's cost (docs/decisions.md §22.13).
+ */
+export async function checkExcessRefundPolicy(
+  deps: RefundPolicyDeps,
+  trx: Knex.Transaction,
+  req: Pick<RefundRequest, 'paymentId' | 'chain' | 'asset' | 'amount' | 'asked' | 'destination' | 'actor'>,
+): Promise<void> {
+  const policy = deps.config.settlement.refunds;
+  const units = (setting: AmountPerAsset) => payoutMinimumUnits(amountFor(setting, req.asset), decimalsOf(deps, req));
+  const earlier = (await refundsOfPayment(trx, req.paymentId)).filter((r) => !NEVER_SENT.has(r.state)).length;
+  if (earlier >= policy.perPayment)
+    throw new ApiError(
+      'invalid_state',
+      `Payment ${req.paymentId} has ${earlier} on-chain refunds, the most one payment may have (PAYGATE_REFUND_LIMIT_PER_PAYMENT); refund the rest yourself.`,
+    );
+  const minimum = units(policy.minimum);
+  if (req.amount < minimum || req.amount <= 0n)
+    throw new ApiError(
+      req.asked ? 'params_validation' : 'invalid_state',
+      `An excess refund of ${req.amount} is below the minimum on-chain refund of ${minimum} minor units of ${req.asset}: each refund is a transaction on chain.`,
+      req.asked ? { param: 'amount' } : undefined,
+    );
+  const ownerAbove = units(policy.ownerAbove);
+  if ((req.destination === null || req.amount > ownerAbove) && req.actor.kind === 'api_key' && !req.actor.canRefund)
+    throw new ApiError(
+      'forbidden',
+      `A refund of an excess ${req.destination === null ? 'through a claim link' : `of more than ${ownerAbove} minor units`} needs an API key an owner created in the dashboard with refunds allowed (canRefund); this key (${req.actor.id}) has not.`,
+    );
+}
+
 /** The payment's refund network fees not given back. */
 async function feesCharged(trx: Knex.Transaction, paymentId: string): Promise<bigint> {
   const entries = await listLedgerEntries(trx, { paymentId, kinds: ['refund_network_fee', 'refund_fee_released'] });

@@ -1,7 +1,9 @@
 /**
- * On-chain refunds, the request side (docs/decisions.md §22.6): the merchant asks for a refund of a payment settled in
- * collected mode, out of their unpaid balance; it goes to the paying wallet's account, or waits for the buyer to
- * enter an address through a one-time claim link. The move executor sends `planned` rows; this module writes them.
+ * On-chain refunds, the request side (docs/decisions.md §22.6, §22.12): the merchant asks for a refund of a payment
+ * settled in collected mode, out of that payment's own money still with Paygate (never paid out, never in a payout
+ * planned or sent) and within their unpaid balance, or out of its excess (what the buyer sent beyond it); it goes to
+ * the paying wallet's account, or waits for the buyer to enter an address through a one-time claim link. The move
+ * executor sends `planned` rows; this module writes them.
  *
  * Whose is the paying address? A payment confirmed by a wallet was paid by the account that signed (its claim's
  * account): the buyer's own. A plain transfer to a deposit address may come from an exchange's hot wallet, which
@@ -14,7 +16,8 @@ import type { SecretBox } from '../crypto/secretBox.js';
 import { findClaimOfPayment } from '../db/queries/claims.js';
 import { findIdempotencyKey, insertAnsweredKeys } from '../db/queries/idempotencyKeys.js';
 import { listLedgerEntries, type LedgerEntry } from '../db/queries/ledgerEntries.js';
-import { findPayment } from '../db/queries/payments.js';
+import { findPayment, type PaymentRow } from '../db/queries/payments.js';
+import { payoutOfPayment } from '../db/queries/payoutRows.js';
 import type { RefundedStage } from '../db/queries/paymentStages.js';
 import {
   claimOnchainRefund,
@@ -26,6 +29,7 @@ import {
   lockMerchantBalance,
   refundsOfPayment,
   type OnchainRefundRow,
+  type RefundSource,
 } from '../db/queries/refundRequests.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/merchant.js';
@@ -34,10 +38,12 @@ import { withIdempotencyKey, type IdempotentAnswer } from '../payments/idempoten
 import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { readPayment, refundMerchantPayment, type MerchantScope } from '../payments/merchantPayments.js';
 import { iso, toSnapshot, type PaymentSnapshot } from '../payments/snapshot.js';
+import { excessLeft } from './excess.js';
 import { insertLedgerEntries, unpaidBalances } from './ledger.js';
 import { enqueueMove } from './moveJobs.js';
 import {
   chargeRefundNetworkFee,
+  checkExcessRefundPolicy,
   checkRefundPolicy,
   OPERATOR,
   releaseRefundNetworkFee,
@@ -112,6 +118,7 @@ export async function refundPayment(
   await readPayment(deps, scope, id);
   const [payable] = await listLedgerEntries(deps.db.knex, { paymentId: id, kinds: ['payable'] });
   const once = async (trx: Knex.Transaction): Promise<Made> => {
+    if (body.source === 'excess') return excessRefund(deps, trx, scope, id, body, payable !== undefined, actor);
     if (payable) return onchainRefund(deps, trx, id, payable, body, actor);
     if (body.amount !== undefined)
       throw new ApiError(
@@ -134,7 +141,10 @@ export async function refundPayment(
     async (claim) => {
       try {
         return await deps.db.knex.transaction(async (trx) => {
-          // The payment's row lock first: a concurrent request with this key waits here for ours to commit, then
+          // The merchant's balance lock before the payment's row lock, the order every refund and payout planning
+          // takes them in (onchainRefund).
+          await lockMerchantBalance(trx, scope.merchantId);
+          // Then the payment's row lock: a concurrent request with this key waits here for ours to commit, then
           // finds the key and replays our answer rather than refunding again or answering already_refunded.
           await findPayment(trx, id, { forUpdate: true });
           if (await findIdempotencyKey(trx, claim.scope)) throw KEY_TAKEN;
@@ -161,7 +171,7 @@ export async function refundPayment(
   return replayed.replayed ? { ...replayed, body: openedAnswer(deps, replayed.body) } : replayed;
 }
 
-type RefundBody = { amount?: string; reason?: string };
+type RefundBody = { amount?: string; reason?: string; source?: RefundSource };
 interface Made {
   answer: RefundAnswer;
 }
@@ -193,6 +203,10 @@ async function onchainRefund(
 ): Promise<Made> {
   let created: OnchainRefundRow | null = null;
   let token: string | null = null;
+  // The merchant's balance lock before the payment's row lock (recordStage takes it): payout planning holds the
+  // former while its payout items reference the payment (a key-share lock on PostgreSQL), so the other order would
+  // deadlock a refund against a plan.
+  await lockMerchantBalance(trx, payable.merchantId);
   const { payment } = await recordStage(
     deps,
     id,
@@ -203,7 +217,6 @@ async function onchainRefund(
           'payment_not_succeeded',
           `Payment ${id} is ${p.status}; only a succeeded payment can be refunded.`,
         );
-      await lockMerchantBalance(trx, p.merchant_id);
       const refundable = await refundableAmount(trx, p.id, payable.amount, body.amount);
       const [unpaid] = await unpaidBalances(trx, {
         merchantId: p.merchant_id,
@@ -228,6 +241,7 @@ async function onchainRefund(
       token = destination === null ? randomBytes(32).toString('base64url') : null;
       created = {
         id: newId.refund(),
+        source: 'payment',
         payment_id: p.id,
         merchant_id: p.merchant_id,
         chain_caip2: payable.chain,
@@ -249,31 +263,18 @@ async function onchainRefund(
       if (destination !== null) await enqueueMove(trx, deps.jobs, 'refund', created.id);
       // Written now, not when sent: the unpaid balance drops at once, so neither a payout nor a second refund can
       // spend money promised to this buyer (reconciliation counts the refund against the collection only once sent).
-      await insertLedgerEntries(trx, [
-        {
-          entryKey: `refunded:${created.id}`,
-          kind: 'refunded',
-          merchantId: p.merchant_id,
-          live: p.live,
-          mode: 'collected',
-          chain: payable.chain,
-          asset: payable.asset,
-          amount,
-          address: destination,
-          paymentId: p.id,
-          refundId: created.id,
-          createdAt: now,
-        },
-      ]);
+      await insertLedgerEntries(trx, [refundReserved(created, p.live, now)]);
       await chargeRefundNetworkFee(trx, created, p.live, networkFee, now);
       return stageOf(p.stages.refunded, await refundsOfPayment(trx, p.id), now, body.reason);
     },
     trx,
   );
-  const row = created as OnchainRefundRow | null;
-  if (!row) throw new Error(`refund of ${id} was not created`);
+  return answerOf(deps, payment, created as OnchainRefundRow | null, token as string | null);
+}
+
+function answerOf(deps: RefundDeps, payment: PaymentRow, row: OnchainRefundRow | null, link: string | null): Made {
+  if (!row) throw new Error(`refund of ${payment.id} was not created`);
   const base = deps.config.publicBaseUrl.replace(/\/+$/, '');
-  const link = token as string | null;
   return {
     answer: {
       ...toSnapshot(payment),
@@ -282,26 +283,165 @@ async function onchainRefund(
   };
 }
 
-/** What is left to refund of the payment's payable amount, checked against what was asked. */
+/**
+ * `refundPayment` with `source: 'excess'`: a refund of what the buyer sent beyond what the payment took (excess.ts),
+ * from that excess itself, never from the merchant's unpaid balance, whatever the payment's status (a late payment's
+ * payment expired). To the paying wallet when a wallet's confirm named it, otherwise by claim link, as any refund.
+ */
+async function excessRefund(
+  deps: RefundDeps,
+  trx: Knex.Transaction,
+  scope: MerchantScope,
+  id: string,
+  body: RefundBody,
+  collected: boolean,
+  actor: RefundActor,
+): Promise<Made> {
+  let created: OnchainRefundRow | null = null;
+  let token: string | null = null;
+  await lockMerchantBalance(trx, scope.merchantId);
+  const { payment } = await recordStage(
+    deps,
+    id,
+    'refunded',
+    async (p, now): Promise<RefundedStage> => {
+      const held = await excessLeft(trx, p.id);
+      if (held.length === 0 && !collected)
+        throw new ApiError(
+          'params_validation',
+          `Payment ${id} did not settle in collected mode: Paygate holds none of its funds, so there is no excess to refund.`,
+          { param: 'source' },
+        );
+      const left = held.find((h) => h.amount > 0n);
+      if (!left)
+        throw new ApiError(
+          'invalid_state',
+          `Payment ${id} has no excess left to refund: nothing arrived beyond what it took, or it was refunded already.`,
+        );
+      const amount = body.amount === undefined ? left.amount : BigInt(body.amount);
+      if (amount > left.amount)
+        throw new ApiError(
+          'params_validation',
+          `amount ${amount} exceeds the ${left.amount} of excess left to refund of payment ${id} on ${left.chain} in ${left.asset}.`,
+          { param: 'amount' },
+        );
+      const destination = await payingWallet(trx, p.id, left.chain);
+      await checkExcessRefundPolicy(deps, trx, {
+        paymentId: p.id,
+        chain: left.chain,
+        asset: left.asset,
+        amount,
+        asked: body.amount !== undefined,
+        destination,
+        actor,
+      });
+      token = destination === null ? randomBytes(32).toString('base64url') : null;
+      created = {
+        id: newId.refund(),
+        source: 'excess',
+        payment_id: p.id,
+        merchant_id: p.merchant_id,
+        chain_caip2: left.chain,
+        asset_caip19: left.asset,
+        amount: amount.toString(),
+        destination,
+        claim_token_hash: token === null ? null : hashClaimToken(token),
+        claim_expires_at: token === null ? null : now + CLAIM_TTL_MS,
+        reason: body.reason ?? null,
+        state: destination === null ? 'awaiting_claim' : 'planned',
+        tx_id: null,
+        details: '{}',
+        created_at: now,
+        updated_at: now,
+      };
+      await insertOnchainRefund(trx, created);
+      if (destination !== null) await enqueueMove(trx, deps.jobs, 'refund', created.id);
+      await insertLedgerEntries(trx, [refundReserved(created, p.live, now)]);
+      return stageOf(p.stages.refunded, await refundsOfPayment(trx, p.id), now, body.reason);
+    },
+    trx,
+  );
+  return answerOf(deps, payment, created as OnchainRefundRow | null, token as string | null);
+}
+
+type Source = Pick<OnchainRefundRow, 'source'>;
+/** The ledger kind a refund reserves its amount with: the merchant's balance, or the payment's excess. */
+const reservedKind = (r: Source) => (r.source === 'excess' ? 'excess_refunded' : 'refunded');
+const releasedKind = (r: Source) => (r.source === 'excess' ? 'excess_released' : 'refund_released');
+
+/**
+ * A refund's reserving entry, written when it is asked for, not when sent: the balance it draws on drops at once, so
+ * neither a payout nor a second refund can spend money promised to this buyer (reconciliation counts it against the
+ * collection account only once sent). The move's completion writes the same key again (moves.ts), which adds nothing.
+ */
+export function refundReserved(
+  refund: Pick<
+    OnchainRefundRow,
+    'id' | 'source' | 'merchant_id' | 'payment_id' | 'chain_caip2' | 'asset_caip19' | 'amount' | 'destination'
+  >,
+  live: boolean,
+  now: number,
+  sent: { txId: string; address: string } | null = null,
+): LedgerEntry {
+  const kind = reservedKind(refund);
+  return {
+    entryKey: `${kind}:${refund.id}`,
+    kind,
+    merchantId: refund.merchant_id,
+    live,
+    mode: 'collected',
+    chain: refund.chain_caip2,
+    asset: refund.asset_caip19,
+    amount: BigInt(refund.amount),
+    address: sent?.address ?? refund.destination,
+    paymentId: refund.payment_id,
+    refundId: refund.id,
+    txId: sent?.txId ?? null,
+    createdAt: now,
+  };
+}
+
+/**
+ * What is left to refund of the payment's own money still with Paygate (docs/decisions.md §22.12), checked against
+ * what was asked: its payable less its refunds (released ones given back) less what a payout took. A payment's money
+ * is in one outgoing move at a time, so a payment in a payout that is planned or sent is refused outright (its money
+ * is on its way to the merchant; if that payout fails it is refundable again), and one paid out has only what the
+ * payout left, which is nothing. Never the merchant's other payments: the collection account is shared by every
+ * merchant, and money paid out is the merchant's own to return. Called under the merchant's balance lock, which
+ * payout planning takes too.
+ */
 async function refundableAmount(
   trx: Knex.Transaction,
   paymentId: string,
   payable: bigint,
   asked: string | undefined,
 ): Promise<{ amount: bigint; left: bigint }> {
-  // Released reservations (ended claim links) are refundable again.
+  const payout = await payoutOfPayment(trx, paymentId);
+  if (payout && payout.state !== 'final')
+    throw new ApiError(
+      'invalid_state',
+      `Payment ${paymentId} is being paid out in payout ${payout.id} (${payout.state}): its money is on its way to your payout address and cannot also be refunded. If that payout fails, the payment can be refunded again; once it is final, the money is yours and a refund is yours to send.`,
+    );
+  // Released reservations (ended claim links, failed sends) are refundable again.
   const refunded = (await listLedgerEntries(trx, { paymentId, kinds: ['refunded', 'refund_released'] })).reduce(
     (a, e) => a + (e.kind === 'refunded' ? e.amount : -e.amount),
     0n,
   );
-  const left = payable - refunded;
+  // A payout covers what was left of the payment when planned (less refunds and their network fees): once one is
+  // final, nothing of the payment is with Paygate any more.
+  const left = payable - refunded - (payout?.net ?? 0n);
+  if (payout)
+    throw new ApiError(
+      'invalid_state',
+      `Payment ${paymentId} was paid out in payout ${payout.id}: Paygate holds none of its money any more, so it cannot be refunded from here; a refund is yours to send.`,
+    );
   if (left <= 0n) throw new ApiError('already_refunded', `Payment ${paymentId} is refunded in full already.`);
   if (asked === undefined) return { amount: left, left };
   const amount = BigInt(asked);
   if (amount > left)
     throw new ApiError(
       'params_validation',
-      `amount ${amount} exceeds the ${left} left to refund of payment ${paymentId} (its settlement amount less earlier refunds).`,
+      `amount ${amount} exceeds the ${left} left to refund of payment ${paymentId} (its settlement amount less earlier refunds${payout ? ' and its payout' : ''}).`,
       { param: 'amount' },
     );
   return { amount, left };
@@ -453,13 +593,17 @@ export async function endAwaitingRefund(
  * back in the merchant's balance, once (the key is the refund's).
  */
 export function refundReleased(
-  refund: Pick<OnchainRefundRow, 'id' | 'merchant_id' | 'payment_id' | 'chain_caip2' | 'asset_caip19' | 'amount'>,
+  refund: Pick<
+    OnchainRefundRow,
+    'id' | 'source' | 'merchant_id' | 'payment_id' | 'chain_caip2' | 'asset_caip19' | 'amount'
+  >,
   live: boolean,
   now: number,
 ): LedgerEntry {
+  const kind = releasedKind(refund);
   return {
-    entryKey: `refund_released:${refund.id}`,
-    kind: 'refund_released',
+    entryKey: `${kind}:${refund.id}`,
+    kind,
     merchantId: refund.merchant_id,
     live,
     mode: 'collected',

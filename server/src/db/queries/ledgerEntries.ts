@@ -12,6 +12,11 @@ export type LedgerKind =
   | 'refund_released'
   | 'refund_network_fee'
   | 'refund_fee_released'
+  | 'payout_reserved'
+  | 'payout_released'
+  | 'excess'
+  | 'excess_refunded'
+  | 'excess_released'
   | 'fee_invoiced';
 
 export interface LedgerEntry {

@@ -9,16 +9,28 @@ export interface PayoutCandidate {
   asset: string;
   payable: bigint;
   fee: bigint;
-  /** What final on-chain refunds of the payment took from what it owed. */
+  /**
+   * What refunds of the payment reserved from what it owes: every `refunded` entry (written when the refund is asked
+   * for, whatever its state since) net of the `refund_released` ones (refunds that will never be sent).
+   */
   refunded: bigint;
 }
 
+export interface PayoutGroup {
+  merchantId: string;
+  live: boolean;
+  chain: string;
+  asset: string;
+}
+
 /**
- * The candidates, read inside the planning transaction. A payment waits while any transfer to its deposit is not in
- * a final sweep (its funds are not all at the collection account yet) and while a refund of it is not final or
- * failed (what it still owes is not known yet).
+ * The candidates, of one group when given. payouts.ts reads them again inside the planning transaction, under the
+ * merchant's balance lock, so what it plans is what no refund took meanwhile. A payment waits while any transfer to
+ * its deposit is not in a final sweep (its funds are not all at the collection account yet) and while a refund of it
+ * is still open (awaiting its claim, planned or sent): such a refund may still be released, and what it gives back
+ * must find the payment not yet paid out (a payment is in one payout only). A refund of its excess does not hold it.
  */
-export async function payoutCandidates(db: Knex | Knex.Transaction): Promise<PayoutCandidate[]> {
+export async function payoutCandidates(db: Knex | Knex.Transaction, group?: PayoutGroup): Promise<PayoutCandidate[]> {
   const ledger = db('ledger_entries as l')
     .join('payments as p', 'p.id', 'l.payment_id')
     .where({ 'l.kind': 'payable', 'l.mode': 'collected' })
@@ -45,9 +57,20 @@ export async function payoutCandidates(db: Knex | Knex.Transaction): Promise<Pay
     .whereNotExists(
       db('onchain_refunds as r')
         .whereRaw('r.payment_id = l.payment_id')
+        // A refund of the payment's excess draws on none of what it owes the merchant.
+        .where('r.source', 'payment')
         .whereNotIn('r.state', ['final', 'failed', 'expired', 'cancelled'])
         .select(db.raw('1')),
     )
+    .modify((q) => {
+      if (group)
+        q.where({
+          'l.merchant_id': group.merchantId,
+          'p.live': group.live,
+          'l.chain_caip2': group.chain,
+          'l.asset_caip19': group.asset,
+        });
+    })
     .orderBy('l.id')
     .select('l.payment_id', 'l.merchant_id', 'p.live', 'l.chain_caip2', 'l.asset_caip19', 'l.amount');
   const rows = (await ledger) as {
@@ -247,6 +270,18 @@ export async function payoutItemsOf(db: Knex | Knex.Transaction, payoutIds: stri
     fee: BigInt(r.fee),
     net: BigInt(r.net),
   }));
+}
+
+/** The payout (planned, sent or final) that covers a payment, if any: a failed one gave its payments back. */
+export async function payoutOfPayment(
+  db: Knex | Knex.Transaction,
+  paymentId: string,
+): Promise<{ id: string; state: string; net: bigint } | null> {
+  const row = (await db('payout_items as i')
+    .join('payouts as p', 'p.id', 'i.payout_id')
+    .where('i.payment_id', paymentId)
+    .first('p.id', 'p.state', 'i.net')) as { id: string; state: string; net: string } | undefined;
+  return row ? { id: row.id, state: row.state, net: BigInt(row.net) } : null;
 }
 
 /** A failed payout gives its payments back to the next plan (payout_items.payment_id is unique). */

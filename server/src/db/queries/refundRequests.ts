@@ -5,8 +5,12 @@ import { dialectOf } from '../dialect.js';
 /** `expired` and `cancelled` end an awaiting claim link without sending: its reservation is given back. */
 export type OnchainRefundState = 'awaiting_claim' | 'planned' | 'sent' | 'final' | 'failed' | 'expired' | 'cancelled';
 
+/** What a refund draws on: the payment's money owed to the merchant, or the excess the buyer sent beyond it. */
+export type RefundSource = 'payment' | 'excess';
+
 export interface OnchainRefundRow {
   id: string;
+  source: RefundSource;
   payment_id: string;
   merchant_id: string;
   chain_caip2: string;
@@ -33,8 +37,9 @@ const numeric = (r: OnchainRefundRow): OnchainRefundRow => ({
 });
 
 /**
- * Serialises refunds of one merchant (PostgreSQL locks its row; SQLite's single connection already serialises), so
- * two refunds at once cannot both spend the same unpaid balance.
+ * Serialises what draws on one merchant's balance: their refunds, and the planning of their payouts (PostgreSQL locks
+ * the merchant's row; on SQLite the transaction itself is the lock, one connection and one writer), so two refunds, or
+ * a refund and a payout, cannot both spend the same money.
  */
 export async function lockMerchantBalance(trx: Knex.Transaction, merchantId: string): Promise<void> {
   if (dialectOf(trx) === 'postgres') await trx('merchants').select('id').where({ id: merchantId }).forUpdate();

@@ -148,3 +148,22 @@ export async function sweepLegs(db: Knex | Knex.Transaction, sweepId: string): P
 export async function releaseSweepTransfers(trx: Knex.Transaction, sweepId: string): Promise<void> {
   await trx('sweep_transfers').where({ sweep_id: sweepId }).delete();
 }
+
+/**
+ * Whether every transfer to the payment's deposit addresses (seen or final; a reorged one never paid) is in a final
+ * sweep: its money is all at the collection account. A refund's move waits for it (moves.ts).
+ */
+export async function paymentFundsSwept(db: Knex | Knex.Transaction, paymentId: string): Promise<boolean> {
+  const waiting = (await db('deposit_transfers as t')
+    .where('t.payment_id', paymentId)
+    .whereIn('t.state', ['seen', 'final'])
+    .whereNotExists(
+      db('sweep_transfers as st')
+        .join('sweeps as s', 's.id', 'st.sweep_id')
+        .whereRaw('st.transfer_id = t.id')
+        .where('s.state', 'final')
+        .select(db.raw('1')),
+    )
+    .first('t.id')) as { id: string } | undefined;
+  return waiting === undefined;
+}

@@ -1,0 +1,62 @@
+/**
+ * A refund is sent from the shared collection account only once the money it returns is there (docs/decisions.md
+ * §22.12): accepted and reserved at once, it stays `planned` while its payment's deposit is not swept, and is sent
+ * after the sweep is final. On the run's anvil, both databases.
+ */
+import assert from 'node:assert/strict';
+import { getAddress } from 'viem';
+import { unpaidBalances } from '../../server/src/settlement/ledger.js';
+import { claimRefund, refundPayment } from '../../server/src/settlement/refunds.js';
+import { planSweeps } from '../../server/src/settlement/sweeps.js';
+import { useChainSnapshots } from '../helpers/chain.js';
+import { describeEachDatabase } from '../helpers/db.js';
+import { paidDeposit, startCollectedHarness, type CollectedHarness } from './collected.js';
+
+describeEachDatabase('settlement.refund.waitsForSweep', (get) => {
+  useChainSnapshots();
+  let h: CollectedHarness;
+  afterEach(async () => {
+    await h.close();
+  });
+
+  const stateOf = async (table: 'sweeps' | 'onchain_refunds', id: string) =>
+    ((await h.runtime.db.knex(table).where({ id }).first()) as { state: string }).state;
+
+  async function sweepAll(whileSent?: () => Promise<void>): Promise<void> {
+    const [sweep] = await planSweeps(h.checkout);
+    await h.local.test.mine({ blocks: 1 });
+    await h.until('the sweep sent', async () => (await stateOf('sweeps', sweep!)) !== 'planned');
+    await whileSent?.();
+    await h.local.test.mine({ blocks: 64 });
+    await h.until('the sweep final', async () => (await stateOf('sweeps', sweep!)) === 'final');
+  }
+
+  it('refundPayment + settlement.move: a refund of a payment not yet swept stays planned, reserved, and is sent after the sweep is final', async () => {
+    h = await startCollectedHarness(get().db);
+    const deps = { ...h.checkout, config: h.runtime.config, secretBox: h.runtime.secretBox };
+    const scope = { merchantId: h.merchantId, live: true };
+    // The collection account holds money already (another payment's, swept): enough to pay the refund from.
+    await paidDeposit(h, 5_000_000n, 0n);
+    await sweepAll();
+    const d = await paidDeposit(h, 4_000_000n, 0n);
+    const buyer = getAddress(`0x${'c2'.repeat(20)}`);
+    const answer = await refundPayment(deps, scope, d.paymentId, { amount: '1500000' });
+    const refundId = answer.body.refund!.refund_id;
+    await claimRefund(deps, new URL(answer.body.refund!.claim_url!).hash.slice(1), buyer);
+    assert.equal((await unpaidBalances(h.runtime.db.knex, scope))[0]!.amount, 7_500_000n, 'reserved at once');
+
+    // Rounds of the move while the deposit holds the money: nothing is sent from the shared account.
+    for (let i = 0; i < 3; i++) {
+      h.clock.advance(60_000);
+      await h.drain();
+    }
+    assert.equal(await stateOf('onchain_refunds', refundId), 'planned');
+    assert.equal(await h.balance(buyer), 0n);
+
+    await sweepAll(async () =>
+      assert.equal(await stateOf('onchain_refunds', refundId), 'planned', 'a sweep sent is not a sweep final'),
+    );
+    await h.until('the refund sent', async () => (await stateOf('onchain_refunds', refundId)) === 'sent');
+    assert.equal(await h.balance(buyer), 1_500_000n);
+  });
+});
