@@ -81,7 +81,10 @@ describeEachDatabase('settlement.refund.networkFee', (get) => {
     await claimRefund(deps, new URL(body.refund!.claim_url!).hash.slice(1), getAddress(`0x${'6'.repeat(40)}`));
     assert.equal(await unpaid(), 2_000_000n - FEE, 'the refund and its fee are reserved');
 
-    // Nothing was swept: every send is refused; after the retries and the authorization's deadline it fails.
+    // Its deposit transfer left the chain (a reorganisation, written here): no sweep is waited for (a refund waits for
+    // its payment's funds to be swept, §22.12) and the collection account holds none of it, so every send is refused;
+    // after the retries and the authorization's deadline it fails.
+    await h.runtime.db.knex('deposit_transfers').where({ payment_id: d.paymentId }).update({ state: 'reorged' });
     await h.drain();
     for (const delay of MOVE_SEND_RETRY_MS) {
       h.clock.advance(delay);
