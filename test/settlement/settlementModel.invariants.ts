@@ -21,6 +21,17 @@ function violated(invariant: string, detail: string): never {
   throw new InvariantViolation(invariant, detail);
 }
 
+const KNOWN_KINDS = [
+  'received',
+  'fee',
+  'payable',
+  'swept',
+  'paid_out',
+  'fee_paid',
+  'refunded',
+  'refund_released',
+  'fee_invoiced',
+];
 const REFUND_HOLDS = ['awaiting_claim', 'planned', 'sent', 'final'];
 const MOVE_HOLDS = ['planned', 'sent', 'final'];
 
@@ -37,6 +48,12 @@ async function ledgerRows(world: World): Promise<LedgerRow[]> {
     .where({ merchant_id: world.account.merchantId })
     .select('kind', 'payment_id', 'amount', 'mode')) as LedgerRow[];
 }
+
+const states = (rows: { payment_id: string; state: string }[], id: string) =>
+  rows
+    .filter((r) => r.payment_id === id)
+    .map((r) => r.state)
+    .join(', ') || 'none';
 
 const sumOf = (rows: { amount: string }[]) => rows.reduce((a, r) => a + BigInt(r.amount), 0n);
 
@@ -65,7 +82,11 @@ export async function checkStep(world: World, model: Model): Promise<void> {
   const items = (await knex('payout_items')
     .join('payouts', 'payouts.id', 'payout_items.payout_id')
     .whereIn('payouts.state', MOVE_HOLDS)
-    .select('payout_items.payment_id', 'payout_items.gross as amount')) as { payment_id: string; amount: string }[];
+    .select('payout_items.payment_id', 'payout_items.gross as amount', 'payouts.state')) as {
+    payment_id: string;
+    amount: string;
+    state: string;
+  }[];
 
   // Fees: never two for one payment, whatever the mode switches.
   for (const p of model.payments) {
@@ -81,7 +102,7 @@ export async function checkStep(world: World, model: Model): Promise<void> {
     if (paidOut + refunding > held)
       violated(
         'a payment’s money is in at most one outgoing move',
-        `payment ${p.id} (${p.mode}) received ${held} in the operator's accounts, but payouts hold ${paidOut} and refunds ${refunding} of it`,
+        `payment ${p.id} (${p.mode}) received ${held} in the operator's accounts, but payouts hold ${paidOut} (${states(items, p.id)}) and refunds ${refunding} (${states(refunds, p.id)}) of it`,
       );
   }
 
@@ -118,7 +139,12 @@ export async function checkStep(world: World, model: Model): Promise<void> {
       'no party receives more than it is owed',
       `the merchant's payout address holds ${merchantGot}, but it is owed ${merchantOwed} (direct payments and payables less refunds)`,
     );
-  const fees = sumOf(ledger.filter((r) => r.kind === 'fee' && r.mode === 'collected'));
+  // The treasury is owed the collected fees; a kind of row this test does not know (a charge a later change adds,
+  // such as a refund's network cost borne by the merchant) is counted as owed to it too, so the check stays an upper
+  // bound rather than a description of today's kinds.
+  const fees = sumOf(
+    ledger.filter((r) => (r.kind === 'fee' && r.mode === 'collected') || !KNOWN_KINDS.includes(r.kind)),
+  );
   const treasuryGot = await world.balance(world.treasury);
   if (treasuryGot > fees)
     violated('no party receives more than it is owed', `the treasury holds ${treasuryGot}, collected fees are ${fees}`);
