@@ -82,9 +82,12 @@ export async function checkStep(world: World, model: Model): Promise<void> {
   const items = (await knex('payout_items')
     .join('payouts', 'payouts.id', 'payout_items.payout_id')
     .whereIn('payouts.state', MOVE_HOLDS)
-    .select('payout_items.payment_id', 'payout_items.gross as amount', 'payouts.state')) as {
+    // What a payout moves of a payment: its net to the merchant and its fee to the treasury (a final refund taken
+    // before the payout is planned is already out of the net; the gross still counts it).
+    .select('payout_items.payment_id', 'payout_items.net', 'payout_items.fee', 'payouts.state')) as {
     payment_id: string;
-    amount: string;
+    net: string;
+    fee: string;
     state: string;
   }[];
 
@@ -97,7 +100,7 @@ export async function checkStep(world: World, model: Model): Promise<void> {
   // At most one outgoing move: what payouts and refunds hold of a payment never exceeds what it received.
   for (const p of model.payments) {
     const held = heldFor(p, world.payoutAddress);
-    const paidOut = sumOf(items.filter((i) => i.payment_id === p.id));
+    const paidOut = items.filter((i) => i.payment_id === p.id).reduce((a, i) => a + BigInt(i.net) + BigInt(i.fee), 0n);
     const refunding = sumOf(refunds.filter((r) => r.payment_id === p.id && REFUND_HOLDS.includes(r.state)));
     if (paidOut + refunding > held)
       violated(

@@ -55,6 +55,9 @@ export async function runModelSequences(options: ModelRunOptions): Promise<Model
         await world.settleMoves();
         await checkEnd(world, model);
         if (process.env.PAYGATE_MODEL_LOG === '1') await logSequence(world, model, String(commands));
+      } catch (err) {
+        if (process.env.PAYGATE_MODEL_LOG === '1') await logState(world);
+        throw err;
       } finally {
         steps += model.steps;
         await world.close();
@@ -92,6 +95,24 @@ async function logSequence(world: World, model: Model, commands: string): Promis
   const count = async (table: string) => Number(((await knex(table).count({ n: '*' }))[0] as { n: number | string }).n);
   console.log(
     `${commands}\n  payments ${payments.join(' ')}; refunds ${model.refunds.length}; sweeps ${await count('sweeps')}; payouts ${await count('payouts')}`,
+  );
+}
+
+/** The ledger and the moves at a failure, for reading it (PAYGATE_MODEL_LOG=1). */
+async function logState(world: World): Promise<void> {
+  const knex = world.runtime.db.knex;
+  console.log(
+    JSON.stringify(
+      {
+        ledger: await knex('ledger_entries').select('kind', 'payment_id', 'payout_id', 'refund_id', 'amount', 'mode'),
+        payouts: await knex('payouts').select('id', 'state', 'gross', 'net', 'fee', 'created_at'),
+        items: await knex('payout_items').select(),
+        refunds: await knex('onchain_refunds').select('id', 'payment_id', 'amount', 'state', 'created_at'),
+        clock: world.clock.now(),
+      },
+      null,
+      1,
+    ),
   );
 }
 
