@@ -3,8 +3,11 @@ import type { Knex } from 'knex';
 /**
  * `reorged_out`: a succeeded payment's transaction left the chain before it was final and did not come back
  * (direct settlement, docs/decisions.md §22.1); the payment stays succeeded and is never settled.
+ * `unroutable_deposit`: a transfer to a payment's deposit address on a chain where its merchant has no settlement
+ * address (removed after the address was given out, or the payment is not collected): it pays nothing and is never
+ * the merchant's payable; the money stays in the service's accounts, refundable from itself (§22.14).
  */
-export type DiscrepancyKind = 'late_payment' | 'overpayment' | 'underpayment' | 'reorged_out';
+export type DiscrepancyKind = 'late_payment' | 'overpayment' | 'underpayment' | 'reorged_out' | 'unroutable_deposit';
 
 export interface DiscrepancyRow {
   id: string;
