@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { updateMerchantSettings } from '../../server/src/accounts/merchants.js';
 import type { components } from '../../server/src/generated/gateway.js';
-import { LOCAL, SETTLEMENT } from '../gateway/checkout.js';
-import { expectJson } from '../gateway/harness.js';
+import { LOCAL, SETTLEMENT, signAction, typedDataOf } from '../gateway/checkout.js';
+import { expectError, expectJson } from '../gateway/harness.js';
 import { useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { ASKED, startDetectionHarness, type DetectionHarness } from './detection.js';
@@ -124,5 +124,27 @@ describeEachDatabase('settlement.depositChains: only where the merchant has a pa
       (await h.ledger(paymentId)).map((e) => e.kind),
       ['received'],
     );
+  });
+
+  it('an EIP-3009 option listed before its chain’s address was removed is refused at confirm, before anything moves', async () => {
+    const paymentId = await h.createPayment();
+    const buyer = await h.buyer();
+    const option = (await h.options(paymentId, [buyer.caip10])).options!.find(
+      (o) => o.amount.unit === `caip19/${h.tusd}`,
+    );
+    assert.ok(option, 'an EVM option while the merchant had an EVM address');
+    const deposit = typedDataOf(option).message.to as string;
+    const signature = await signAction(buyer, option);
+
+    await setAddresses({ [h.solana.caip2]: h.solana.settlementOwner.address });
+    const message = await expectError(
+      await h.confirm(paymentId, { optionId: option.id, results: [signature] }),
+      409,
+      'invalid_state',
+    );
+    assert.match(message, /no longer be paid on eip155:31337/);
+    await h.drain();
+    assert.equal((await h.payment(paymentId)).status, 'requires_action');
+    assert.equal(await h.tusdBalance(deposit), 0n, 'the authorization was never relayed');
   });
 });

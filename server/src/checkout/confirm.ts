@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ChainAdapter, OptionClaims, VerifiedOption } from '../chains/adapter.js';
 import { hasCollectedData, saveCollectedData, validateCollectedData } from '../collect/index.js';
+import { findMerchant } from '../db/queries/accounts.js';
 import { findClaimOfPayment } from '../db/queries/claims.js';
 import type { PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
@@ -26,6 +27,7 @@ import { requireAdapter, type Checkout } from './context.js';
 import { verifyOption } from './optionToken.js';
 import { paymentCollectData } from './options.js';
 import { pairResults } from './results.js';
+import { isCollected, paysOutOn } from '../settlement/deposits.js';
 
 type ConfirmRequest = components['schemas']['ConfirmPaymentRequest'];
 
@@ -106,6 +108,21 @@ export async function refuseScreened(checkout: Checkout, payment: PaymentRow, ac
   throw new ApiError('sanctioned_user', 'This account cannot pay through this service.');
 }
 
+/**
+ * An option to a deposit address, issued while the merchant had a settlement address on its chain, is confirmed
+ * after the address was removed: money the service would move itself (nothing has moved yet) is refused, so it never
+ * arrives where no payout can send it on (docs/decisions.md §22.14).
+ */
+async function refuseUnroutable(checkout: Checkout, payment: PaymentRow, chain: string): Promise<void> {
+  if (!(await isCollected(checkout, payment))) return;
+  const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
+  if (paysOutOn(merchant, chain)) return;
+  throw new ApiError(
+    'invalid_state',
+    `Payment ${payment.id} can no longer be paid on ${chain}: the merchant is not paid out there. List its options again.`,
+  );
+}
+
 export async function confirmPayment(
   checkout: Checkout,
   scope: GatewayScope,
@@ -145,6 +162,7 @@ export async function confirmPayment(
   // What the service settles is valid only before the payment's expiry, so none can be confirmed in the grace period.
   if (late && settledByService) throw new ApiError('payment_expired', `Payment ${id} has expired.`);
   if (settledByService) refuseStaleQuote(checkout, option);
+  if (settledByService) await refuseUnroutable(checkout, payment, option.claims.chain);
   await refuseScreened(checkout, payment, option.claims.account);
   await requireCollectedData(checkout, payment, body);
 

@@ -2414,7 +2414,9 @@ export interface operations {
              *     - `quote_expired`: the option's `expiresAt` has passed; [get payment options](#operation/getPaymentOptions)
              *       again, perform the new option's actions and confirm it;
              *     - `invalid_state`: the payment is no longer waiting for this confirm: it is `processing` or `succeeded`
-             *       through different results, or it is `failed` or `cancelled`.
+             *       through different results, or it is `failed` or `cancelled`; or the option pays a deposit address on a
+             *       network where the merchant is no longer paid out (its settlement address there was removed after the
+             *       option was listed, and nothing has moved yet): list the options again.
              */
             409: {
                 headers: {
