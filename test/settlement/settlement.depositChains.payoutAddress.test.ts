@@ -5,6 +5,7 @@
  * removed after it was given out) pays nothing and is recorded as an `unroutable_deposit` finding, never payable.
  */
 import assert from 'node:assert/strict';
+import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit';
 import { updateMerchantSettings } from '../../server/src/accounts/merchants.js';
 import type { components } from '../../server/src/generated/gateway.js';
 import { LOCAL, SETTLEMENT, signAction, typedDataOf } from '../gateway/checkout.js';
@@ -146,5 +147,39 @@ describeEachDatabase('settlement.depositChains: only where the merchant has a pa
     await h.drain();
     assert.equal((await h.payment(paymentId)).status, 'requires_action');
     assert.equal(await h.tusdBalance(deposit), 0n, 'the authorization was never relayed');
+  });
+
+  it('a Solana option listed before its chain’s address was removed is refused at confirm, before it is broadcast', async () => {
+    const paymentId = await h.createPayment();
+    const buyer = await h.solanaBuyer(100_000_000n, 5_000_000_000n);
+    const option = (await h.options(paymentId, [buyer.caip10])).options![0]!;
+    const action = option.actions[0]!;
+    assert.equal(action.type, 'build');
+    const fetched = await expectJson<{ actions: { data: { params: unknown[] } }[] }>(
+      await h.call('POST', `/v1/gateway/payment/${paymentId}/fetch`, {
+        body: { optionId: option.id, data: action.type === 'build' ? action.data.data : '' },
+      }),
+      200,
+    );
+    const { transaction } = fetched.actions[0]!.data.params[0] as { transaction: string };
+    const signed = await partiallySignTransaction(
+      [buyer.signer.keyPair],
+      getTransactionDecoder().decode(Buffer.from(transaction, 'base64')),
+    );
+
+    await setAddresses({ [LOCAL]: SETTLEMENT });
+    const message = await expectError(
+      await h.confirm(paymentId, { optionId: option.id, results: [getBase64EncodedWireTransaction(signed)] }),
+      409,
+      'invalid_state',
+    );
+    assert.match(message, /no longer be paid on solana:/);
+    assert.equal((await h.payment(paymentId)).status, 'requires_action');
+    const port = h.runtime.checkout!.adapters.find((a) => a.isChainId(h.solana.caip2))!.settlement!;
+    assert.equal(
+      await port.balance(h.solana.caip2, h.solanaTusd, buyer.signer.address),
+      100_000_000n,
+      'the transfer was never broadcast',
+    );
   });
 });

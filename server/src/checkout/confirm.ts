@@ -110,8 +110,8 @@ export async function refuseScreened(checkout: Checkout, payment: PaymentRow, ac
 
 /**
  * An option to a deposit address, issued while the merchant had a settlement address on its chain, is confirmed
- * after the address was removed: money the service would move itself (nothing has moved yet) is refused, so it never
- * arrives where no payout can send it on (docs/decisions.md §22.14).
+ * after the address was removed: money the service would still relay or broadcast itself (nothing has moved yet) is
+ * refused, so it never arrives where no payout can send it on (docs/decisions.md §22.14).
  */
 async function refuseUnroutable(checkout: Checkout, payment: PaymentRow, chain: string): Promise<void> {
   if (!(await isCollected(checkout, payment))) return;
@@ -162,7 +162,6 @@ export async function confirmPayment(
   // What the service settles is valid only before the payment's expiry, so none can be confirmed in the grace period.
   if (late && settledByService) throw new ApiError('payment_expired', `Payment ${id} has expired.`);
   if (settledByService) refuseStaleQuote(checkout, option);
-  if (settledByService) await refuseUnroutable(checkout, payment, option.claims.chain);
   await refuseScreened(checkout, payment, option.claims.account);
   await requireCollectedData(checkout, payment, body);
 
@@ -207,6 +206,8 @@ export async function confirmPayment(
     );
   }
 
+  // Nothing has moved yet when the service is still to relay or broadcast it: refused if it would land nowhere.
+  if (settledByService || draft.broadcast) await refuseUnroutable(checkout, payment, option.claims.chain);
   // Broadcast before the claim: a refused broadcast leaves the payment payable, and a repeat after a lost answer
   // finds the claim written by the first confirm.
   await draft.broadcast?.();
