@@ -102,16 +102,19 @@ describe('gateway getDepositOptions', () => {
     assert.equal(entry!.remaining.value, '0');
   });
 
-  it('answers 409 invalid_state for a merchant in direct mode, and allocates nothing', async () => {
-    const paymentId = await h.createPayment();
-    await h.runtime.db.knex('merchants').where({ id: h.account.merchantId }).update({ settlement_mode: 'direct' });
+  it('answers 409 invalid_state for a payment created in direct mode, even after a switch to collected, and allocates nothing', async () => {
+    const knex = h.runtime.db.knex;
+    await knex('merchants').where({ id: h.account.merchantId }).update({ settlement_mode: 'direct' });
+    let paymentId: string;
     try {
-      const message = await expectError(await h.call('GET', path(paymentId)), 409, 'invalid_state');
-      assert.match(message, /directly/);
+      paymentId = await h.createPayment();
     } finally {
-      await h.runtime.db.knex('merchants').where({ id: h.account.merchantId }).update({ settlement_mode: 'collected' });
+      await knex('merchants').where({ id: h.account.merchantId }).update({ settlement_mode: 'collected' });
     }
-    assert.equal(await h.runtime.db.knex('deposit_accounts').where({ payment_id: paymentId }).first(), undefined);
+    // The payment's own mode decides (decisions §22.14), not the merchant's current one.
+    const message = await expectError(await h.call('GET', path(paymentId)), 409, 'invalid_state');
+    assert.match(message, /directly/);
+    assert.equal(await knex('deposit_accounts').where({ payment_id: paymentId }).first(), undefined);
   });
 
   it('answers 409 invalid_state once cancelled, 410 payment_expired once expired, 404 for an unknown id', async () => {

@@ -91,9 +91,12 @@ export interface paths {
          *     - Only stablecoins worth one unit of the payment's currency are offered (no exchange rate, so `expiresAt` of an
          *       entry is `null`); on EVM chains, only tokens Paygate can move without gas at the deposit address (EIP-3009).
          *     - The deposit address is allocated on the first call and stays the payment's: calls are safe to repeat.
+         *     - Only networks where the merchant can be paid out are offered: those where it has a settlement (payout)
+         *       address. When no network qualifies, `deposits` is empty and `unavailableReason` says why; the answer is still
+         *       `200`, like a payment method a checkout shows as unavailable.
          *     - Only a payment in `requires_action` can be paid (`409 invalid_state` otherwise, `410 payment_expired` once
-         *       it expired). A payment of a merchant in **direct** mode answers `409 invalid_state`: pay it with
-         *       [get payment options](#operation/getPaymentOptions).
+         *       it expired). A payment created in **direct** mode answers `409 invalid_state`, whatever mode its merchant
+         *       has switched to since: pay it with [get payment options](#operation/getPaymentOptions).
          *     - Follow the payment with [get payment status](#operation/getPaymentStatus).
          */
         get: operations["getDepositOptions"];
@@ -1101,15 +1104,34 @@ export interface components {
             expiresAt: number | null;
         };
         /**
+         * DepositsUnavailableReason
+         * @description Why a payment offers no deposit option. Pay it with [get payment options](#operation/getPaymentOptions) where
+         *     those list any, or not at all.
+         *
+         *     - `no_deposit_network`: no network of the payment's mode (live or test) on this server takes deposits (for
+         *       example a live payment on a server configured with test networks only).
+         *     - `no_settlement_address`: networks take deposits, but the merchant has no settlement (payout) address on any of
+         *       them, so money sent there could never be paid out to it. Deposits appear once the merchant adds one.
+         *     - `no_pegged_asset`: the merchant can be paid out on a deposit network, but no deposit asset there is a
+         *       stablecoin of the payment's currency.
+         * @example no_settlement_address
+         * @enum {string}
+         */
+        DepositsUnavailableReason: "no_deposit_network" | "no_settlement_address" | "no_pegged_asset";
+        /**
          * GetDepositOptionsResponse
-         * @description The payment's deposit options, one per network and asset.
+         * @description The payment's deposit options, one per network and asset. Deposits are offered only on networks where the
+         *     merchant can be paid out (it has a settlement address there); when there is none, `deposits` is empty and
+         *     `unavailableReason` says why, as a checkout shows an unavailable payment method rather than failing.
          */
         GetDepositOptionsResponse: {
             /**
-             * @description One entry per network and asset, in the server's chain order. Empty when no network of the payment's mode
-             *     takes deposits.
+             * @description One entry per network and asset, in the server's chain order. Empty when the payment cannot be paid by
+             *     deposit; `unavailableReason` then says why.
              */
             deposits: components["schemas"]["DepositOption"][];
+            /** @description `null` when `deposits` lists at least one entry; otherwise why it is empty. */
+            unavailableReason: components["schemas"]["DepositsUnavailableReason"] | null;
         };
         /**
          * FetchActionRequest
@@ -2096,8 +2118,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["PaymentNotFound"];
             /**
-             * @description `invalid_state`: the payment is not in `requires_action`, so there is nothing left to pay, or its merchant
-             *     is paid in direct mode, where a payment has no deposit address (use
+             * @description `invalid_state`: the payment is not in `requires_action`, so there is nothing left to pay, or it was
+             *     created in direct mode, where a payment has no deposit address (use
              *     [get payment options](#operation/getPaymentOptions)).
              */
             409: {
@@ -2392,7 +2414,9 @@ export interface operations {
              *     - `quote_expired`: the option's `expiresAt` has passed; [get payment options](#operation/getPaymentOptions)
              *       again, perform the new option's actions and confirm it;
              *     - `invalid_state`: the payment is no longer waiting for this confirm: it is `processing` or `succeeded`
-             *       through different results, or it is `failed` or `cancelled`.
+             *       through different results, or it is `failed` or `cancelled`; or the option pays a deposit address on a
+             *       network where the merchant is no longer paid out (its settlement address there was removed after the
+             *       option was listed, and nothing has moved yet): list the options again.
              */
             409: {
                 headers: {
@@ -2929,3 +2953,4 @@ export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["s
 export const walletRpcActionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WalletRpcActionItem"]["type"]> = ["walletRpc"];
 export const buildActionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BuildActionItem"]["type"]> = ["build"];
 export const collectDataFieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CollectDataField"]["type"]> = ["text", "date", "checkbox"];
+export const depositsUnavailableReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DepositsUnavailableReason"]> = ["no_deposit_network", "no_settlement_address", "no_pegged_asset"];

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ChainAdapter, OptionClaims, VerifiedOption } from '../chains/adapter.js';
 import { hasCollectedData, saveCollectedData, validateCollectedData } from '../collect/index.js';
+import { findMerchant } from '../db/queries/accounts.js';
 import { findClaimOfPayment } from '../db/queries/claims.js';
 import type { PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
@@ -26,6 +27,7 @@ import { requireAdapter, type Checkout } from './context.js';
 import { verifyOption } from './optionToken.js';
 import { paymentCollectData } from './options.js';
 import { pairResults } from './results.js';
+import { isCollected, paysOutOn } from '../settlement/deposits.js';
 
 type ConfirmRequest = components['schemas']['ConfirmPaymentRequest'];
 
@@ -104,6 +106,21 @@ export async function refuseScreened(checkout: Checkout, payment: PaymentRow, ac
     if (!(err instanceof ApiError && err.code === 'invalid_state')) throw err;
   });
   throw new ApiError('sanctioned_user', 'This account cannot pay through this service.');
+}
+
+/**
+ * An option to a deposit address, issued while the merchant had a settlement address on its chain, is confirmed
+ * after the address was removed: money the service would still relay or broadcast itself (nothing has moved yet) is
+ * refused, so it never arrives where no payout can send it on (docs/decisions.md §22.14).
+ */
+async function refuseUnroutable(checkout: Checkout, payment: PaymentRow, chain: string): Promise<void> {
+  if (!(await isCollected(checkout, payment))) return;
+  const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
+  if (paysOutOn(merchant, chain)) return;
+  throw new ApiError(
+    'invalid_state',
+    `Payment ${payment.id} can no longer be paid on ${chain}: the merchant is not paid out there. List its options again.`,
+  );
 }
 
 export async function confirmPayment(
@@ -189,6 +206,8 @@ export async function confirmPayment(
     );
   }
 
+  // Nothing has moved yet when the service is still to relay or broadcast it: refused if it would land nowhere.
+  if (settledByService || draft.broadcast) await refuseUnroutable(checkout, payment, option.claims.chain);
   // Broadcast before the claim: a refused broadcast leaves the payment payable, and a repeat after a lost answer
   // finds the claim written by the first confirm.
   await draft.broadcast?.();

@@ -13,7 +13,7 @@ import { buyerPaymentInfo, readBuyerPayment, type GatewayScope } from './buyerPa
 import type { ChainAdapter, Holding, OptionClaims } from '../chains/adapter.js';
 import { adapterFor, type Checkout } from './context.js';
 import { newSalt, signOption, verifyOption } from './optionToken.js';
-import { collectedRecipients } from '../settlement/deposits.js';
+import { collectedRecipients, isCollected } from '../settlement/deposits.js';
 
 type OptionsRequest = components['schemas']['GetPaymentOptionsRequest'];
 type OptionsResponse = components['schemas']['GetPaymentOptionsResponse'];
@@ -142,8 +142,11 @@ export async function pricedOptions(
   collectData: CollectData | null,
 ): Promise<PaymentOption[]> {
   const options: PaymentOption[] = [];
-  // Collected settlement: every option pays the payment's deposit address, in an asset a deposit may hold.
-  const collected = merchant.settlement_mode === 'collected' ? await collectedRecipients(checkout, payment) : null;
+  // Collected settlement (the payment's own mode, whatever the merchant switched to since): every option pays the
+  // payment's deposit address, only on chains where the merchant can be paid out, in an asset a deposit may hold.
+  const collected = (await isCollected(checkout, payment))
+    ? await collectedRecipients(checkout, payment, merchant)
+    : null;
   for (const [adapter, accounts] of grouped) {
     const holdings = (
       await adapter.holdings({

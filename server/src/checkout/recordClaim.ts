@@ -8,7 +8,7 @@ import type { ClaimDraft, OptionClaims, VerifiedOption } from '../chains/adapter
 import { findMerchant, type SettlementMode } from '../db/queries/accounts.js';
 import { findClaimOfPayment, insertClaim, type ClaimRow } from '../db/queries/claims.js';
 import { insertDiscrepancy, type DiscrepancyKind } from '../db/queries/discrepancies.js';
-import { findPayment, type PaymentRow } from '../db/queries/payments.js';
+import { findPayment, settlementModeOfPayment, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import { feeOnAsset, type FeeBreakdown, type Money } from '../payments/fees.js';
@@ -91,6 +91,8 @@ export async function recordClaim(checkout: Checkout, input: ClaimInput): Promis
   const merchant = await findMerchant(checkout.db.knex, input.payment.merchant_id);
   const optionAmount = { unit: `caip19/${option.claims.asset}`, value: option.claims.amount };
   const fee = feeOf(merchant?.fee_config ?? null, option.claims, optionAmount);
+  // The payment's own mode: a merchant's switch after the payment was created changes nothing of it (§22.14).
+  const mode = (await settlementModeOfPayment(checkout.db.knex, id)) ?? 'direct';
   try {
     await checkout.db.knex.transaction(async (trx) => {
       await insertClaim(trx, {
@@ -119,7 +121,7 @@ export async function recordClaim(checkout: Checkout, input: ClaimInput): Promis
               processing_at: iso(now),
               option_amount: optionAmount,
               fee,
-              settlement_amount: settlementAmountOf(merchant?.settlement_mode ?? 'direct', optionAmount, fee),
+              settlement_amount: settlementAmountOf(mode, optionAmount, fee),
               buyer_caip10: option.claims.account,
               chain_caip2: option.claims.chain,
             },

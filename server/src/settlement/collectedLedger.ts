@@ -6,14 +6,15 @@
  */
 import type { Knex } from 'knex';
 import type { EventRow } from '../db/queries/events.js';
-import { findPayment } from '../db/queries/payments.js';
+import { findPayment, settlementModeOfPayment } from '../db/queries/payments.js';
 import type { EventHook } from '../payments/lifecycle.js';
 import { paidToDeposit } from '../payments/paidToDeposit.js';
 import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
 
 /**
- * A payment is collected when it was paid on a chain where it has a deposit address: the option's recipient there is
- * that address (what the merchant's mode was when it was paid), whatever the mode is by the time it succeeds.
+ * A payment is collected when it was created in collected settlement (payments.settlement_mode) and paid on a chain
+ * where it has a deposit address (the option's recipient there, §22.14), whatever the merchant's mode is by the time
+ * it succeeds.
  */
 export function collectedLedgerHook(deps: { now: () => number }): EventHook {
   const hook: EventHook = async (trx: Knex.Transaction, event: EventRow) => {
@@ -21,6 +22,7 @@ export function collectedLedgerHook(deps: { now: () => number }): EventHook {
     const payment = await findPayment(trx, event.payment_id);
     const processing = payment?.stages.processing;
     if (!payment || !processing || !processing.option_amount.unit.startsWith('caip19/')) return;
+    if ((await settlementModeOfPayment(trx, payment.id)) !== 'collected') return;
     // A simulated success (test mode) moved no money, so nothing is owed or paid out for it.
     const deposit = await paidToDeposit(trx, payment);
     if (!deposit) return;

@@ -1,8 +1,10 @@
 /**
- * Deposit addresses (docs/decisions.md §22.2): in collected settlement every payment gets one derivation index
- * (`deposit_accounts`) and, from it, its own address on every chain of its mode that serves collected settlement.
- * A buyer pays that address, from a wallet's option or by a plain transfer from anywhere, and detection credits the
- * payment by the address alone.
+ * Deposit addresses (docs/decisions.md §22.2, §22.14): in collected settlement every payment gets one derivation index
+ * (`deposit_accounts`) and, from it, its own address on every chain of its mode that takes deposits and where its
+ * merchant has a settlement (payout) address: money must never arrive where no payout can send it on. A buyer pays
+ * that address, from a wallet's option or by a plain transfer from anywhere, and detection credits the payment by the
+ * address alone. Whether a payment is collected is the payment's own mode (payments.settlement_mode), never the
+ * merchant's current one.
  */
 import type { Logger } from 'pino';
 import type { ChainAdapter, SettlementPort } from '../chains/adapter.js';
@@ -10,9 +12,9 @@ import { forNamespaceOf } from '../chains/adapters.js';
 import { allChains, type Chains, type ConfiguredAsset } from '../chains/index.js';
 import { currencyOfUnit } from '../currencies.js';
 import type { Database } from '../db/connect.js';
-import { findMerchant } from '../db/queries/accounts.js';
+import { findMerchant, type MerchantRow } from '../db/queries/accounts.js';
 import { allocateDerivationIndex, insertDepositAddress, receivedByAsset } from '../db/queries/depositAccounts.js';
-import type { PaymentRow } from '../db/queries/payments.js';
+import { settlementModeOfPayment, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
 import type { Pricing } from '../quotes/index.js';
@@ -20,6 +22,7 @@ import type { Pricing } from '../quotes/index.js';
 type DepositOption = components['schemas']['DepositOption'];
 type DepositOptionsResponse = components['schemas']['GetDepositOptionsResponse'];
 type Amount = components['schemas']['Amount'];
+type UnavailableReason = NonNullable<DepositOptionsResponse['unavailableReason']>;
 
 /** What deposits need of the runtime's checkout (checkout/context.ts `Checkout` has all of it). */
 export interface DepositDeps {
@@ -52,8 +55,17 @@ interface DepositChain {
   port: SettlementPort & { deposits: NonNullable<SettlementPort['deposits']> };
 }
 
-/** The chains of the payment's mode that take deposits, in the configuration's order. */
-function depositChains(deps: DepositDeps, live: boolean): DepositChain[] {
+/**
+ * Whether a payout can reach the merchant on this chain: it has a settlement address there. The one rule of where
+ * collected money may arrive: deposit addresses are offered (`depositChains`) and deposits credited
+ * (detection.ts) only where it holds; anything else is an `unroutable_deposit` finding.
+ */
+export function paysOutOn(merchant: Pick<MerchantRow, 'settlement_addresses'> | null, chain: string): boolean {
+  return !!merchant?.settlement_addresses[chain];
+}
+
+/** The chains of a mode (live or test) that take deposits, in the configuration's order. */
+function chainsTakingDeposits(deps: Pick<DepositDeps, 'chains' | 'adapters'>, live: boolean): DepositChain[] {
   const mode = live ? 'live' : 'test';
   const found: DepositChain[] = [];
   for (const chain of deps.chains ? allChains(deps.chains) : []) {
@@ -65,15 +77,42 @@ function depositChains(deps: DepositDeps, live: boolean): DepositChain[] {
 }
 
 /**
- * The payment's deposit address on every chain of its mode that takes deposits. The derivation index is allocated
- * once (insert-or-read: concurrent callers get the same one) and each address is recorded (`deposit_addresses`)
- * before it is shown to anyone, so detection knows every address a buyer may have been given. The address answered
- * is always the stored one: if the derived one differs (the deposit seed changed under a running database, which
- * the start refuses: settlement/seedGuard.ts), a new address would be one nothing watches. No chain takes deposits:
- * nothing is allocated.
+ * The chains a payment may be paid on by deposit: of its mode, taking deposits, and where its merchant has a
+ * settlement address, in the configuration's order.
  */
-export async function depositAddressesFor(deps: DepositDeps, payment: PaymentRow): Promise<DepositAddress[]> {
-  const chains = depositChains(deps, payment.live);
+export function depositChains(
+  deps: Pick<DepositDeps, 'chains' | 'adapters'>,
+  payment: Pick<PaymentRow, 'live'>,
+  merchant: Pick<MerchantRow, 'settlement_addresses'> | null,
+): DepositChain[] {
+  return chainsTakingDeposits(deps, payment.live).filter((c) => paysOutOn(merchant, c.caip2));
+}
+
+/** Whether the payment was created in collected settlement (its own mode; the merchant may have switched since). */
+export async function isCollected(deps: Pick<DepositDeps, 'db'>, payment: Pick<PaymentRow, 'id'>): Promise<boolean> {
+  return (await settlementModeOfPayment(deps.db.knex, payment.id)) === 'collected';
+}
+
+async function merchantOf(deps: Pick<DepositDeps, 'db'>, payment: PaymentRow): Promise<MerchantRow> {
+  const merchant = await findMerchant(deps.db.knex, payment.merchant_id);
+  if (!merchant) throw new Error(`payment ${payment.id} names merchant ${payment.merchant_id}, which does not exist`);
+  return merchant;
+}
+
+/**
+ * The payment's deposit address on every chain it may be paid on by deposit (`depositChains`). The derivation index
+ * is allocated once (insert-or-read: concurrent callers get the same one) and each address is recorded
+ * (`deposit_addresses`) before it is shown to anyone, so detection knows every address a buyer may have been given.
+ * The address answered is always the stored one: if the derived one differs (the deposit seed changed under a running
+ * database, which the start refuses: settlement/seedGuard.ts), a new address would be one nothing watches. No such
+ * chain: nothing is allocated.
+ */
+export async function depositAddressesFor(
+  deps: DepositDeps,
+  payment: PaymentRow,
+  known?: MerchantRow,
+): Promise<DepositAddress[]> {
+  const chains = depositChains(deps, payment, known ?? (await merchantOf(deps, payment)));
   if (chains.length === 0) return [];
   const now = deps.now();
   const index = await allocateDerivationIndex(deps.db.knex, payment.id, now);
@@ -105,9 +144,10 @@ export async function depositAddressesFor(deps: DepositDeps, payment: PaymentRow
 export async function collectedRecipients(
   deps: DepositDeps,
   payment: PaymentRow,
+  merchant: MerchantRow,
 ): Promise<{ settlement: Record<string, string>; assets: Set<string> }> {
-  const chains = depositChains(deps, payment.live);
-  const addresses = await depositAddressesFor(deps, payment);
+  const chains = depositChains(deps, payment, merchant);
+  const addresses = await depositAddressesFor(deps, payment, merchant);
   return {
     settlement: Object.fromEntries(addresses.map((a) => [a.chain, a.address])),
     assets: new Set(chains.flatMap((c) => c.port.deposits.assets(c.caip2))),
@@ -137,18 +177,21 @@ function amountOf(asset: ConfiguredAsset, value: bigint): Amount {
  * of the transfers detection saw in that asset and no reorg removed; the URI asks for what is left.
  */
 export async function listDepositOptions(deps: DepositDeps, payment: PaymentRow): Promise<DepositOptionsResponse> {
-  const merchant = await findMerchant(deps.db.knex, payment.merchant_id);
-  if (!merchant) throw new Error(`payment ${payment.id} names merchant ${payment.merchant_id}, which does not exist`);
-  if (merchant.settlement_mode !== 'collected') {
+  if (!(await isCollected(deps, payment))) {
     throw new ApiError(
       'invalid_state',
       `Payment ${payment.id} is paid to the merchant directly and has no deposit address; list its options instead.`,
     );
   }
+  const merchant = await merchantOf(deps, payment);
+  const none = (reason: UnavailableReason): DepositOptionsResponse => ({ deposits: [], unavailableReason: reason });
+  if (chainsTakingDeposits(deps, payment.live).length === 0) return none('no_deposit_network');
+  const routable = depositChains(deps, payment, merchant);
+  if (routable.length === 0) return none('no_settlement_address');
   const currency = currencyOfUnit(payment.amount_unit);
-  if (!currency) return { deposits: [] };
-  const chains = new Map(depositChains(deps, payment.live).map((c) => [c.caip2, c]));
-  const addresses = await depositAddressesFor(deps, payment);
+  if (!currency) return none('no_pegged_asset');
+  const chains = new Map(routable.map((c) => [c.caip2, c]));
+  const addresses = await depositAddressesFor(deps, payment, merchant);
   const received = await receivedByAsset(deps.db.knex, payment.id);
   const now = deps.now();
   const deposits: DepositOption[] = [];
@@ -182,5 +225,5 @@ export async function listDepositOptions(deps: DepositDeps, payment: PaymentRow)
       });
     }
   }
-  return { deposits };
+  return deposits.length > 0 ? { deposits, unavailableReason: null } : none('no_pegged_asset');
 }

@@ -13,7 +13,7 @@ import { currencyOfUnit } from '../currencies.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findClaimOfPayment, type ClaimRow } from '../db/queries/claims.js';
 import { insertDiscrepancy, type DiscrepancyKind, type DiscrepancyRow } from '../db/queries/discrepancies.js';
-import { findPayment, type PaymentRow } from '../db/queries/payments.js';
+import { findPayment, settlementModeOfPayment, type PaymentRow } from '../db/queries/payments.js';
 import { advanceScanCursor, readScanCursor } from '../db/queries/scanCursors.js';
 import {
   byChainOrder,
@@ -32,6 +32,7 @@ import { feeOnAsset, type FeeBreakdown } from '../payments/fees.js';
 import { expireIfOverdue, transitionPayment, type LifecycleDeps } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import type { Pricing } from '../quotes/index.js';
+import { paysOutOn } from './deposits.js';
 import { excessEntry } from './excess.js';
 import { insertLedgerEntries, listLedgerEntries, type LedgerEntry } from './ledger.js';
 
@@ -328,6 +329,10 @@ async function creditPayment(
     if (!asked.has(t.asset)) asked.set(t.asset, await askedAmount(deps, payment, chain, t.asset));
   }
   const stateOf = (t: SeenTransferRow): OnChainState | undefined => (t.state === 'final' ? 'final' : states.get(t.id));
+  // Money that no payout can send on (§22.14): the merchant has no settlement address on this chain (any more), or
+  // the payment is not collected. It never pays the payment and is never the merchant's payable.
+  const routable =
+    paysOutOn(merchant, chain) && (await settlementModeOfPayment(deps.db.knex, paymentId)) === 'collected';
   try {
     return await deps.db.knex.transaction(async (trx) => {
       let current = (await findPayment(trx, paymentId, { forUpdate: true }))!;
@@ -337,6 +342,12 @@ async function creditPayment(
         trx,
         counted.map((t) => receivedEntry(current, t, deps.now())),
       );
+      if (!routable) {
+        for (const t of counted) await recordFinding(deps, trx, current, unroutable(t));
+        for (const t of live)
+          if (stateOf(t) === 'final' && t.state === 'seen') await settleSeenTransfer(trx, t.id, 'final');
+        return false;
+      }
       const claim = await findClaimOfPayment(trx, paymentId);
       let succeeded = false;
       if (current.status === 'requires_action' && !claim) {
@@ -358,6 +369,15 @@ async function creditPayment(
     if (err instanceof ApiError && err.code === 'invalid_state') return false;
     throw err;
   }
+}
+
+function unroutable(t: SeenTransferRow): Finding {
+  return {
+    kind: 'unroutable_deposit',
+    transfer: t,
+    expected: 0n,
+    note: `Deposit on ${t.chain}, where the merchant has no settlement address: it pays nothing; refundable.`,
+  };
 }
 
 function receivedEntry(payment: PaymentRow, t: SeenTransferRow, now: number): LedgerEntry {

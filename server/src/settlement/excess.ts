@@ -23,6 +23,10 @@ export const HELD_BY_DISCREPANCY: Partial<Record<DiscrepancyKind, (d: Discrepanc
   overpayment: (d) => BigInt(d.receivedValue) - BigInt(d.expectedValue),
   // The payment ended unpaid: nothing of the transfer was taken (`expectedValue` is the amount it asked).
   late_payment: (d) => BigInt(d.receivedValue),
+  // A deposit on a chain the merchant cannot be paid on (§22.14): none of it pays the payment.
+  unroutable_deposit: (d) => BigInt(d.receivedValue),
+  // Not `unwatched_deposit` (§22.15): reconciliation saw a balance, not a transfer, and nothing sweeps it, so it is
+  // never at the collection account a refund is sent from; the operator returns it with the deposit key.
 };
 
 /** The `excess` entry of a discrepancy that holds funds, or null (a kind that holds none, or nothing held). */

@@ -7,8 +7,12 @@ import type { Knex } from 'knex';
  * detection could explain it (typically a transfer after detection stopped watching the address, 7 days after its
  * payment ended; §22.15). No transaction is known: `received_value` is the address's balance, `expected_value` what
  * the ledger says it holds; the money is still at the deposit address.
+ * `unroutable_deposit`: a transfer to a payment's deposit address on a chain where its merchant has no settlement
+ * address (removed after the address was given out, or the payment is not collected): it pays nothing and is never
+ * the merchant's payable; the money stays in the service's accounts, refundable from itself (§22.14).
  */
-export type DiscrepancyKind = 'late_payment' | 'overpayment' | 'underpayment' | 'reorged_out' | 'unwatched_deposit';
+export type DiscrepancyKind =
+  'late_payment' | 'overpayment' | 'underpayment' | 'reorged_out' | 'unwatched_deposit' | 'unroutable_deposit';
 
 export interface DiscrepancyRow {
   id: string;
