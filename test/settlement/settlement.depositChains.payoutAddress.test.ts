@@ -5,12 +5,18 @@
  * removed after it was given out) pays nothing and is recorded as an `unroutable_deposit` finding, never payable.
  */
 import assert from 'node:assert/strict';
-import { getBase64EncodedWireTransaction, getTransactionDecoder, partiallySignTransaction } from '@solana/kit';
+import {
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  partiallySignTransaction,
+} from '@solana/kit';
 import { updateMerchantSettings } from '../../server/src/accounts/merchants.js';
 import type { components } from '../../server/src/generated/gateway.js';
 import { LOCAL, SETTLEMENT, signAction, typedDataOf } from '../gateway/checkout.js';
 import { expectError, expectJson } from '../gateway/harness.js';
 import { useChainSnapshots } from '../helpers/chain.js';
+import { driveJobsUntil, solanaTransactionOf } from '../helpers/wait.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { ASKED, startDetectionHarness, type DetectionHarness } from './detection.js';
 
@@ -181,5 +187,39 @@ describeEachDatabase('settlement.depositChains: only where the merchant has a pa
       100_000_000n,
       'the transfer was never broadcast',
     );
+  });
+
+  it('a Solana Pay transaction built before the address was removed and sent after pays nothing: an unroutable_deposit finding', async () => {
+    const paymentId = await h.createPayment();
+    const buyer = await h.solanaBuyer();
+    const post = await expectJson<{ transaction: string }>(
+      await h.call('POST', `/v1/gateway/payment/${paymentId}/solana-pay`, {
+        body: { account: buyer.signer.address },
+        headers: { 'Api-Key': null },
+      }),
+      200,
+    );
+    await setAddresses({ [LOCAL]: SETTLEMENT });
+
+    // The wallet signs and sends it itself, as Solana Pay wallets do.
+    const signed = await partiallySignTransaction(
+      [buyer.signer.keyPair],
+      getTransactionDecoder().decode(Buffer.from(post.transaction, 'base64')),
+    );
+    const rpc = h.chains.solana[0]!.rpc;
+    await rpc.sendTransaction(getBase64EncodedWireTransaction(signed), { encoding: 'base64' }).send();
+    const signature = getSignatureFromTransaction(signed);
+    await solanaTransactionOf(rpc, signature);
+
+    const finding = await driveJobsUntil('the Solana Pay search to find the transfer', h, async () =>
+      (await h.discrepancies(paymentId)).find((d) => d.kind === 'unroutable_deposit'),
+    );
+    assert.equal(finding.txId, signature);
+    assert.equal(finding.chain, h.solana.caip2);
+    assert.equal(finding.receivedValue, ASKED.toString());
+    await h.drain();
+    assert.equal((await h.payment(paymentId)).status, 'requires_action');
+    assert.equal(await h.runtime.db.knex('payment_claims').where({ payment_id: paymentId }).first(), undefined);
+    assert.deepEqual(await h.ledger(paymentId), [], 'nothing is payable');
   });
 });

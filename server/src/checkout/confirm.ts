@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import type { ChainAdapter, OptionClaims, VerifiedOption } from '../chains/adapter.js';
 import { hasCollectedData, saveCollectedData, validateCollectedData } from '../collect/index.js';
-import { findMerchant } from '../db/queries/accounts.js';
 import { findClaimOfPayment } from '../db/queries/claims.js';
 import type { PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
@@ -27,7 +26,7 @@ import { requireAdapter, type Checkout } from './context.js';
 import { verifyOption } from './optionToken.js';
 import { paymentCollectData } from './options.js';
 import { pairResults } from './results.js';
-import { isCollected, paysOutOn } from '../settlement/deposits.js';
+import { unroutableDeposit } from '../settlement/deposits.js';
 
 type ConfirmRequest = components['schemas']['ConfirmPaymentRequest'];
 
@@ -114,9 +113,7 @@ export async function refuseScreened(checkout: Checkout, payment: PaymentRow, ac
  * refused, so it never arrives where no payout can send it on (docs/decisions.md §22.14).
  */
 async function refuseUnroutable(checkout: Checkout, payment: PaymentRow, chain: string): Promise<void> {
-  if (!(await isCollected(checkout, payment))) return;
-  const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
-  if (paysOutOn(merchant, chain)) return;
+  if (!(await unroutableDeposit(checkout, payment, chain))) return;
   throw new ApiError(
     'invalid_state',
     `Payment ${payment.id} can no longer be paid on ${chain}: the merchant is not paid out there. List its options again.`,

@@ -14,6 +14,7 @@ import { randomBase62 } from '../ids.js';
 import { feeOnAsset, type FeeBreakdown, type Money } from '../payments/fees.js';
 import { transitionPayment } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
+import { unroutableDeposit } from '../settlement/deposits.js';
 import type { Checkout } from './context.js';
 import { RELAY_TASK, WATCH_TASK } from './jobNames.js';
 
@@ -88,6 +89,24 @@ export interface ClaimInput {
 export async function recordClaim(checkout: Checkout, input: ClaimInput): Promise<void> {
   const { option, draft, resultsDigest, now } = input;
   const id = input.payment.id;
+  // A transfer found on chain to a deposit where the merchant is no longer paid out (§22.14): it pays nothing and is
+  // a finding, as detection records the same transfer (the finding's key makes the two one).
+  if (input.foundOnChain && (await unroutableDeposit(checkout, input.payment, option.claims.chain))) {
+    await insertDiscrepancy(checkout.db.knex, {
+      id: `dsc_${randomBase62(20)}`,
+      paymentId: id,
+      kind: 'unroutable_deposit',
+      live: input.payment.live,
+      chain: option.claims.chain,
+      txId: draft.txId ?? draft.claimKey,
+      assetUnit: `caip19/${option.claims.asset}`,
+      expectedValue: '0',
+      receivedValue: (BigInt(option.claims.amount) + draft.excess).toString(),
+      note: `Deposit on ${option.claims.chain}, where the merchant has no settlement address: it pays nothing; refundable.`,
+      createdAt: now,
+    });
+    throw new ApiError('invalid_state', `Payment ${id} can no longer be paid on ${option.claims.chain}.`);
+  }
   const merchant = await findMerchant(checkout.db.knex, input.payment.merchant_id);
   const optionAmount = { unit: `caip19/${option.claims.asset}`, value: option.claims.amount };
   const fee = feeOf(merchant?.fee_config ?? null, option.claims, optionAmount);

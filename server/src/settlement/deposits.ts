@@ -93,6 +93,19 @@ export async function isCollected(deps: Pick<DepositDeps, 'db'>, payment: Pick<P
   return (await settlementModeOfPayment(deps.db.knex, payment.id)) === 'collected';
 }
 
+/**
+ * Whether a collected payment's money would land on a chain its merchant is not paid out on (its address there was
+ * removed after an option was listed): confirm refuses what has not moved yet, and a claim of what has is a finding.
+ */
+export async function unroutableDeposit(
+  deps: Pick<DepositDeps, 'db'>,
+  payment: Pick<PaymentRow, 'id' | 'merchant_id'>,
+  chain: string,
+): Promise<boolean> {
+  if (!(await isCollected(deps, payment))) return false;
+  return !paysOutOn(await findMerchant(deps.db.knex, payment.merchant_id), chain);
+}
+
 async function merchantOf(deps: Pick<DepositDeps, 'db'>, payment: PaymentRow): Promise<MerchantRow> {
   const merchant = await findMerchant(deps.db.knex, payment.merchant_id);
   if (!merchant) throw new Error(`payment ${payment.id} names merchant ${payment.merchant_id}, which does not exist`);
