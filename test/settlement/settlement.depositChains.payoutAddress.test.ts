@@ -114,9 +114,13 @@ describeEachDatabase('settlement.depositChains: only where the merchant has a pa
       findings.map((f) => [f.kind, f.chain, f.txId, f.receivedValue, f.expectedValue]),
       [['unroutable_deposit', LOCAL, paid.hash, ASKED.toString(), '0']],
     );
-    // What arrived is in the ledger (it equals the chain), and none of it is the merchant's.
+    // What arrived is in the ledger (it equals the chain), all of it the buyer's excess, refundable from itself
+    // (excess.ts), none of it the merchant's.
     const kinds = (await h.ledger(paymentId)).map((e) => [e.kind, e.amount]);
-    assert.deepEqual(kinds, [['received', ASKED]]);
+    assert.deepEqual(kinds, [
+      ['received', ASKED],
+      ['excess', ASKED],
+    ]);
 
     // Scanned again, and again once the payment expired: the same single finding, no late payment beside it.
     await h.scan();
@@ -129,7 +133,7 @@ describeEachDatabase('settlement.depositChains: only where the merchant has a pa
     );
     assert.deepEqual(
       (await h.ledger(paymentId)).map((e) => e.kind),
-      ['received'],
+      ['received', 'excess'],
     );
   });
 
