@@ -14,6 +14,7 @@ import * as direct from './migrations/008_direct.js';
 import * as moves from './migrations/008_moves.js';
 import * as moveLeases from './migrations/009_move_leases.js';
 import * as settlementGuards from './migrations/013_settlement_guards.js';
+import * as scaleIndexes from './migrations/016_scale_indexes.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
@@ -28,6 +29,8 @@ const migrations: Record<string, Knex.Migration> = {
   '008_moves': moves,
   '009_move_leases': moveLeases,
   '013_settlement_guards': settlementGuards,
+  // Exports `config = { transaction: false }`: knex honours it per migration (016_scale_indexes.ts).
+  '016_scale_indexes': scaleIndexes,
 };
 
 const source: Knex.MigrationSource<string> = {
