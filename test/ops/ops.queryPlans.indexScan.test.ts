@@ -11,6 +11,7 @@ import { ledgerPage } from '../../server/src/db/queries/ledgerEntries.js';
 import { EXPORT_PAGE_SIZE } from '../../server/src/payments/paymentExport.js';
 import { listPayments } from '../../server/src/db/queries/payments.js';
 import { listPayoutRows } from '../../server/src/db/queries/payoutRows.js';
+import { listAttemptsOf, listPaymentDeliveries } from '../../server/src/db/queries/timelineDeliveries.js';
 import { listAttempts, listDeliveries } from '../../server/src/db/queries/webhooks.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
@@ -156,13 +157,15 @@ describe('ops.queryPlans hot reads use their index [postgres]', function () {
     await batched(
       k,
       'webhook_attempts',
-      Array.from({ length: N }, (_, i) => ({
-        delivery_id: `whd_${String(i).padStart(20, '0')}`,
-        attempt: 1,
-        started_at: at(i),
-        status: 200,
+      // Up to eight attempts per delivery in production, each with the first 4 KB of the answer; four and 1 KB here.
+      Array.from({ length: 4 * N }, (_, i) => ({
+        delivery_id: `whd_${String(i % N).padStart(20, '0')}`,
+        attempt: Math.floor(i / N) + 1,
+        started_at: at(i % N),
+        status: 500,
         latency_ms: 5,
-        delivered: true,
+        response_body: 'x'.repeat(1024),
+        delivered: false,
       })),
     );
     await batched(
@@ -237,11 +240,21 @@ describe('ops.queryPlans hot reads use their index [postgres]', function () {
     assertIndexScan(nodes, 'payments', 'payments_status_list_idx');
   });
 
-  it('a payment timeline (deliveries by payment) reads webhook_deliveries_payment_idx', async () => {
-    const nodes = await planOf(knex(), 'webhook_deliveries', () =>
+  it('a payment timeline page and the delivery log by payment read webhook_deliveries_payment_idx', async () => {
+    const timelinePage = await planOf(knex(), 'webhook_deliveries', () =>
+      listPaymentDeliveries(knex(), {
+        merchantId: BIG,
+        live: true,
+        paymentId: paymentId(1),
+        startingAfter: { created_at: T0, id: 'whd_0' },
+        limit: 101,
+      }),
+    );
+    assertIndexScan(timelinePage, 'webhook_deliveries', 'webhook_deliveries_payment_idx');
+    const log = await planOf(knex(), 'webhook_deliveries', () =>
       listDeliveries(knex(), { ...scope, paymentId: paymentId(1), limit: 100 }),
     );
-    assertIndexScan(nodes, 'webhook_deliveries', 'webhook_deliveries_payment_idx');
+    assertIndexScan(log, 'webhook_deliveries', 'webhook_deliveries_payment_idx');
   });
 
   it('the delivery log reads webhook_deliveries_mode_list_idx, and by status webhook_deliveries_status_list_idx', async () => {
@@ -257,9 +270,12 @@ describe('ops.queryPlans hot reads use their index [postgres]', function () {
     );
   });
 
-  it("a delivery's attempts read their unique (delivery_id, attempt) index", async () => {
-    const nodes = await planOf(knex(), 'webhook_attempts', () => listAttempts(knex(), `whd_${'0'.repeat(19)}7`));
-    assertIndexScan(nodes, 'webhook_attempts', 'webhook_attempts_delivery_id_attempt_unique');
+  it("a delivery's attempts, and a timeline page's, read their unique (delivery_id, attempt) index", async () => {
+    const one = await planOf(knex(), 'webhook_attempts', () => listAttempts(knex(), `whd_${'0'.repeat(19)}7`));
+    assertIndexScan(one, 'webhook_attempts', 'webhook_attempts_delivery_id_attempt_unique');
+    const ids = Array.from({ length: 100 }, (_, i) => `whd_${String(i * 7).padStart(20, '0')}`);
+    const page = await planOf(knex(), 'webhook_attempts', () => listAttemptsOf(knex(), ids));
+    assertIndexScan(page, 'webhook_attempts', 'webhook_attempts_delivery_id_attempt_unique');
   });
 
   // A small merchant among a large one: walking the primary key would read everyone's rows to find its few. At this

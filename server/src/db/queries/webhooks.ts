@@ -113,7 +113,7 @@ export interface DeliveryRow {
   updated_at: number;
 }
 
-function deliveryFromRaw(raw: Record<string, unknown>): DeliveryRow {
+export function deliveryFromRaw(raw: Record<string, unknown>): DeliveryRow {
   return {
     ...(raw as unknown as DeliveryRow),
     live: bool(raw.live),
@@ -297,13 +297,17 @@ export async function listAttempts(db: Db, deliveryId: string): Promise<AttemptR
     string,
     unknown
   >[];
-  return rows.map((r) => ({
+  return rows.map(attemptFromRaw);
+}
+
+export function attemptFromRaw(r: Record<string, unknown>): AttemptRow {
+  return {
     ...(r as unknown as AttemptRow),
     started_at: Number(r.started_at),
     status: num(r.status),
     latency_ms: Number(r.latency_ms),
     delivered: bool(r.delivered),
-  }));
+  };
 }
 
 /**

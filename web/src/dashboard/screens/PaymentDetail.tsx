@@ -18,6 +18,7 @@ import {
   type PaymentSnapshot,
   type SimulateTarget,
   type Timeline,
+  withNextPage,
 } from './parts/requests.js';
 import { Amount, Dialog, FormError, Loading, Notice, StatusBadge, Time } from './parts/ui.js';
 import './parts/screens.css';
@@ -60,6 +61,14 @@ export function PaymentDetail({ paymentId }: { paymentId: string }) {
       setTimelineFailure(null);
     } else setTimelineFailure(t.failure);
   }, [api, paymentId]);
+
+  // A payment resent many times has more deliveries than one page; the rest load on demand.
+  const loadMore = async () => {
+    if (!timeline?.nextCursor) return;
+    const next = await getTimeline(api, paymentId, timeline.nextCursor);
+    if (next.ok) setTimeline(withNextPage(timeline, next.data));
+    else setTimelineFailure(next.failure);
+  };
 
   useEffect(() => {
     setPayment(null);
@@ -229,6 +238,11 @@ export function PaymentDetail({ paymentId }: { paymentId: string }) {
             ))}
           </ol>
         )}
+        {timeline?.hasMore ? (
+          <button type="button" class="button secondary" onClick={() => void loadMore()}>
+            Show more deliveries
+          </button>
+        ) : null}
       </section>
       {dialog === 'cancel' ? (
         <ReasonDialog
