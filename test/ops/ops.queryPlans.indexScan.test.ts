@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
+import { pruneAttemptBatch } from '../../server/src/db/queries/attemptRetention.js';
 import { listAuditRows } from '../../server/src/db/queries/auditRows.js';
 import { ledgerPage } from '../../server/src/db/queries/ledgerEntries.js';
 import { EXPORT_PAGE_SIZE } from '../../server/src/payments/paymentExport.js';
@@ -13,6 +14,7 @@ import { listPayments } from '../../server/src/db/queries/payments.js';
 import { listPayoutRows } from '../../server/src/db/queries/payoutRows.js';
 import { listAttemptsOf, listPaymentDeliveries } from '../../server/src/db/queries/timelineDeliveries.js';
 import { listAttempts, listDeliveries } from '../../server/src/db/queries/webhooks.js';
+import { RETENTION_BATCH } from '../../server/src/webhooks/retention.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
 
@@ -39,7 +41,7 @@ function nodesOf(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 }
 
-/** The plan of the one statement `run` sends to `table`. */
+/** The plan of the one read `run` sends to `table`. */
 async function planOf(knex: Knex, table: string, run: () => Promise<unknown>): Promise<PlanNode[]> {
   const sent: { sql: string; bindings: readonly unknown[] }[] = [];
   const listener = (q: { sql: string; bindings?: readonly unknown[] }) =>
@@ -50,7 +52,7 @@ async function planOf(knex: Knex, table: string, run: () => Promise<unknown>): P
   } finally {
     knex.off('query', listener);
   }
-  const ofTable = sent.filter((q) => q.sql.includes(`from "${table}"`));
+  const ofTable = sent.filter((q) => q.sql.startsWith('select') && q.sql.includes(`from "${table}"`));
   assert.equal(ofTable.length, 1, `one statement on ${table}: ${JSON.stringify(sent)}`);
   const { sql, bindings } = ofTable[0]!;
   // The event carries the statement as sent, with PostgreSQL's numbered placeholders, in order.
@@ -296,5 +298,13 @@ describe('ops.queryPlans hot reads use their index [postgres]', function () {
   it('the payouts list reads payouts_list_idx', async () => {
     const nodes = await planOf(knex(), 'payouts', () => listPayoutRows(knex(), scope));
     assertIndexScan(nodes, 'payouts', 'payouts_list_idx');
+  });
+
+  // Last: it deletes the oldest tenth of the attempts, as the job would.
+  it('a webhook retention batch finds its attempts through webhook_attempts_started_idx', async () => {
+    const nodes = await planOf(knex(), 'webhook_attempts', () =>
+      pruneAttemptBatch(knex(), T0 + 40 * DAY, T0 + 400 * DAY, RETENTION_BATCH),
+    );
+    assertIndexScan(nodes, 'webhook_attempts', 'webhook_attempts_started_idx');
   });
 });

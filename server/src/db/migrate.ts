@@ -15,6 +15,7 @@ import * as moves from './migrations/008_moves.js';
 import * as moveLeases from './migrations/009_move_leases.js';
 import * as settlementGuards from './migrations/013_settlement_guards.js';
 import * as scaleIndexes from './migrations/016_scale_indexes.js';
+import * as attemptsPruned from './migrations/017_attempts_pruned.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Knex.Migration> = {
   '013_settlement_guards': settlementGuards,
   // Exports `config = { transaction: false }`: knex honours it per migration (016_scale_indexes.ts).
   '016_scale_indexes': scaleIndexes,
+  '017_attempts_pruned': attemptsPruned,
 };
 
 const source: Knex.MigrationSource<string> = {

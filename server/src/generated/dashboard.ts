@@ -1277,6 +1277,13 @@ export interface components {
              *     delivery; omitted in `listWebhookDeliveries`.
              */
             attempts?: components["schemas"]["WebhookAttempt"][];
+            /**
+             * @description `true` when the delivery's attempts are older than the server's retention window
+             *     (`PAYGATE_WEBHOOK_RETENTION_DAYS`, 90 days by default) and were removed: `attempts` is then empty, while
+             *     `status`, `attemptCount` and `deliveredAt` still tell the outcome. Sent on every delivery.
+             * @example false
+             */
+            attemptsPruned?: boolean;
         };
         /**
          * WebhookAttempt

@@ -111,6 +111,8 @@ export interface DeliveryRow {
   created_at: number;
   delivered_at: number | null;
   updated_at: number;
+  /** When the retention job removed its attempts (webhooks/retention.ts); absent or null while they are kept. */
+  attempts_pruned_at?: number | null;
 }
 
 export function deliveryFromRaw(raw: Record<string, unknown>): DeliveryRow {
@@ -123,6 +125,7 @@ export function deliveryFromRaw(raw: Record<string, unknown>): DeliveryRow {
     created_at: Number(raw.created_at),
     delivered_at: num(raw.delivered_at),
     updated_at: Number(raw.updated_at),
+    attempts_pruned_at: num(raw.attempts_pruned_at),
   };
 }
 

@@ -226,7 +226,7 @@ export function PaymentDetail({ paymentId }: { paymentId: string }) {
                             Delivery <code>{d.id}</code> ({d.trigger}) <StatusBadge status={d.status} />,{' '}
                             {d.attemptCount} {d.attemptCount === 1 ? 'attempt' : 'attempts'}
                           </summary>
-                          <AttemptList attempts={d.attempts ?? []} />
+                          <AttemptList attempts={d.attempts ?? []} pruned={d.attemptsPruned === true} />
                         </details>
                       </li>
                     ))}
