@@ -34,6 +34,7 @@ interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
+  'Index Cond'?: string;
   Plans?: PlanNode[];
 }
 
@@ -230,6 +231,19 @@ describe('ops.queryPlans hot reads use their index [postgres]', function () {
       'payments',
       'payments_list_idx',
     );
+  });
+
+  // A deep page: the cursor must bound the index scan, not filter every newer row the scan walks past.
+  it('a deep cursor page of the payments list and of the delivery log starts at its cursor inside the index', async () => {
+    const cursor = { created_at: T0 + 300 * DAY, id: paymentId(4500) };
+    const payments = await planOf(knex(), 'payments', () => listPayments(knex(), { ...scope, startingAfter: cursor }));
+    assertIndexScan(payments, 'payments', 'payments_list_idx');
+    assert.match(payments.find((n) => n['Index Name'])!['Index Cond'] ?? '', /created_at/, JSON.stringify(payments));
+    const log = await planOf(knex(), 'webhook_deliveries', () =>
+      listDeliveries(knex(), { ...scope, startingAfter: { created_at: cursor.created_at, id: 'whd_x' } }),
+    );
+    assertIndexScan(log, 'webhook_deliveries', 'webhook_deliveries_mode_list_idx');
+    assert.match(log.find((n) => n['Index Name'])!['Index Cond'] ?? '', /created_at/, JSON.stringify(log));
   });
 
   it('the payments list filtered by referenceId reads payments_reference_idx', async () => {

@@ -264,12 +264,9 @@ export async function listDeliveries(db: Db, f: DeliveryFilter): Promise<Deliver
   if (f.createdGte !== undefined) q.andWhere('created_at', '>=', f.createdGte);
   if (f.createdLt !== undefined) q.andWhere('created_at', '<', f.createdLt);
   if (f.startingAfter) {
+    // A row comparison: an index bound on PostgreSQL, so a deep page does not walk the newer deliveries (§24.1).
     const { created_at, id } = f.startingAfter;
-    q.andWhere((w) =>
-      w
-        .where('created_at', '<', created_at)
-        .orWhere((w2) => w2.where('created_at', created_at).andWhere('id', '<', id)),
-    );
+    q.andWhereRaw('(created_at, id) < (?, ?)', [created_at, id]);
   }
   const rows = await q
     .orderBy([
