@@ -32,6 +32,8 @@ export interface Config {
   webhookAllowLoopback: boolean;
   /** The addresses (IPs or CIDR ranges) webhook deliveries leave from, as published to merchants; empty: not published. */
   webhookSourceAddresses: string[];
+  /** How long webhook attempts are kept, in milliseconds (PAYGATE_WEBHOOK_RETENTION_DAYS; webhooks/retention.ts). */
+  webhookRetentionMs: number;
   screeningFile: string | null;
   /** A separate port for `/metrics`; null serves it on the API port. */
   metricsPort: number | null;
@@ -394,6 +396,13 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
       readVar(env, 'PAYGATE_WEBHOOK_ALLOW_LOOPBACK'),
     ),
     webhookSourceAddresses: parseSourceAddresses(readVar(env, 'PAYGATE_WEBHOOK_SOURCE_ADDRESSES')),
+    // At least a week: longer than a delivery's retry schedule (≈ 28 h), so no attempt of a pending delivery goes.
+    webhookRetentionMs:
+      parseWith(
+        'PAYGATE_WEBHOOK_RETENTION_DAYS',
+        intSchema(7, 3650, 'must be an integer number of days between 7 and 3650').default(90),
+        readVar(env, 'PAYGATE_WEBHOOK_RETENTION_DAYS'),
+      ) * 86_400_000,
     screeningFile: readVar(env, 'PAYGATE_SCREENING_FILE') ?? null,
     metricsPort,
     metricsToken: readVar(env, 'METRICS_TOKEN', true) ?? null,

@@ -90,6 +90,14 @@ export const variables: VariableSpec[] = [
     description: 'Allows `http://` webhook endpoints on 127.0.0.0/8, `localhost` and `[::1]` for test-mode endpoints.',
   },
   {
+    name: 'PAYGATE_WEBHOOK_RETENTION_DAYS',
+    type: 'integer 7–3650 (days)',
+    default: '`90`',
+    modes: 'all',
+    description:
+      "How long webhook attempts (status, latency, error, the answer's first 4 KB) are kept. Older ones are removed in small batches by a job; the delivery itself, its status and attempt count stay, marked `attemptsPruned`.",
+  },
+  {
     name: 'PAYGATE_WEBHOOK_SOURCE_ADDRESSES',
     type: 'comma-separated IP addresses or CIDR ranges',
     default: 'none',

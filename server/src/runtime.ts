@@ -35,6 +35,7 @@ import { settlementTasks, startSettlementSchedule } from './settlement/settlemen
 import { expireRefundClaims } from './settlement/refunds.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
+import { enqueueRetention, RETENTION_INTERVAL_MS, retentionTasks } from './webhooks/retention.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
 import { createSignInGate, type SignInGate, type SignInGateOptions } from './users/signInGate.js';
 
@@ -231,7 +232,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     pollIntervalMs: options.jobPollIntervalMs,
     concurrency: options.jobConcurrency,
   });
-  Object.assign(tasks, timed(runtime.observer, { ...paymentTasks(runtime), ...webhookTasks(runtime) }));
+  Object.assign(
+    tasks,
+    timed(runtime.observer, { ...paymentTasks(runtime), ...webhookTasks(runtime), ...retentionTasks(runtime) }),
+  );
   runtime.checkout = createCheckout(runtime, options.checkout);
   if (runtime.checkout) {
     Object.assign(tasks, timed(runtime.observer, checkoutTasks(runtime.checkout)));
@@ -269,6 +273,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   let leaseSweep: Promise<void> | null = null;
   let stopSettlement: () => Promise<void> = async () => undefined;
   let depositScanner: NodeJS.Timeout | null = null;
+  let retentionTimer: NodeJS.Timeout | null = null;
   let reconcileTimer: NodeJS.Timeout | null = null;
   let reconciling: Promise<unknown> = Promise.resolve();
   runtime.startBackground = async () => {
@@ -301,6 +306,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         .finally(() => (leaseSweep = null));
     }, runtime.webhookOptions.leaseSweepIntervalMs);
     leaseSweeper.unref();
+    // Webhook retention runs as a job (one job key however many processes queue it), in small batches.
+    retentionTimer = setInterval(() => {
+      enqueueRetention(runtime).catch((err: unknown) => logger.error({ err }, 'webhook retention enqueue failed'));
+    }, RETENTION_INTERVAL_MS);
+    retentionTimer.unref();
     // Deposit scans run as jobs, one queued per chain (its job key) however many processes run this timer.
     const checkout = runtime.checkout;
     if (checkout) {
@@ -316,6 +326,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (sweeper) clearInterval(sweeper);
       if (leaseSweeper) clearInterval(leaseSweeper);
       if (depositScanner) clearInterval(depositScanner);
+      if (retentionTimer) clearInterval(retentionTimer);
       if (reconcileTimer) clearInterval(reconcileTimer);
       const work = Promise.all([sweeping, leaseSweep, reconciling, stopSettlement()]).then(() => runtime.jobs.stop());
       if (await settlesWithin(work, deadlineMs)) return;

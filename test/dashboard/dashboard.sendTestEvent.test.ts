@@ -50,6 +50,7 @@ describe('dashboard.sendTestEvent', () => {
       createdAt: now,
       deliveredAt: null,
       attempts: [],
+      attemptsPruned: false,
     });
     assert.equal(sent.event.data.live, false);
     assert.equal(sent.event.data.merchant_id, m.account.merchantId);

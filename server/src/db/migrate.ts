@@ -16,6 +16,8 @@ import * as moveLeases from './migrations/009_move_leases.js';
 import * as refundSource from './migrations/010_refund_source.js';
 import * as refundPolicy from './migrations/011_refund_policy.js';
 import * as settlementGuards from './migrations/013_settlement_guards.js';
+import * as scaleIndexes from './migrations/016_scale_indexes.js';
+import * as attemptsPruned from './migrations/017_attempts_pruned.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
@@ -32,6 +34,9 @@ const migrations: Record<string, Knex.Migration> = {
   '010_refund_source': refundSource,
   '011_refund_policy': refundPolicy,
   '013_settlement_guards': settlementGuards,
+  // Exports `config = { transaction: false }`: knex honours it per migration (016_scale_indexes.ts).
+  '016_scale_indexes': scaleIndexes,
+  '017_attempts_pruned': attemptsPruned,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -496,6 +496,11 @@ export interface paths {
          *     endpoints (first sends, resends, replays) and each delivery's attempts (status code, latency, error, the first
          *     4 KB of the answer), as `getWebhookDelivery` shows them. Test events (`sendTestEvent`) are not part of any
          *     payment's timeline.
+         *
+         *     The deliveries page, oldest first, `limit` per page (100 by default): a payment resent or replayed many times has
+         *     more deliveries than one page holds, and none is left out. Every page carries all the transitions and events (a
+         *     payment has a handful); each event's `deliveries` hold those of this page. While `hasMore` is `true`, call again
+         *     with `startingAfter` set to `nextCursor` and add each event's deliveries to the ones already read.
          */
         get: operations["getPaymentTimeline"];
         put?: never;
@@ -1276,6 +1281,13 @@ export interface components {
              *     delivery; omitted in `listWebhookDeliveries`.
              */
             attempts?: components["schemas"]["WebhookAttempt"][];
+            /**
+             * @description `true` when the delivery's attempts are older than the server's retention window
+             *     (`PAYGATE_WEBHOOK_RETENTION_DAYS`, 90 days by default) and were removed: `attempts` is then empty, while
+             *     `status`, `attemptCount` and `deliveredAt` still tell the outcome. Sent on every delivery.
+             * @example false
+             */
+            attemptsPruned?: boolean;
         };
         /**
          * WebhookAttempt
@@ -1610,10 +1622,22 @@ export interface components {
         /**
          * PaymentTimeline
          * @description A payment's history, oldest first: its transitions and its webhook events, each event with its deliveries and
-         *     their attempts. At the same second a transition comes before the event it caused.
+         *     their attempts. At the same second a transition comes before the event it caused. The deliveries page (see
+         *     `getPaymentTimeline`): each page carries every transition and event, with the deliveries of that page.
          */
         PaymentTimeline: {
             entries: components["schemas"]["PaymentTimelineEntry"][];
+            /**
+             * @description Whether the payment has more deliveries after this page.
+             * @example false
+             */
+            hasMore: boolean;
+            /**
+             * @description The value to pass as `startingAfter` for the next page (the id of this page's newest delivery) when `hasMore`
+             *     is `true`; `null` when it is `false`. Treat it as opaque.
+             * @example null
+             */
+            nextCursor: string | null;
         };
         /**
          * ApiKey
@@ -2335,6 +2359,12 @@ export interface components {
             nextCursor: string | null;
         };
         /**
+         * WebhookDeliveryId
+         * @description A webhook delivery id, `whd_` followed by 24 base62 characters.
+         * @example whd_8sLp2VqX6nRc4TzK9mWb3HdY
+         */
+        WebhookDeliveryId: string;
+        /**
          * PaymentTimelineStatus
          * @description A step of a payment's life: its creation (`requires_action`), `processing`, one final status (`succeeded`,
          *     `failed`, `expired`, `cancelled`), then, for a succeeded payment, `settled` and `refunded` (recorded by the
@@ -2350,12 +2380,6 @@ export interface components {
          * @example evt_ILXbB36p2o15aFBqAqlChWN1
          */
         WebhookEventId: string;
-        /**
-         * WebhookDeliveryId
-         * @description A webhook delivery id, `whd_` followed by 24 base62 characters.
-         * @example whd_8sLp2VqX6nRc4TzK9mWb3HdY
-         */
-        WebhookDeliveryId: string;
         /**
          * WebhookEndpointId
          * @description A webhook endpoint id, `whe_` followed by 16 base62 characters. A re-created endpoint gets a new id.
@@ -3401,6 +3425,19 @@ export interface components {
          * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
          */
         PaymentIdPath: components["schemas"]["PaymentIdParam"];
+        /**
+         * @description The maximum number of deliveries in this page of the timeline, 1 to 100. Transitions and events are not counted:
+         *     every page carries all of them.
+         * @example 100
+         */
+        TimelineLimit: number;
+        /**
+         * @description A cursor: return the payment's deliveries that come after this delivery in the timeline's order (newer ones). Pass
+         *     the `nextCursor` of the previous page. An id that names no delivery of this payment visible to the key is refused
+         *     with `404 invalid_params`.
+         * @example whd_9KpL4oM68M7ljTWNy1jEtPD7
+         */
+        TimelineStartingAfter: components["schemas"]["WebhookDeliveryId"];
         /**
          * @description The API key id (`key_…`, see `listApiKeys`). An id that names no key of this merchant and mode answers `404
          *     invalid_params`; a malformed one `400 params_validation`.
@@ -4695,7 +4732,21 @@ export interface operations {
     };
     getPaymentTimeline: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The maximum number of deliveries in this page of the timeline, 1 to 100. Transitions and events are not counted:
+                 *     every page carries all of them.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["TimelineLimit"];
+                /**
+                 * @description A cursor: return the payment's deliveries that come after this delivery in the timeline's order (newer ones). Pass
+                 *     the `nextCursor` of the previous page. An id that names no delivery of this payment visible to the key is refused
+                 *     with `404 invalid_params`.
+                 * @example whd_9KpL4oM68M7ljTWNy1jEtPD7
+                 */
+                startingAfter?: components["parameters"]["TimelineStartingAfter"];
+            };
             header?: {
                 /**
                  * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
@@ -4745,7 +4796,22 @@ export interface operations {
             400: components["responses"]["PaymentBadRequest"];
             401: components["responses"]["Unauthorized-2"];
             403: components["responses"]["Forbidden-2"];
-            404: components["responses"]["PaymentNotFound"];
+            /**
+             * @description Not found. Codes:
+             *     - `payment_not_found`: no payment with this id is visible to the caller (unknown, another merchant's, or of
+             *       the other mode).
+             *     - `invalid_params`: `startingAfter` names no delivery of this payment visible to the key. The contract has no
+             *       dedicated "delivery not found" code; branch on the status `404` and the code.
+             *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             429: components["responses"]["RateLimited-2"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -4,13 +4,16 @@
  * payments/, not the other way round).
  */
 import { listEventsForPayment } from '../db/queries/events.js';
-import { listAttempts, listDeliveries } from '../db/queries/webhooks.js';
-import type { components } from '../generated/dashboard.js';
+import { listAttemptsOf, listPaymentDeliveries } from '../db/queries/timelineDeliveries.js';
+import { findVisibleDelivery } from '../db/queries/webhooks.js';
+import { ApiError } from '../errors.js';
+import type { components, operations } from '../generated/dashboard.js';
 import type { LifecycleDeps } from '../payments/lifecycle.js';
 import { readPayment, type MerchantScope } from '../payments/merchantPayments.js';
 import { deliveryJson, unixSeconds } from './wire.js';
 
 export type PaymentTimeline = components['schemas']['PaymentTimeline'];
+export type TimelineQuery = NonNullable<operations['getPaymentTimeline']['parameters']['query']>;
 type Entry = PaymentTimeline['entries'][number];
 type TimelineStatus = components['schemas']['PaymentTimelineStatus'];
 
@@ -33,15 +36,37 @@ const STEP: Record<string, number> = {
   refunded: 4,
 };
 
-/** The most deliveries one payment's timeline shows (8 attempts each); resends beyond it are in the delivery log. */
-const MAX_DELIVERIES = 500;
+/**
+ * Deliveries per page (the contract's TimelineLimit): a payment resent thousands of times pages instead of being cut
+ * off (docs/decisions.md §24.2). Transitions and events are few and ride on every page.
+ */
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 100;
+
+/** The delivery `startingAfter` names, if it is one of this payment's timeline (404 `invalid_params` otherwise). */
+async function cursorOf(deps: LifecycleDeps, scope: MerchantScope, paymentId: string, startingAfter: string) {
+  const after = await findVisibleDelivery(deps.db.knex, startingAfter, scope.merchantId, scope.live);
+  if (!after || after.payment_id !== paymentId || after.trigger === 'test') {
+    throw new ApiError('invalid_params', `startingAfter: no webhook delivery with id ${startingAfter}.`, {
+      status: 404,
+    });
+  }
+  return { created_at: after.created_at, id: after.id };
+}
 
 export async function getPaymentTimeline(
   deps: LifecycleDeps,
   scope: MerchantScope,
   paymentId: string,
+  query: TimelineQuery = {},
 ): Promise<PaymentTimeline> {
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  // The HTTP validator enforces the bound; other callers reach here without it.
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new ApiError('params_validation', `limit: must be an integer from 1 to ${MAX_LIMIT}.`);
   const payment = await readPayment(deps, scope, paymentId);
+  const startingAfter =
+    query.startingAfter === undefined ? undefined : await cursorOf(deps, scope, paymentId, query.startingAfter);
   const { processing, success, failed, cancelled, expired, settled, refunded } = payment.stages;
   const steps: [TimelineStatus, string | undefined][] = [
     ['processing', processing?.processing_at],
@@ -66,16 +91,19 @@ export async function getPaymentTimeline(
     sortable.push({ ms, rank: STEP[status]! * 2, entry: { at: unixSeconds(ms), kind: 'transition', status } });
   }
 
-  const deliveries = (
-    await listDeliveries(deps.db.knex, {
-      merchantId: scope.merchantId,
-      live: scope.live,
-      paymentId,
-      limit: MAX_DELIVERIES,
-    })
-  )
-    .filter((d) => d.trigger !== 'test')
-    .reverse();
+  const rows = await listPaymentDeliveries(deps.db.knex, {
+    merchantId: scope.merchantId,
+    live: scope.live,
+    paymentId,
+    startingAfter,
+    limit: limit + 1,
+  });
+  const hasMore = rows.length > limit;
+  const deliveries = rows.slice(0, limit);
+  const attempts = await listAttemptsOf(
+    deps.db.knex,
+    deliveries.map((d) => d.id),
+  );
   const byEvent = new Map<string, typeof deliveries>();
   for (const d of deliveries) byEvent.set(d.event_id, [...(byEvent.get(d.event_id) ?? []), d]);
 
@@ -84,9 +112,7 @@ export async function getPaymentTimeline(
     const ofEvent = (byEvent.get(event.id) ?? []).sort(
       (a, b) => a.created_at - b.created_at || Number(a.trigger !== 'event') - Number(b.trigger !== 'event'),
     );
-    const withAttempts = await Promise.all(
-      ofEvent.map(async (d) => deliveryJson(d, await listAttempts(deps.db.knex, d.id))),
-    );
+    const withAttempts = ofEvent.map((d) => deliveryJson(d, attempts.get(d.id)));
     sortable.push({
       ms: event.created_at,
       rank: (STEP[event.type] ?? 4) * 2 + 1,
@@ -99,5 +125,9 @@ export async function getPaymentTimeline(
     });
   }
   sortable.sort((a, b) => a.ms - b.ms || a.rank - b.rank);
-  return { entries: sortable.map((s) => s.entry) };
+  return {
+    entries: sortable.map((s) => s.entry),
+    hasMore,
+    nextCursor: hasMore ? deliveries.at(-1)!.id : null,
+  };
 }

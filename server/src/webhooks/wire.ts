@@ -57,6 +57,7 @@ export function deliveryJson(d: DeliveryRow, attempts?: AttemptRow[]): WebhookDe
     nextAttemptAt: d.status === 'pending' ? seconds(d.next_attempt_at) : null,
     createdAt: unixSeconds(d.created_at),
     deliveredAt: seconds(d.delivered_at),
+    attemptsPruned: (d.attempts_pruned_at ?? null) !== null,
     ...(attempts ? { attempts: attempts.map(attemptJson) } : {}),
   };
 }

@@ -193,12 +193,10 @@ export async function listPayments(db: Knex, filter: ListFilter): Promise<Paymen
   if (filter.settled === false) query.whereNull('settled').andWhere('status', 'succeeded');
   if (filter.referenceId !== undefined) query.andWhere('reference_id', filter.referenceId);
   if (filter.startingAfter) {
+    // A row comparison, not `created_at < ? OR (created_at = ? AND id < ?)`: PostgreSQL takes it as a bound of the
+    // list index, so a deep page starts at its cursor instead of walking every newer payment (docs/decisions.md §24.1).
     const { created_at, id } = filter.startingAfter;
-    query.andWhere((q) =>
-      q
-        .where('created_at', '<', created_at)
-        .orWhere((q2) => q2.where('created_at', created_at).andWhere('id', '<', id)),
-    );
+    query.andWhereRaw('(created_at, id) < (?, ?)', [created_at, id]);
   }
   const rows = (await query
     .orderBy([

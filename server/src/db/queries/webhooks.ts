@@ -111,9 +111,11 @@ export interface DeliveryRow {
   created_at: number;
   delivered_at: number | null;
   updated_at: number;
+  /** When the retention job removed its attempts (webhooks/retention.ts); absent or null while they are kept. */
+  attempts_pruned_at?: number | null;
 }
 
-function deliveryFromRaw(raw: Record<string, unknown>): DeliveryRow {
+export function deliveryFromRaw(raw: Record<string, unknown>): DeliveryRow {
   return {
     ...(raw as unknown as DeliveryRow),
     live: bool(raw.live),
@@ -123,6 +125,7 @@ function deliveryFromRaw(raw: Record<string, unknown>): DeliveryRow {
     created_at: Number(raw.created_at),
     delivered_at: num(raw.delivered_at),
     updated_at: Number(raw.updated_at),
+    attempts_pruned_at: num(raw.attempts_pruned_at),
   };
 }
 
@@ -261,12 +264,9 @@ export async function listDeliveries(db: Db, f: DeliveryFilter): Promise<Deliver
   if (f.createdGte !== undefined) q.andWhere('created_at', '>=', f.createdGte);
   if (f.createdLt !== undefined) q.andWhere('created_at', '<', f.createdLt);
   if (f.startingAfter) {
+    // A row comparison: an index bound on PostgreSQL, so a deep page does not walk the newer deliveries (§24.1).
     const { created_at, id } = f.startingAfter;
-    q.andWhere((w) =>
-      w
-        .where('created_at', '<', created_at)
-        .orWhere((w2) => w2.where('created_at', created_at).andWhere('id', '<', id)),
-    );
+    q.andWhereRaw('(created_at, id) < (?, ?)', [created_at, id]);
   }
   const rows = await q
     .orderBy([
@@ -297,13 +297,17 @@ export async function listAttempts(db: Db, deliveryId: string): Promise<AttemptR
     string,
     unknown
   >[];
-  return rows.map((r) => ({
+  return rows.map(attemptFromRaw);
+}
+
+export function attemptFromRaw(r: Record<string, unknown>): AttemptRow {
+  return {
     ...(r as unknown as AttemptRow),
     started_at: Number(r.started_at),
     status: num(r.status),
     latency_ms: Number(r.latency_ms),
     delivered: bool(r.delivered),
-  }));
+  };
 }
 
 /**

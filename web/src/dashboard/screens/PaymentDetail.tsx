@@ -18,6 +18,7 @@ import {
   type PaymentSnapshot,
   type SimulateTarget,
   type Timeline,
+  withNextPage,
 } from './parts/requests.js';
 import { Amount, Dialog, FormError, Loading, Notice, StatusBadge, Time } from './parts/ui.js';
 import './parts/screens.css';
@@ -60,6 +61,14 @@ export function PaymentDetail({ paymentId }: { paymentId: string }) {
       setTimelineFailure(null);
     } else setTimelineFailure(t.failure);
   }, [api, paymentId]);
+
+  // A payment resent many times has more deliveries than one page; the rest load on demand.
+  const loadMore = async () => {
+    if (!timeline?.nextCursor) return;
+    const next = await getTimeline(api, paymentId, timeline.nextCursor);
+    if (next.ok) setTimeline(withNextPage(timeline, next.data));
+    else setTimelineFailure(next.failure);
+  };
 
   useEffect(() => {
     setPayment(null);
@@ -217,7 +226,7 @@ export function PaymentDetail({ paymentId }: { paymentId: string }) {
                             Delivery <code>{d.id}</code> ({d.trigger}) <StatusBadge status={d.status} />,{' '}
                             {d.attemptCount} {d.attemptCount === 1 ? 'attempt' : 'attempts'}
                           </summary>
-                          <AttemptList attempts={d.attempts ?? []} />
+                          <AttemptList attempts={d.attempts ?? []} pruned={d.attemptsPruned === true} />
                         </details>
                       </li>
                     ))}
@@ -229,6 +238,11 @@ export function PaymentDetail({ paymentId }: { paymentId: string }) {
             ))}
           </ol>
         )}
+        {timeline?.hasMore ? (
+          <button type="button" class="button secondary" onClick={() => void loadMore()}>
+            Show more deliveries
+          </button>
+        ) : null}
       </section>
       {dialog === 'cancel' ? (
         <ReasonDialog

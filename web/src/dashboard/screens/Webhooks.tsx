@@ -933,7 +933,7 @@ function DeliveryRow({
                       </>
                     ) : null}
                   </p>
-                  <AttemptList attempts={detail.attempts ?? []} />
+                  <AttemptList attempts={detail.attempts ?? []} pruned={detail.attemptsPruned === true} />
                 </div>
               ) : failure ? null : (
                 <Loading what="attempts" />

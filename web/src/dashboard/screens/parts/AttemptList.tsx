@@ -2,7 +2,10 @@
 import { Time, StatusBadge } from './ui.js';
 import type { WebhookAttempt } from './webhookTypes.js';
 
-export function AttemptList({ attempts }: { attempts: readonly WebhookAttempt[] }) {
+export function AttemptList({ attempts, pruned = false }: { attempts: readonly WebhookAttempt[]; pruned?: boolean }) {
+  // Past the server's retention window the attempts are gone; the delivery's status and count above still hold.
+  if (pruned && attempts.length === 0)
+    return <p class="muted">The attempts of this delivery are past the retention window and were removed.</p>;
   if (attempts.length === 0) return <p class="muted">No attempt has finished yet.</p>;
   return (
     <ol class="attempts">

@@ -71,8 +71,25 @@ const reasonBody = (reason: string) => (reason.trim() === '' ? {} : { reason: re
 export const getPayment = (api: DashboardClient, paymentId: string) =>
   settle(api.GET('/v1/dashboard/payments/{paymentId}', path(paymentId)));
 
-export const getTimeline = (api: DashboardClient, paymentId: string) =>
-  settle(api.GET('/v1/dashboard/payments/{paymentId}/timeline', path(paymentId)));
+/** One page of the timeline: every transition and event, with the deliveries after `startingAfter`. */
+export const getTimeline = (api: DashboardClient, paymentId: string, startingAfter?: string) =>
+  settle(
+    api.GET('/v1/dashboard/payments/{paymentId}/timeline', {
+      params: { path: { paymentId }, query: startingAfter ? { startingAfter } : {} },
+    }),
+  );
+
+/** The timeline read so far with its next page added: each event's deliveries grow, the cursor moves on. */
+export function withNextPage(read: Timeline, next: Timeline): Timeline {
+  const more = new Map(next.entries.flatMap((e) => (e.event ? [[e.event.id, e.deliveries ?? []] as const] : [])));
+  return {
+    entries: read.entries.map((e) =>
+      e.event ? { ...e, deliveries: [...(e.deliveries ?? []), ...(more.get(e.event.id) ?? [])] } : e,
+    ),
+    hasMore: next.hasMore,
+    nextCursor: next.nextCursor,
+  };
+}
 
 export const cancelPayment = (api: DashboardClient, paymentId: string, reason: string) =>
   settle(api.POST('/v1/dashboard/payments/{paymentId}/cancel', { ...path(paymentId), body: reasonBody(reason) }));
