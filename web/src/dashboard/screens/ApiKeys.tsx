@@ -226,7 +226,7 @@ function CreateDialog(props: {
       props.onCreated(
         await expect(
           api.POST('/v1/dashboard/api-keys', {
-            body: { mode, ...(trimmed ? { label: trimmed } : {}), ...(canRefund ? { canRefund } : {}) },
+            body: { mode, canRefund, ...(trimmed ? { label: trimmed } : {}) },
           }),
         ),
       );
