@@ -91,10 +91,6 @@ describeEachDatabase('dashboard.listDashboardPayments', (get) => {
     await expectError(await m.call('GET', '/v1/dashboard/payments?sort=asc'), 400, 'invalid_params');
     // Another last character than the id's own: an id ending in X would otherwise name itself (1 run in 62).
     const unknown = `${ids[0]!.slice(0, -1)}${ids[0]!.endsWith('X') ? 'Y' : 'X'}`;
-    await expectError(
-      await m.call('GET', `/v1/dashboard/payments?startingAfter=${unknown}`),
-      404,
-      'payment_not_found',
-    );
+    await expectError(await m.call('GET', `/v1/dashboard/payments?startingAfter=${unknown}`), 404, 'payment_not_found');
   });
 });
