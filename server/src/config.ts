@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { code as currencyByCode } from 'currency-codes';
 import { z } from 'zod';
 import { parseDatabaseUrl } from './db/dialect.js';
-import { isValidMnemonic, newMnemonic, normaliseMnemonic } from './settlement/seed.js';
+import { isValidMnemonic, newMnemonic, normaliseMnemonic } from './crypto/depositSeed.js';
 
 export type PaygateEnv = 'development' | 'staging' | 'production';
 
