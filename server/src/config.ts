@@ -9,8 +9,8 @@ import { resolve } from 'node:path';
 import { code as currencyByCode } from 'currency-codes';
 import { z } from 'zod';
 import { parseDatabaseUrl } from './db/dialect.js';
-import { parseAmountPerAsset, type AmountPerAsset, type RefundPolicyConfig } from './settlement/refundPolicyConfig.js';
-import { isValidMnemonic, newMnemonic, normaliseMnemonic } from './settlement/seed.js';
+import { isValidMnemonic, newMnemonic, normaliseMnemonic } from './crypto/depositSeed.js';
+import { parseAmountPerAsset, type AmountPerAsset, type RefundPolicyConfig } from './refundPolicyConfig.js';
 
 export type PaygateEnv = 'development' | 'staging' | 'production';
 

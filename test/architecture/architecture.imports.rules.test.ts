@@ -1,7 +1,7 @@
 /**
  * The rules of server/src that a reader relies on and a compiler does not check:
- * - no import cycle between its top-level folders (a root file such as runtime.ts is a node of its own), so the
- *   arrows run one way: routes → domain → chains, db, jobs;
+ * - no import cycle between its files, nor between its top-level folders (a root file such as runtime.ts or
+ *   config.ts is a node of its own), so the arrows run one way: routes → domain → chains, db, jobs;
  * - only `chains/<namespace>/` names a namespace or a namespace's kind of option, so a third namespace touches chains/
  *   and the contract only;
  * - outside chains/, code reaches chains/ through its entries only (`CHAINS_ENTRIES`) and reads no property named
@@ -64,40 +64,113 @@ function specifiersOf(source: ts.SourceFile): string[] {
   return found;
 }
 
-/** The top-level folder of a file, or the file itself at the root. */
+/** The top-level folder of a file, or the file itself at the root (`config.ts`, `runtime.ts`). */
 const nodeOf = (file: string) => file.split('/')[0]!;
 
-function folderGraph(): Map<string, Map<string, string>> {
-  const graph = new Map<string, Map<string, string>>();
-  for (const [file, source] of parsed) {
-    for (const specifier of specifiersOf(source)) {
-      if (!specifier.startsWith('.')) continue;
-      const target = posix.normalize(posix.join(dirname(file), specifier));
-      const [from, to] = [nodeOf(file), nodeOf(target)];
-      if (from === to || GENERATED.test(target)) continue;
-      const edges = graph.get(from) ?? new Map<string, string>();
-      if (!edges.has(to)) edges.set(to, `${file} → ${specifier}`);
-      graph.set(from, edges);
+/** A graph of import arrows: for each node, the nodes it imports, each with one import that makes the arrow. */
+type Graph = Map<string, Map<string, string>>;
+
+/**
+ * The file a relative specifier names, as the compiler resolves it under NodeNext: `./config.js` is `config.ts`,
+ * `./chains` or `./chains/index.js` is `chains/index.ts`. A specifier that names no source (a package, a `.json`
+ * preset, a generated file) gives null: it cannot close a cycle.
+ */
+function resolveImport(file: string, specifier: string, known: ReadonlySet<string>): string | null {
+  if (!specifier.startsWith('.')) return null;
+  const target = posix.normalize(posix.join(dirname(file), specifier));
+  const stem = target.replace(/\.js$/, '');
+  const found = [`${stem}.ts`, `${stem}/index.ts`, target].find((candidate) => known.has(candidate));
+  return found && !GENERATED.test(found) ? found : null;
+}
+
+/** The file-level import graph of `imports` (each file with its specifiers). */
+function fileGraph(imports: ReadonlyMap<string, readonly string[]>): Graph {
+  const known = new Set(imports.keys());
+  const graph: Graph = new Map();
+  for (const [file, specifiers] of imports) {
+    const edges = new Map<string, string>();
+    for (const specifier of specifiers) {
+      const target = resolveImport(file, specifier, known);
+      if (target && !edges.has(target)) edges.set(target, `${file} → ${specifier}`);
     }
+    graph.set(file, edges);
   }
   return graph;
 }
 
-/** One import path from `from` back to `to`, if any: the rest of a cycle. */
-function pathBetween(graph: Map<string, Map<string, string>>, from: string, to: string): string[] | null {
+/** The same graph with each file replaced by its top-level folder or root file; arrows inside one node dropped. */
+function folderGraph(files: Graph): Graph {
+  const graph: Graph = new Map();
+  for (const [file, edges] of files) {
+    const from = nodeOf(file);
+    const folded = graph.get(from) ?? new Map<string, string>();
+    for (const [target, via] of edges) {
+      const to = nodeOf(target);
+      if (to !== from && !folded.has(to)) folded.set(to, via);
+    }
+    graph.set(from, folded);
+  }
+  return graph;
+}
+
+/** One import path from `from` to `to` inside `within`, as the imports that make it. */
+function pathBetween(graph: Graph, from: string, to: string, within: ReadonlySet<string>): string[] {
   const seen = new Set([from]);
   const queue: [string, string[]][] = [[from, []]];
   while (queue.length > 0) {
     const [at, path] = queue.shift()!;
     for (const [next, via] of graph.get(at) ?? []) {
       if (next === to) return [...path, via];
-      if (!seen.has(next)) {
+      if (within.has(next) && !seen.has(next)) {
         seen.add(next);
         queue.push([next, [...path, via]]);
       }
     }
   }
-  return null;
+  return [];
+}
+
+/**
+ * Every cycle of `graph`, one line per strongly connected component (Tarjan): its nodes, then one import path
+ * round it, so a failure names what to cut.
+ */
+function cyclesOf(graph: Graph): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[] = [];
+  const connect = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node)?.keys() ?? []) {
+      if (!index.has(next)) {
+        connect(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length === 1 && !graph.get(node)?.has(node)) return;
+    const members = new Set(component);
+    const [first] = [...members].sort();
+    const [second] = [...(graph.get(first!)?.keys() ?? [])].filter((n) => members.has(n));
+    const round = [
+      graph.get(first!)!.get(second!)!,
+      ...(second === first ? [] : pathBetween(graph, second!, first!, members)),
+    ];
+    found.push(`${[...members].sort().join(' ↔ ')}: ${round.join(', ')}`);
+  };
+  for (const node of graph.keys()) if (!index.has(node)) connect(node);
+  return found.sort();
 }
 
 /** A namespace, a namespace's kind of option, as a whole string; a CAIP prefix or a kind inside any text. */
@@ -190,16 +263,55 @@ function nameKey(file: string): string | null {
 }
 
 describe('server/src architecture rules', () => {
-  it('has no import cycle between its top-level folders', () => {
-    const graph = folderGraph();
-    const cycles: string[] = [];
-    for (const [from, edges] of graph) {
-      for (const [to, via] of edges) {
-        const back = pathBetween(graph, to, from);
-        if (back) cycles.push(`${from} → ${to} (${via}), back by ${back.join(', ')}`);
-      }
-    }
-    assert.deepEqual(cycles, []);
+  const imports = new Map([...parsed].map(([file, source]) => [file, specifiersOf(source)]));
+
+  it('has no import cycle between its files', () => {
+    assert.deepEqual(cyclesOf(fileGraph(imports)), []);
+  });
+
+  it('has no import cycle between its top-level folders and root files', () => {
+    assert.deepEqual(cyclesOf(folderGraph(fileGraph(imports))), []);
+  });
+
+  it('the cycle rules see a cycle through a root file, a folder-level cycle and an index import', () => {
+    // config.ts imported settlement/seed.ts, whose chain of imports led back to config.ts: named `config.js` in
+    // the specifier, `config.ts` on disk.
+    const throughRoot = new Map([
+      ['config.ts', ['./settlement/seed.js']],
+      ['settlement/seed.ts', ['../chains/index.js']],
+      ['chains/index.ts', ['./local.js']],
+      ['chains/local.ts', ['../config.js']],
+    ]);
+    assert.deepEqual(cyclesOf(fileGraph(throughRoot)), [
+      'chains/index.ts ↔ chains/local.ts ↔ config.ts ↔ settlement/seed.ts: chains/index.ts → ./local.js, ' +
+        'chains/local.ts → ../config.js, config.ts → ./settlement/seed.js, settlement/seed.ts → ../chains/index.js',
+    ]);
+    assert.deepEqual(cyclesOf(folderGraph(fileGraph(throughRoot))), [
+      'chains ↔ config.ts ↔ settlement: chains/local.ts → ../config.js, config.ts → ./settlement/seed.js, ' +
+        'settlement/seed.ts → ../chains/index.js',
+    ]);
+
+    // No file imports itself back, yet the folders do: quotes/ → payments/ by one file, payments/ → quotes/ by another.
+    const folders = new Map([
+      ['quotes/pricing.ts', ['../payments']],
+      ['payments/index.ts', ['./amounts.js']],
+      ['payments/amounts.ts', []],
+      ['payments/lifecycle.ts', ['../quotes/rates.js']],
+      ['quotes/rates.ts', ['pg']],
+    ]);
+    assert.deepEqual(cyclesOf(fileGraph(folders)), []);
+    assert.deepEqual(cyclesOf(folderGraph(fileGraph(folders))), [
+      'payments ↔ quotes: payments/lifecycle.ts → ../quotes/rates.js, quotes/pricing.ts → ../payments',
+    ]);
+
+    const acyclic = new Map([
+      ['runtime.ts', ['./config.js', './chains/index.js']],
+      ['chains/index.ts', ['../config.js']],
+      ['config.ts', ['./configVariables.js', './chains/presets/live.json']],
+      ['configVariables.ts', []],
+    ]);
+    assert.deepEqual(cyclesOf(folderGraph(fileGraph(acyclic))), []);
+    assert.deepEqual(cyclesOf(fileGraph(acyclic)), []);
   });
 
   it('names a namespace or a kind of option only inside chains/<namespace>/', () => {

@@ -18,8 +18,7 @@ import { ConfigError } from '../config.js';
 import { checkEvmChain, evmChainSchema, type EvmChainConfig } from './eip155/config.js';
 import { solanaChainsOf, type SolanaChainConfig } from './solana/config.js';
 
-/** Payments of a mode are served only on chains of that mode: live payments never touch a testnet, and back. */
-export type ChainMode = 'live' | 'test';
+export type { ChainMode } from './chainMode.js';
 
 export {
   CANONICAL_MULTICALL3,

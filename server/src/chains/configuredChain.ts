@@ -4,7 +4,8 @@
  * so a third namespace adds its builder in chains/ and nothing outside.
  */
 import type { Chain, PublicClient, Transport } from 'viem';
-import type { ChainMode, PriceFeedConfig } from './chainsSetting.js';
+import type { ChainMode } from './chainMode.js';
+import type { PriceFeedConfig } from './eip155/config.js';
 
 /** What an asset is, for display and pricing; the namespace's own fields (a token address, a mint) stay inside. */
 export interface ConfiguredAsset {

@@ -4,17 +4,11 @@
  * transaction is confirmed, so a test wallet can pay with the funds at once.
  */
 import { fundEvmAccount } from './eip155/faucet.js';
+import type { FaucetRequest } from './faucetRequest.js';
 import type { LocalChains } from './local.js';
 import { fundSolanaAccount } from './solana/faucet.js';
 
-export interface FaucetRequest {
-  /** CAIP-10. */
-  account: string;
-  /** CAIP-19 of an asset of the account's chain, or `native`. */
-  asset: string;
-  /** Minor units, a positive decimal integer string (the contract's pattern). */
-  amount: string;
-}
+export type { FaucetRequest } from './faucetRequest.js';
 
 /** Sends the asset and resolves with the transaction that credited it, once mined or confirmed. */
 export async function fundAccount(local: LocalChains, request: FaucetRequest): Promise<{ txId: string }> {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { RequestHandler } from 'express';
 import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
 import { parse as parseYaml } from 'yaml';
-import { inSequence } from './surface.js';
+import { inSequence } from './sequence.js';
 
 export type ApiName = 'gateway' | 'merchant' | 'dev' | 'dashboard';
 

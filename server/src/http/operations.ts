@@ -6,7 +6,7 @@
  */
 import type { Request, RequestHandler } from 'express';
 import { loadContract, templatePattern, type ApiName } from './openapi.js';
-import { inSequence } from './surface.js';
+import { inSequence } from './sequence.js';
 
 export interface ContractRoute {
   /** The operation's contract operationId. */

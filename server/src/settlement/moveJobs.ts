@@ -4,9 +4,24 @@
  */
 import type { Knex } from 'knex';
 import type { MoveKind } from '../db/queries/moveRows.js';
+import type { ChainAdapter } from '../chains/adapter.js';
+import type { Chains } from '../chains/index.js';
 import type { JobQueue } from '../jobs/types.js';
+import type { Observer } from '../observability/observer.js';
+import type { LifecycleDeps } from '../payments/lifecycle.js';
 
 export const MOVE_TASK = 'settlement.move';
+
+/** What the executor (moves.ts) and the modules that plan its rows need; here so planners need not import it. */
+export interface MoveDeps extends LifecycleDeps {
+  adapters: ChainAdapter[];
+  chains: Chains;
+  /** How long to wait before looking at a sent move again; the mover's own suggestion when absent. */
+  moveRecheckMs?: number;
+  /** MOVE_LEASE_MS when absent. */
+  moveLeaseMs?: number;
+  observer?: Pick<Observer, 'paymentTransition' | 'settlementMoveFailed' | 'settlementMoveUnknown'>;
+}
 
 /** Adds the row's job; call it in the transaction that writes the row, so the row never waits without one. */
 export async function enqueueMove(

@@ -16,9 +16,8 @@
  * conditional on the row's state.
  */
 import type { Knex } from 'knex';
-import type { ChainAdapter, Move, MoveLeg, MoveSender } from '../chains/adapter.js';
+import type { Move, MoveLeg, MoveSender } from '../chains/adapter.js';
 import { forNamespaceOf } from '../chains/adapters.js';
-import type { Chains } from '../chains/index.js';
 import {
   claimMoveLease,
   dropPassedMoveLease,
@@ -33,16 +32,15 @@ import { findPayment } from '../db/queries/payments.js';
 import type { SettledStage } from '../db/queries/paymentStages.js';
 import { paymentFundsSwept, releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
 import { randomBase62 } from '../ids.js';
-import type { Observer } from '../observability/observer.js';
-import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
+import { recordStage } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
-import { enqueueMove } from './moveJobs.js';
+import { enqueueMove, type MoveDeps } from './moveJobs.js';
 import { releasePayoutReservation } from './payouts.js';
 import { releaseRefundNetworkFee } from './refundPolicy.js';
 import { refundReleased, refundReserved, syncRefundedStage } from './refunds.js';
 
-export { MOVE_TASK, enqueueMove } from './moveJobs.js';
+export { MOVE_TASK, enqueueMove, type MoveDeps } from './moveJobs.js';
 
 /**
  * How long a run of a move is its worker's unless renewed (every quarter of it); a dead worker's move is taken on
@@ -59,16 +57,6 @@ export const MOVE_SEND_RETRY_MS = [5_000, 30_000, 120_000, 600_000] as const;
 
 /** How often a refund waiting for its payment's deposit to be swept looks again. */
 export const REFUND_FUNDS_WAIT_MS = 60_000;
-
-export interface MoveDeps extends LifecycleDeps {
-  adapters: ChainAdapter[];
-  chains: Chains;
-  /** How long to wait before looking at a sent move again; the mover's own suggestion when absent. */
-  moveRecheckMs?: number;
-  /** MOVE_LEASE_MS when absent. */
-  moveLeaseMs?: number;
-  observer?: Pick<Observer, 'paymentTransition' | 'settlementMoveFailed' | 'settlementMoveUnknown'>;
-}
 
 export function moverOf(deps: MoveDeps, chain: string): MoveSender {
   const mover = forNamespaceOf(deps.adapters, chain)?.settlement?.mover;

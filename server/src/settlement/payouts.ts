@@ -14,8 +14,7 @@ import { insertPayout, payoutCandidates, type PayoutGroup, type PayoutItem } fro
 import { lockMerchantBalance } from '../db/queries/refundRequests.js';
 import { newId } from '../ids.js';
 import { insertLedgerEntries, listLedgerEntries, type LedgerEntry } from './ledger.js';
-import { enqueueMove } from './moveJobs.js';
-import type { MoveDeps } from './moves.js';
+import { enqueueMove, type MoveDeps } from './moveJobs.js';
 
 export interface PayoutDeps extends MoveDeps {
   config: { env: PaygateEnv; settlement: SettlementConfig };

@@ -24,7 +24,10 @@ import { sumLedger } from '../db/queries/ledgerEntries.js';
 import { depositAddressesOn, movesInFlight, refundsNotSent } from '../db/queries/reconciliationRows.js';
 import type { Observer } from '../observability/observer.js';
 import type { ReadinessCheck } from '../observability/readiness.js';
+import type { AccountRole, Difference } from './reconciliationDifference.js';
 import { recordFindings } from './reconciliationFindings.js';
+
+export type { AccountRole, Difference } from './reconciliationDifference.js';
 
 /**
  * How long money may be on its way before a difference stands: Ethereum's finality (~13 min) plus detection's and
@@ -34,23 +37,6 @@ export const PENDING_MS = 30 * 60_000;
 
 /** Balance reads at once per chain: a bound on the RPC load of a run over many deposit addresses. */
 const READS_AT_ONCE = 8;
-
-export type AccountRole = 'deposit' | 'collection' | 'treasury';
-
-export interface Difference {
-  chain: string;
-  asset: string;
-  role: AccountRole;
-  address: string;
-  /** What the ledger says the account holds (for the treasury: at least). */
-  expected: bigint;
-  actual: bigint;
-  /** actual − expected. */
-  difference: bigint;
-  state: 'pending' | 'standing';
-  /** When this difference was first seen (ms); a difference that disappears and comes back starts again. */
-  since: number;
-}
 
 /** Whether a difference fails readiness (see the header): standing, and money missing. */
 export function failsReadiness(d: Difference): boolean {

@@ -10,7 +10,7 @@ import type { Database } from '../db/connect.js';
 import { insertUnwatchedDeposit } from '../db/queries/discrepancies.js';
 import { depositOwners } from '../db/queries/reconciliationRows.js';
 import { randomBase62 } from '../ids.js';
-import type { Difference } from './reconciliation.js';
+import type { Difference } from './reconciliationDifference.js';
 
 /** A standing surplus at a deposit address: what `recordFindings` records. */
 export function isUnwatchedDeposit(d: Difference): boolean {

@@ -19,7 +19,7 @@ import { refundsOfPayment, type OnchainRefundRow } from '../db/queries/refundReq
 import { ApiError } from '../errors.js';
 import { insertLedgerEntries } from './ledger.js';
 import { payoutMinimumUnits } from './payouts.js';
-import { amountFor, type AmountPerAsset } from './refundPolicyConfig.js';
+import { amountFor, type AmountPerAsset } from '../refundPolicyConfig.js';
 
 export interface RefundPolicyDeps {
   config: { settlement: Pick<SettlementConfig, 'refunds'> };

@@ -6,7 +6,7 @@ import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { findCurrency } from '../../currencies.js';
-import type { ChainMode } from '../chainsSetting.js';
+import type { ChainMode } from '../chainMode.js';
 import { explorerTxUrlSchema } from '../explorer.js';
 
 export interface AssetConfig {

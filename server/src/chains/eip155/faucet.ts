@@ -4,7 +4,7 @@
  */
 import { getAddress, isAddress, type Address } from 'viem';
 import { ApiError } from '../../errors.js';
-import type { FaucetRequest } from '../faucet.js';
+import type { FaucetRequest } from '../faucetRequest.js';
 import type { LocalEvmChain } from '../local.js';
 import type { AssetConfig } from './config.js';
 

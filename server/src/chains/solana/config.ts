@@ -6,7 +6,7 @@
 import { getBase58Encoder, isAddress, type Address } from '@solana/kit';
 import { z } from 'zod';
 import { findCurrency } from '../../currencies.js';
-import type { ChainMode } from '../chainsSetting.js';
+import type { ChainMode } from '../chainMode.js';
 import type { ConfiguredAsset } from '../configuredChain.js';
 import { explorerTxUrlSchema } from '../explorer.js';
 

@@ -5,7 +5,7 @@
 import { isAddress as isSolanaAddress } from '@solana/kit';
 import type { LocalSolanaChain } from '@paygate/devchain';
 import { ApiError } from '../../errors.js';
-import type { FaucetRequest } from '../faucet.js';
+import type { FaucetRequest } from '../faucetRequest.js';
 
 /** SOL or TUSD on the local Solana chain. */
 export async function fundSolanaAccount(solana: LocalSolanaChain, request: FaucetRequest): Promise<{ txId: string }> {
