@@ -74,12 +74,7 @@ export async function checkRefundPolicy(
   const units = (setting: AmountPerAsset) => payoutMinimumUnits(amountFor(setting, req.asset), decimalsOf(deps, req));
   const id = req.paymentId;
 
-  const earlier = (await refundsOfPayment(trx, id)).filter((r) => !NEVER_SENT.has(r.state)).length;
-  if (earlier >= policy.perPayment)
-    throw new ApiError(
-      'invalid_state',
-      `Payment ${id} has ${earlier} on-chain refunds, the most one payment may have (PAYGATE_REFUND_LIMIT_PER_PAYMENT); refund the rest yourself.`,
-    );
+  await refusePastLimit(trx, id, policy.perPayment);
 
   const networkFee = units(policy.networkFee);
   // The payment's own money pays its refunds' fees: what is left of it less the fees charged so far.
@@ -136,12 +131,7 @@ export async function checkExcessRefundPolicy(
 ): Promise<void> {
   const policy = deps.config.settlement.refunds;
   const units = (setting: AmountPerAsset) => payoutMinimumUnits(amountFor(setting, req.asset), decimalsOf(deps, req));
-  const earlier = (await refundsOfPayment(trx, req.paymentId)).filter((r) => !NEVER_SENT.has(r.state)).length;
-  if (earlier >= policy.perPayment)
-    throw new ApiError(
-      'invalid_state',
-      `Payment ${req.paymentId} has ${earlier} on-chain refunds, the most one payment may have (PAYGATE_REFUND_LIMIT_PER_PAYMENT); refund the rest yourself.`,
-    );
+  await refusePastLimit(trx, req.paymentId, policy.perPayment);
   const minimum = units(policy.minimum);
   if (req.amount < minimum || req.amount <= 0n)
     throw new ApiError(
@@ -154,6 +144,16 @@ export async function checkExcessRefundPolicy(
     throw new ApiError(
       'forbidden',
       `A refund of an excess ${req.destination === null ? 'through a claim link' : `of more than ${ownerAbove} minor units`} needs an API key an owner created in the dashboard with refunds allowed (canRefund); this key (${req.actor.id}) has not.`,
+    );
+}
+
+/** Refused past the limit of on-chain refunds per payment (refunds that ended unused are not counted). */
+async function refusePastLimit(trx: Knex.Transaction, paymentId: string, perPayment: number): Promise<void> {
+  const earlier = (await refundsOfPayment(trx, paymentId)).filter((r) => !NEVER_SENT.has(r.state)).length;
+  if (earlier >= perPayment)
+    throw new ApiError(
+      'invalid_state',
+      `Payment ${paymentId} has ${earlier} on-chain refunds, the most one payment may have (PAYGATE_REFUND_LIMIT_PER_PAYMENT); refund the rest yourself.`,
     );
 }
 

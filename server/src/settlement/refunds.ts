@@ -238,32 +238,15 @@ async function onchainRefund(
         destination,
         actor,
       });
-      token = destination === null ? randomBytes(32).toString('base64url') : null;
-      created = {
-        id: newId.refund(),
+      ({ row: created, token } = await insertRefund(deps, trx, p, now, {
         source: 'payment',
-        payment_id: p.id,
-        merchant_id: p.merchant_id,
-        chain_caip2: payable.chain,
-        asset_caip19: payable.asset,
-        amount: amount.toString(),
+        chain: payable.chain,
+        asset: payable.asset,
+        amount,
         destination,
-        claim_token_hash: token === null ? null : hashClaimToken(token),
-        claim_expires_at: token === null ? null : now + CLAIM_TTL_MS,
-        reason: body.reason ?? null,
-        state: destination === null ? 'awaiting_claim' : 'planned',
-        tx_id: null,
-        network_fee: networkFee.toString(),
-        details: '{}',
-        created_at: now,
-        updated_at: now,
-      };
-      await insertOnchainRefund(trx, created);
-      // A known destination: the executor sends it now. A claim link's refund gets its job when the buyer claims it.
-      if (destination !== null) await enqueueMove(trx, deps.jobs, 'refund', created.id);
-      // Written now, not when sent: the unpaid balance drops at once, so neither a payout nor a second refund can
-      // spend money promised to this buyer (reconciliation counts the refund against the collection only once sent).
-      await insertLedgerEntries(trx, [refundReserved(created, p.live, now)]);
+        networkFee,
+        reason: body.reason,
+      }));
       await chargeRefundNetworkFee(trx, created, p.live, networkFee, now);
       return stageOf(p.stages.refunded, await refundsOfPayment(trx, p.id), now, body.reason);
     },
@@ -335,33 +318,66 @@ async function excessRefund(
         destination,
         actor,
       });
-      token = destination === null ? randomBytes(32).toString('base64url') : null;
-      created = {
-        id: newId.refund(),
+      ({ row: created, token } = await insertRefund(deps, trx, p, now, {
         source: 'excess',
-        payment_id: p.id,
-        merchant_id: p.merchant_id,
-        chain_caip2: left.chain,
-        asset_caip19: left.asset,
-        amount: amount.toString(),
+        chain: left.chain,
+        asset: left.asset,
+        amount,
         destination,
-        claim_token_hash: token === null ? null : hashClaimToken(token),
-        claim_expires_at: token === null ? null : now + CLAIM_TTL_MS,
-        reason: body.reason ?? null,
-        state: destination === null ? 'awaiting_claim' : 'planned',
-        tx_id: null,
-        details: '{}',
-        created_at: now,
-        updated_at: now,
-      };
-      await insertOnchainRefund(trx, created);
-      if (destination !== null) await enqueueMove(trx, deps.jobs, 'refund', created.id);
-      await insertLedgerEntries(trx, [refundReserved(created, p.live, now)]);
+        reason: body.reason,
+      }));
       return stageOf(p.stages.refunded, await refundsOfPayment(trx, p.id), now, body.reason);
     },
     trx,
   );
   return answerOf(deps, payment, created as OnchainRefundRow | null, token as string | null);
+}
+
+/**
+ * Writes an on-chain refund and what must go with it, in the refund's transaction: its row (a claim link's token hash
+ * when there is no known destination), its job when the destination is known (a claim link's refund gets its job when
+ * the buyer claims it), and its reservation, written now rather than when sent so that neither a payout nor a second
+ * refund can spend money promised to this buyer (reconciliation counts it against the collection only once sent).
+ */
+async function insertRefund(
+  deps: RefundDeps,
+  trx: Knex.Transaction,
+  p: PaymentRow,
+  now: number,
+  r: {
+    source: OnchainRefundRow['source'];
+    chain: string;
+    asset: string;
+    amount: bigint;
+    destination: string | null;
+    networkFee?: bigint;
+    reason: string | undefined;
+  },
+): Promise<{ row: OnchainRefundRow; token: string | null }> {
+  const token = r.destination === null ? randomBytes(32).toString('base64url') : null;
+  const row: OnchainRefundRow = {
+    id: newId.refund(),
+    source: r.source,
+    payment_id: p.id,
+    merchant_id: p.merchant_id,
+    chain_caip2: r.chain,
+    asset_caip19: r.asset,
+    amount: r.amount.toString(),
+    destination: r.destination,
+    claim_token_hash: token === null ? null : hashClaimToken(token),
+    claim_expires_at: token === null ? null : now + CLAIM_TTL_MS,
+    reason: r.reason ?? null,
+    state: r.destination === null ? 'awaiting_claim' : 'planned',
+    tx_id: null,
+    ...(r.networkFee === undefined ? {} : { network_fee: r.networkFee.toString() }),
+    details: '{}',
+    created_at: now,
+    updated_at: now,
+  };
+  await insertOnchainRefund(trx, row);
+  if (r.destination !== null) await enqueueMove(trx, deps.jobs, 'refund', row.id);
+  await insertLedgerEntries(trx, [refundReserved(row, p.live, now)]);
+  return { row, token };
 }
 
 type Source = Pick<OnchainRefundRow, 'source'>;
