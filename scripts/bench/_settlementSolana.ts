@@ -1,5 +1,5 @@
 /**
- * The Solana rows of `npm run bench -- settlement`: deposit detection (settlement/detection.ts over the Solana
+ * The Solana rows of `npm run bench -- settlement`: deposit detection (settlement/collected/detection.ts over the Solana
  * `DepositScan`, chains/solana/depositScan.ts) on the local Solana chain, against a baseline of bare
  * `getSignaturesForAddress` polling of the same deposit token accounts in the same run (the least any detection by
  * token account must do; it does not read the transactions, so it knows neither amount nor sender).
@@ -32,7 +32,7 @@ import { allocateDerivationIndex, insertDepositAddress } from '../../server/src/
 import { associatedTokenAccount } from '../../server/src/chains/solana/transfer.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
-import { scanDeposits } from '../../server/src/settlement/detection.js';
+import { scanDeposits } from '../../server/src/settlement/collected/detection.js';
 
 const DEPOSITS = Number(process.env.BENCH_SOLANA_DEPOSITS ?? 100);
 const PER_TRANSACTION = 5;

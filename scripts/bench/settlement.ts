@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- settlement`: deposit detection (server/src/settlement/detection.ts over the EVM `DepositScan`) on
+ * `npm run bench -- settlement`: deposit detection (server/src/settlement/collected/detection.ts over the EVM `DepositScan`) on
  * a local anvil, against a baseline of bare `eth_getLogs` polling of the same addresses in the same run.
  *
  * Throughput: BENCH_DEPOSITS plain TUSD transfers to as many collected payments' deposit addresses, mined
@@ -37,7 +37,7 @@ import { fundAccount } from '../../server/src/chains/faucet.js';
 import { allocateDerivationIndex, insertDepositAddress } from '../../server/src/db/queries/depositAccounts.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
-import { scanDeposits } from '../../server/src/settlement/detection.js';
+import { scanDeposits } from '../../server/src/settlement/collected/detection.js';
 import { testConfig } from '../../test/helpers/config.js';
 import { createMerchantAccount } from '../../test/helpers/fixtures.js';
 import { machineLine, writeSection } from './_report.js';

@@ -28,9 +28,9 @@ import { createReconciler, type Reconciler } from './settlement/reconciliation.j
 import { checkDepositSeed } from './settlement/seedGuard.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
 import { checkoutTasks } from './checkout/claimTasks.js';
-import { collectedLedgerHook } from './settlement/collectedLedger.js';
-import { detectionTasks, enqueueDepositScans } from './settlement/detection.js';
-import { directSettlementTasks } from './settlement/direct.js';
+import { collectedLedgerHook } from './settlement/collected/ledgerSplit.js';
+import { detectionTasks, enqueueDepositScans } from './settlement/collected/detection.js';
+import { directSettlementTasks } from './settlement/direct/settleDirect.js';
 import { settlementTasks, startSettlementSchedule } from './settlement/settlementTasks.js';
 import { expireRefundClaims } from './settlement/refunds.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';

@@ -10,7 +10,7 @@ import type { DiscrepancyRow } from '../../server/src/db/queries/discrepancies.j
 import { listDiscrepancies } from '../../server/src/db/queries/discrepancies.js';
 import { findPayment, type PaymentRow } from '../../server/src/db/queries/payments.js';
 import { listLedgerEntries, type LedgerEntry } from '../../server/src/settlement/ledger.js';
-import { scanDeposits, type ScanReport } from '../../server/src/settlement/detection.js';
+import { scanDeposits, type ScanReport } from '../../server/src/settlement/collected/detection.js';
 import { LOCAL, startCheckoutHarness, type Buyer, type CheckoutHarness } from '../gateway/checkout.js';
 import type { GatewayHarnessOptions } from '../gateway/harness.js';
 import { receiptOf } from '../helpers/wait.js';

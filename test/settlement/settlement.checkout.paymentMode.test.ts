@@ -11,7 +11,7 @@ import type { Chains } from '../../server/src/chains/index.js';
 import { updateMerchantSettings } from '../../server/src/accounts/merchants.js';
 import type { SettlementMode } from '../../server/src/db/queries/accounts.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
-import { DEFAULT_DIRECT_SETTLEMENT } from '../../server/src/settlement/direct.js';
+import { DEFAULT_DIRECT_SETTLEMENT } from '../../server/src/settlement/direct/settleDirect.js';
 import { listLedgerEntries } from '../../server/src/settlement/ledger.js';
 import { sharedChains, useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';

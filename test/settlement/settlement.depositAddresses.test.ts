@@ -1,10 +1,10 @@
 /**
- * Deposit addresses (settlement/deposits.ts): a payment's derivation index is allocated once, by insert-or-read, so
+ * Deposit addresses (settlement/collected/deposits.ts): a payment's derivation index is allocated once, by insert-or-read, so
  * repeated and concurrent callers get the same index and addresses on both databases; each address is the deposit
  * key of that index on its chain, recorded before anyone sees it.
  */
 import assert from 'node:assert/strict';
-import { depositAddressesFor } from '../../server/src/settlement/deposits.js';
+import { depositAddressesFor } from '../../server/src/settlement/collected/deposits.js';
 import { findPayment, type PaymentRow } from '../../server/src/db/queries/payments.js';
 import { startCheckoutHarness, type CheckoutHarness } from '../gateway/checkout.js';
 import { describeEachDatabase } from '../helpers/db.js';

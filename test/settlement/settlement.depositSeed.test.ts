@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { createRuntime } from '@paygate/server';
 import { createCheckout } from '../../server/src/checkout/context.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
-import { depositAddressesFor } from '../../server/src/settlement/deposits.js';
+import { depositAddressesFor } from '../../server/src/settlement/collected/deposits.js';
 import { insertLedgerEntries } from '../../server/src/settlement/ledger.js';
 import { newMnemonic, seedOf } from '../../server/src/settlement/seed.js';
 import {

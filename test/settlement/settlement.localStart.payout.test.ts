@@ -13,7 +13,7 @@ import { createRuntime, type Runtime } from '@paygate/server';
 import { createMerchant, createPartner } from '../../server/src/accounts/index.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
-import { depositAddressesFor } from '../../server/src/settlement/deposits.js';
+import { depositAddressesFor } from '../../server/src/settlement/collected/deposits.js';
 import { testConfig } from '../helpers/config.js';
 import { eventually, receiptOf } from '../helpers/wait.js';
 

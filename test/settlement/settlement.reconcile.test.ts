@@ -13,7 +13,7 @@ import { fundAccount } from '../../server/src/chains/faucet.js';
 import type { Chains } from '../../server/src/chains/index.js';
 import { insertLedgerEntries } from '../../server/src/settlement/ledger.js';
 import { PENDING_MS, createReconciler } from '../../server/src/settlement/reconciliation.js';
-import { WATCH_AFTER_END_MS, scanDeposits } from '../../server/src/settlement/detection.js';
+import { WATCH_AFTER_END_MS, scanDeposits } from '../../server/src/settlement/collected/detection.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
 import { sharedChains, useChainSnapshots } from '../helpers/chain.js';
 import { testConfig } from '../helpers/config.js';

@@ -1,6 +1,6 @@
 /**
  * A server that has no deposit work queues no deposit scan, and a scan that finds nothing says so (the queue then
- * logs its completion at debug): settlement/detection.ts `enqueueDepositScans` and its task.
+ * logs its completion at debug): settlement/collected/detection.ts `enqueueDepositScans` and its task.
  */
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
@@ -10,7 +10,7 @@ import {
   enqueueDepositScans,
   SCAN_DEPOSITS_TASK,
   WATCH_AFTER_END_MS,
-} from '../../server/src/settlement/detection.js';
+} from '../../server/src/settlement/collected/detection.js';
 import { LOCAL } from '../gateway/checkout.js';
 import { useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';

@@ -7,7 +7,7 @@ import { evmDepositScan } from '../../server/src/chains/eip155/depositScan.js';
 import { insertClaim } from '../../server/src/db/queries/claims.js';
 import { transitionPayment } from '../../server/src/payments/lifecycle.js';
 import { iso } from '../../server/src/payments/snapshot.js';
-import { enqueueDepositScans, scannedChains } from '../../server/src/settlement/detection.js';
+import { enqueueDepositScans, scannedChains } from '../../server/src/settlement/collected/detection.js';
 import { sharedChains, useChainSnapshots } from '../helpers/chain.js';
 import { LOCAL } from '../gateway/checkout.js';
 import { ASKED, FEE_TOTAL, ledgerOf, startDetectionHarness, type DetectionHarness } from './detection.js';

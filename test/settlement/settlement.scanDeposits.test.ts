@@ -1,5 +1,5 @@
 /**
- * Detection on anvil (settlement/detection.ts, chains/eip155/depositScan.ts): plain ERC-20 transfers to deposit
+ * Detection on anvil (settlement/collected/detection.ts, chains/eip155/depositScan.ts): plain ERC-20 transfers to deposit
  * addresses pay collected payments, on both databases (the cursor's compare-and-set and the transfers' unique key
  * are storage).
  */
@@ -10,7 +10,7 @@ import { LOCAL } from '../gateway/checkout.js';
 import { sharedChains, useChainSnapshots } from '../helpers/chain.js';
 import { testConfig } from '../helpers/config.js';
 import { describeEachDatabase } from '../helpers/db.js';
-import { scanDeposits } from '../../server/src/settlement/detection.js';
+import { scanDeposits } from '../../server/src/settlement/collected/detection.js';
 import { ASKED, FEE_TOTAL, ledgerOf, startDetectionHarness, type DetectionHarness, type Mined } from './detection.js';
 
 describeEachDatabase('settlement scanDeposits on anvil', (get) => {

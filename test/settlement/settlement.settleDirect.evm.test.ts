@@ -1,5 +1,5 @@
 /**
- * Direct settlement on anvil (settlement/direct.ts): a live payment of a direct merchant settles only once its
+ * Direct settlement on anvil (settlement/direct/settleDirect.ts): a live payment of a direct merchant settles only once its
  * success transaction is at or below the `finalized` block (anvil: 64 blocks behind the head), with `tx_id`, its
  * `payment.settled` event and the ledger rows; a transaction reorged out before finality never settles.
  */
@@ -8,7 +8,7 @@ import type { Chains } from '../../server/src/chains/index.js';
 import { listDiscrepancies } from '../../server/src/db/queries/discrepancies.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
 import { listLedgerEntries } from '../../server/src/settlement/ledger.js';
-import { DEFAULT_DIRECT_SETTLEMENT, settleDirect } from '../../server/src/settlement/direct.js';
+import { DEFAULT_DIRECT_SETTLEMENT, settleDirect } from '../../server/src/settlement/direct/settleDirect.js';
 import { sharedChains, useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { driveJobsUntil } from '../helpers/wait.js';

@@ -8,7 +8,7 @@ import { updateMerchantSettings } from '../../server/src/accounts/merchants.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
 import { transitionPayment } from '../../server/src/payments/lifecycle.js';
 import { iso } from '../../server/src/payments/snapshot.js';
-import { scheduleDirectSettlement, settleDirect, SETTLE_DIRECT_TASK } from '../../server/src/settlement/direct.js';
+import { scheduleDirectSettlement, settleDirect, SETTLE_DIRECT_TASK } from '../../server/src/settlement/direct/settleDirect.js';
 import { listLedgerEntries } from '../../server/src/settlement/ledger.js';
 import { sharedChains } from '../helpers/chain.js';
 import { startGatewayHarness, type GatewayHarness } from '../gateway/harness.js';

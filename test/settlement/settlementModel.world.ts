@@ -14,7 +14,7 @@ import { updateMerchantSettings } from '../../server/src/accounts/merchants.js';
 import { createKey } from '../../server/src/accounts/index.js';
 import type { Chains } from '../../server/src/chains/index.js';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
-import { scanDeposits } from '../../server/src/settlement/detection.js';
+import { scanDeposits } from '../../server/src/settlement/collected/detection.js';
 import { planPayouts } from '../../server/src/settlement/payouts.js';
 import { planSweeps } from '../../server/src/settlement/sweeps.js';
 import type { MoveDeps } from '../../server/src/settlement/moves.js';
@@ -35,7 +35,7 @@ export const MODEL_FEE = {
 };
 /** The moves' recheck delay, instead of 2 s: a round of the job driver moves the clock by this much. */
 const MOVE_RECHECK_MS = 50;
-/** A round of `settle` moves the clock this far: direct settlement's recheck (settlement/direct.ts). */
+/** A round of `settle` moves the clock this far: direct settlement's recheck (settlement/direct/settleDirect.ts). */
 const ROUND_MS = 15_000;
 
 /** Confirmations before a deposit counts: a reorganisation within them is one the server must survive cleanly. */

@@ -1,5 +1,5 @@
 /**
- * Detection on the local Solana chain through the domain's job (settlement/detection.ts, queued as the timer queues
+ * Detection on the local Solana chain through the domain's job (settlement/collected/detection.ts, queued as the timer queues
  * it, run by draining the queue): plain SPL transfers from wallets that never saw Paygate pay live collected
  * payments at the deposit addresses the gateway hands out. SQLite only: the storage is the EVM detection's, tested on
  * both databases in settlement.scanDeposits.

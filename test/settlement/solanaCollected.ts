@@ -13,7 +13,7 @@ import type { DiscrepancyRow } from '../../server/src/db/queries/discrepancies.j
 import { listDiscrepancies } from '../../server/src/db/queries/discrepancies.js';
 import { findPayment, type PaymentRow } from '../../server/src/db/queries/payments.js';
 import type { components } from '../../server/src/generated/gateway.js';
-import { enqueueDepositScans } from '../../server/src/settlement/detection.js';
+import { enqueueDepositScans } from '../../server/src/settlement/collected/detection.js';
 import { listLedgerEntries, type LedgerEntry } from '../../server/src/settlement/ledger.js';
 import type { Database } from '@paygate/server';
 import { startCheckoutHarness, type CheckoutHarness } from '../gateway/checkout.js';

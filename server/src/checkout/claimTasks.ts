@@ -7,7 +7,7 @@ import { findClaimOfPayment, updateClaim } from '../db/queries/claims.js';
 import { findPayment } from '../db/queries/payments.js';
 import { assertPayload, type TaskList } from '../jobs/types.js';
 import { transitionPayment } from '../payments/lifecycle.js';
-import { scheduleDirectSettlement } from '../settlement/direct.js';
+import { scheduleDirectSettlement } from '../settlement/direct/settleDirect.js';
 import { iso } from '../payments/snapshot.js';
 import { RELAY_TASK, WATCH_TASK } from './jobNames.js';
 import { requireAdapter, type Checkout } from './context.js';

@@ -26,7 +26,7 @@ import { requireAdapter, type Checkout } from './context.js';
 import { verifyOption } from './optionToken.js';
 import { paymentCollectData } from './options.js';
 import { pairResults } from './results.js';
-import { unroutableDeposit } from '../settlement/deposits.js';
+import { unroutableDeposit } from '../settlement/collected/deposits.js';
 
 type ConfirmRequest = components['schemas']['ConfirmPaymentRequest'];
 

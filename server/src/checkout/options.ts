@@ -1,7 +1,7 @@
 /**
  * Get payment options: every configured asset the buyer's accounts hold enough of, priced now, each with its
  * actions and a signed id. Nothing is written: the id carries the quote (optionToken.ts); in collected settlement
- * only the payment's deposit addresses, once (settlement/deposits.ts).
+ * only the payment's deposit addresses, once (settlement/collected/deposits.ts).
  */
 import { collectDataFor, collectDataRequired } from '../collect/index.js';
 import { findMerchant, type MerchantRow } from '../db/queries/accounts.js';
@@ -13,7 +13,7 @@ import { buyerPaymentInfo, readBuyerPayment, type GatewayScope } from './buyerPa
 import type { ChainAdapter, Holding, OptionClaims } from '../chains/adapter.js';
 import { adapterFor, type Checkout } from './context.js';
 import { newSalt, signOption, verifyOption } from './optionToken.js';
-import { collectedRecipients, isCollected } from '../settlement/deposits.js';
+import { collectedRecipients, isCollected } from '../settlement/collected/deposits.js';
 
 type OptionsRequest = components['schemas']['GetPaymentOptionsRequest'];
 type OptionsResponse = components['schemas']['GetPaymentOptionsResponse'];

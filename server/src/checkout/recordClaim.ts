@@ -14,7 +14,7 @@ import { randomBase62 } from '../ids.js';
 import { feeOnAsset, type FeeBreakdown, type Money } from '../payments/fees.js';
 import { transitionPayment } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
-import { unroutableDeposit } from '../settlement/deposits.js';
+import { unroutableDeposit } from '../settlement/collected/deposits.js';
 import type { Checkout } from './context.js';
 import { RELAY_TASK, WATCH_TASK } from './jobNames.js';
 

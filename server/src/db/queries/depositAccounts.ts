@@ -29,7 +29,7 @@ export async function allocateDerivationIndex(
 /**
  * Records a derived address; a repeat (same chain and address, or the payment's address on that chain already
  * recorded) writes nothing. Answers the address stored for the payment on that chain: the one detection watches,
- * which differs from `row.address` only if the deposit seed changed (settlement/deposits.ts says so).
+ * which differs from `row.address` only if the deposit seed changed (settlement/collected/deposits.ts says so).
  */
 export async function insertDepositAddress(
   db: Knex | Knex.Transaction,

@@ -4,7 +4,7 @@ import { readBuyerPayment } from '../../checkout/buyerPayments.js';
 import { requirePayable } from '../../checkout/options.js';
 import { gatewayAuthOf } from '../../http/gatewayAuth.js';
 import type { Runtime } from '../../runtime.js';
-import { listDepositOptions } from '../../settlement/deposits.js';
+import { listDepositOptions } from '../../settlement/collected/deposits.js';
 import { checkoutOf } from './checkoutOf.js';
 
 type Operation = operations['getDepositOptions'];

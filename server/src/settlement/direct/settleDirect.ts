@@ -11,18 +11,18 @@
  * records a `reorged_out` discrepancy for the operator and stops.
  */
 import type { Knex } from 'knex';
-import type { ChainAdapter } from '../chains/adapter.js';
-import { forNamespaceOf } from '../chains/adapters.js';
-import { findMerchant } from '../db/queries/accounts.js';
-import { insertDiscrepancy } from '../db/queries/discrepancies.js';
-import { findPayment, settlementModeOfPayment, type PaymentRow } from '../db/queries/payments.js';
-import type { SettledStage } from '../db/queries/paymentStages.js';
-import { randomBase62 } from '../ids.js';
-import { assertPayload, type TaskList } from '../jobs/types.js';
-import type { Observer } from '../observability/observer.js';
-import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
-import { iso } from '../payments/snapshot.js';
-import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
+import type { ChainAdapter } from '../../chains/adapter.js';
+import { forNamespaceOf } from '../../chains/adapters.js';
+import { findMerchant } from '../../db/queries/accounts.js';
+import { insertDiscrepancy } from '../../db/queries/discrepancies.js';
+import { findPayment, settlementModeOfPayment, type PaymentRow } from '../../db/queries/payments.js';
+import type { SettledStage } from '../../db/queries/paymentStages.js';
+import { randomBase62 } from '../../ids.js';
+import { assertPayload, type TaskList } from '../../jobs/types.js';
+import type { Observer } from '../../observability/observer.js';
+import { recordStage, type LifecycleDeps } from '../../payments/lifecycle.js';
+import { iso } from '../../payments/snapshot.js';
+import { insertLedgerEntries, type LedgerEntry } from '../ledger.js';
 
 export const SETTLE_DIRECT_TASK = 'settlement.settleDirect';
 

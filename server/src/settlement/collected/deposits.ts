@@ -7,17 +7,17 @@
  * merchant's current one.
  */
 import type { Logger } from 'pino';
-import type { ChainAdapter, SettlementPort } from '../chains/adapter.js';
-import { forNamespaceOf } from '../chains/adapters.js';
-import { allChains, type Chains, type ConfiguredAsset } from '../chains/index.js';
-import { currencyOfUnit } from '../currencies.js';
-import type { Database } from '../db/connect.js';
-import { findMerchant, type MerchantRow } from '../db/queries/accounts.js';
-import { allocateDerivationIndex, insertDepositAddress, receivedByAsset } from '../db/queries/depositAccounts.js';
-import { settlementModeOfPayment, type PaymentRow } from '../db/queries/payments.js';
-import { ApiError } from '../errors.js';
-import type { components } from '../generated/gateway.js';
-import type { Pricing } from '../quotes/index.js';
+import type { ChainAdapter, SettlementPort } from '../../chains/adapter.js';
+import { forNamespaceOf } from '../../chains/adapters.js';
+import { allChains, type Chains, type ConfiguredAsset } from '../../chains/index.js';
+import { currencyOfUnit } from '../../currencies.js';
+import type { Database } from '../../db/connect.js';
+import { findMerchant, type MerchantRow } from '../../db/queries/accounts.js';
+import { allocateDerivationIndex, insertDepositAddress, receivedByAsset } from '../../db/queries/depositAccounts.js';
+import { settlementModeOfPayment, type PaymentRow } from '../../db/queries/payments.js';
+import { ApiError } from '../../errors.js';
+import type { components } from '../../generated/gateway.js';
+import type { Pricing } from '../../quotes/index.js';
 
 type DepositOption = components['schemas']['DepositOption'];
 type DepositOptionsResponse = components['schemas']['GetDepositOptionsResponse'];

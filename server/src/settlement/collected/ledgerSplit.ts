@@ -5,11 +5,11 @@
  * address) writes them, once (`fee:<paymentId>`, `payable:<paymentId>`).
  */
 import type { Knex } from 'knex';
-import type { EventRow } from '../db/queries/events.js';
-import { findPayment, settlementModeOfPayment } from '../db/queries/payments.js';
-import type { EventHook } from '../payments/lifecycle.js';
-import { paidToDeposit } from '../payments/paidToDeposit.js';
-import { insertLedgerEntries, type LedgerEntry } from './ledger.js';
+import type { EventRow } from '../../db/queries/events.js';
+import { findPayment, settlementModeOfPayment } from '../../db/queries/payments.js';
+import type { EventHook } from '../../payments/lifecycle.js';
+import { paidToDeposit } from '../../payments/paidToDeposit.js';
+import { insertLedgerEntries, type LedgerEntry } from '../ledger.js';
 
 /**
  * A payment is collected when it was created in collected settlement (payments.settlement_mode) and paid on a chain

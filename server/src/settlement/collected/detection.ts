@@ -7,14 +7,14 @@
  * once records each transfer, ledger row and finding once.
  */
 import type { Knex } from 'knex';
-import type { ChainAdapter, DepositScan, OnChainState } from '../chains/adapter.js';
-import { allChains, type Chains } from '../chains/index.js';
-import { currencyOfUnit } from '../currencies.js';
-import { findMerchant } from '../db/queries/accounts.js';
-import { findClaimOfPayment, type ClaimRow } from '../db/queries/claims.js';
-import { insertDiscrepancy, type DiscrepancyKind, type DiscrepancyRow } from '../db/queries/discrepancies.js';
-import { findPayment, settlementModeOfPayment, type PaymentRow } from '../db/queries/payments.js';
-import { advanceScanCursor, readScanCursor } from '../db/queries/scanCursors.js';
+import type { ChainAdapter, DepositScan, OnChainState } from '../../chains/adapter.js';
+import { allChains, type Chains } from '../../chains/index.js';
+import { currencyOfUnit } from '../../currencies.js';
+import { findMerchant } from '../../db/queries/accounts.js';
+import { findClaimOfPayment, type ClaimRow } from '../../db/queries/claims.js';
+import { insertDiscrepancy, type DiscrepancyKind, type DiscrepancyRow } from '../../db/queries/discrepancies.js';
+import { findPayment, settlementModeOfPayment, type PaymentRow } from '../../db/queries/payments.js';
+import { advanceScanCursor, readScanCursor } from '../../db/queries/scanCursors.js';
 import {
   byChainOrder,
   hasDepositWork,
@@ -24,17 +24,17 @@ import {
   settleSeenTransfer,
   watchedDepositAddresses,
   type SeenTransferRow,
-} from '../db/queries/seenTransfers.js';
-import { ApiError } from '../errors.js';
-import { newId, randomBase62 } from '../ids.js';
-import { assertPayload, IDLE, type TaskList } from '../jobs/types.js';
-import { feeOnAsset, type FeeBreakdown } from '../payments/fees.js';
-import { expireIfOverdue, transitionPayment, type LifecycleDeps } from '../payments/lifecycle.js';
-import { iso } from '../payments/snapshot.js';
-import type { Pricing } from '../quotes/index.js';
+} from '../../db/queries/seenTransfers.js';
+import { ApiError } from '../../errors.js';
+import { newId, randomBase62 } from '../../ids.js';
+import { assertPayload, IDLE, type TaskList } from '../../jobs/types.js';
+import { feeOnAsset, type FeeBreakdown } from '../../payments/fees.js';
+import { expireIfOverdue, transitionPayment, type LifecycleDeps } from '../../payments/lifecycle.js';
+import { iso } from '../../payments/snapshot.js';
+import type { Pricing } from '../../quotes/index.js';
 import { paysOutOn } from './deposits.js';
-import { excessEntry } from './excess.js';
-import { insertLedgerEntries, listLedgerEntries, type LedgerEntry } from './ledger.js';
+import { excessEntry } from '../excess.js';
+import { insertLedgerEntries, listLedgerEntries, type LedgerEntry } from '../ledger.js';
 
 export const SCAN_DEPOSITS_TASK = 'settlement.scanDeposits';
 
