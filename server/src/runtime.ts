@@ -28,9 +28,9 @@ import { createReconciler, type Reconciler } from './settlement/reconciliation.j
 import { checkDepositSeed } from './settlement/seedGuard.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
 import { checkoutTasks } from './checkout/claimTasks.js';
-import { collectedLedgerHook } from './settlement/collected/ledgerSplit.js';
 import { detectionTasks, enqueueDepositScans } from './settlement/collected/detection.js';
 import { directSettlementTasks } from './settlement/direct/settleDirect.js';
+import { settlementHook } from './settlement/modes.js';
 import { settlementTasks, startSettlementSchedule } from './settlement/settlementTasks.js';
 import { expireRefundClaims } from './settlement/refunds.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
@@ -246,7 +246,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     Object.assign(tasks, timed(runtime.observer, detectionTasks(runtime.checkout)));
     Object.assign(tasks, timed(runtime.observer, settlementTasks(runtime.checkout)));
   }
-  runtime.eventHooks.push(deliveryHook(runtime), collectedLedgerHook(runtime));
+  runtime.eventHooks.push(deliveryHook(runtime), settlementHook(runtime));
   runtime.reconciler =
     runtime.checkout && runtime.checkout.adapters.some((a) => a.settlement)
       ? createReconciler({

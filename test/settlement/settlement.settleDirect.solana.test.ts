@@ -8,7 +8,8 @@ import { updateMerchantSettings } from '../../server/src/accounts/merchants.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
 import { transitionPayment } from '../../server/src/payments/lifecycle.js';
 import { iso } from '../../server/src/payments/snapshot.js';
-import { scheduleDirectSettlement, settleDirect, SETTLE_DIRECT_TASK } from '../../server/src/settlement/direct/settleDirect.js';
+import { settleDirect, SETTLE_DIRECT_TASK } from '../../server/src/settlement/direct/settleDirect.js';
+import { settlementModeOf } from '../../server/src/settlement/modes.js';
 import { listLedgerEntries } from '../../server/src/settlement/ledger.js';
 import { sharedChains } from '../helpers/chain.js';
 import { startGatewayHarness, type GatewayHarness } from '../gateway/harness.js';
@@ -25,7 +26,7 @@ describe('settlement.settleDirect on the local Solana chain', () => {
   });
   after(() => h.close());
 
-  it('scheduleDirectSettlement adds no job for a test payment or one created in collected mode', async () => {
+  it('a success adds no direct settlement job for a test payment or one created in collected mode', async () => {
     const testPayment = await h.createPayment();
     await updateMerchantSettings(
       h.runtime,
@@ -36,8 +37,10 @@ describe('settlement.settleDirect on the local Solana chain', () => {
     const collected = await h.createPayment({ live: true });
     await updateMerchantSettings(h.runtime, h.account.merchantId, { settlementMode: 'direct' }, { depositSeed: true });
     await h.runtime.db.knex.transaction(async (trx) => {
-      await scheduleDirectSettlement(h.runtime, trx, { id: testPayment, live: false });
-      await scheduleDirectSettlement(h.runtime, trx, { id: collected, live: true });
+      for (const id of [testPayment, collected]) {
+        const payment = (await findPayment(trx, id))!;
+        await (await settlementModeOf(trx, payment)).onSucceeded(h.runtime, trx, payment);
+      }
     });
     const jobs = (await h.runtime.db.knex('jobs').where({ task: SETTLE_DIRECT_TASK })) as { payload: string }[];
     assert.deepEqual(
@@ -69,15 +72,12 @@ describe('settlement.settleDirect on the local Solana chain', () => {
         },
       },
     });
-    // As the watch job does when the transaction reaches the chain's commitment.
-    await h.runtime.db.knex.transaction(async (trx) => {
-      const { payment } = await transitionPayment(
-        h.runtime,
-        paymentId,
-        { to: 'succeeded', from: ['processing'], stages: { success: { succeeded_at: iso(now), tx_id: txId } } },
-        trx,
-      );
-      await scheduleDirectSettlement(h.runtime, trx, payment);
+    // As the watch job does when the transaction reaches the chain's commitment: the success's event hook
+    // (settlement/modes.ts) adds the direct mode's settlement job in the same transaction.
+    await transitionPayment(h.runtime, paymentId, {
+      to: 'succeeded',
+      from: ['processing'],
+      stages: { success: { succeeded_at: iso(now), tx_id: txId } },
     });
     const job = (await h.runtime.db.knex('jobs').where({ task: SETTLE_DIRECT_TASK }).first()) as
       { payload: string } | undefined;

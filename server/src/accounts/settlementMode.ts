@@ -10,6 +10,9 @@ import { ApiError } from '../errors.js';
 
 export type { SettlementMode };
 
+/** The mode of a merchant created without one. */
+export const DEFAULT_SETTLEMENT_MODE: SettlementMode = 'direct';
+
 export function isSettlementMode(value: unknown): value is SettlementMode {
   return value === 'direct' || value === 'collected';
 }

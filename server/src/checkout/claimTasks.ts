@@ -7,7 +7,6 @@ import { findClaimOfPayment, updateClaim } from '../db/queries/claims.js';
 import { findPayment } from '../db/queries/payments.js';
 import { assertPayload, type TaskList } from '../jobs/types.js';
 import { transitionPayment } from '../payments/lifecycle.js';
-import { scheduleDirectSettlement } from '../settlement/direct/settleDirect.js';
 import { iso } from '../payments/snapshot.js';
 import { RELAY_TASK, WATCH_TASK } from './jobNames.js';
 import { requireAdapter, type Checkout } from './context.js';
@@ -54,7 +53,8 @@ export async function watchClaim(checkout: Checkout, paymentId: string): Promise
   }
   await checkout.db.knex.transaction(async (trx) => {
     await updateClaim(trx, paymentId, { txId: progress.txId ?? claim.txId, state: progress.state, updatedAt: now });
-    const { payment, changed } = await transitionPayment(
+    // A success's settlement follows from its event, in this transaction (settlement/modes.ts `settlementHook`).
+    await transitionPayment(
       checkout,
       paymentId,
       progress.state === 'succeeded'
@@ -70,7 +70,6 @@ export async function watchClaim(checkout: Checkout, paymentId: string): Promise
           },
       trx,
     );
-    if (changed && payment.status === 'succeeded') await scheduleDirectSettlement(checkout, trx, payment);
   });
 }
 

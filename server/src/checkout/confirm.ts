@@ -26,7 +26,7 @@ import { requireAdapter, type Checkout } from './context.js';
 import { verifyOption } from './optionToken.js';
 import { paymentCollectData } from './options.js';
 import { pairResults } from './results.js';
-import { unroutableDeposit } from '../settlement/collected/deposits.js';
+import { settlementModeOf } from '../settlement/modes.js';
 
 type ConfirmRequest = components['schemas']['ConfirmPaymentRequest'];
 
@@ -113,7 +113,8 @@ export async function refuseScreened(checkout: Checkout, payment: PaymentRow, ac
  * refused, so it never arrives where no payout can send it on (docs/decisions.md §22.14).
  */
 async function refuseUnroutable(checkout: Checkout, payment: PaymentRow, chain: string): Promise<void> {
-  if (!(await unroutableDeposit(checkout, payment, chain))) return;
+  const mode = await settlementModeOf(checkout.db.knex, payment);
+  if (await mode.reachesMerchant(checkout, payment, chain)) return;
   throw new ApiError(
     'invalid_state',
     `Payment ${payment.id} can no longer be paid on ${chain}: the merchant is not paid out there. List its options again.`,

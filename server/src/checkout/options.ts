@@ -1,7 +1,8 @@
 /**
  * Get payment options: every configured asset the buyer's accounts hold enough of, priced now, each with its
- * actions and a signed id. Nothing is written: the id carries the quote (optionToken.ts); in collected settlement
- * only the payment's deposit addresses, once (settlement/collected/deposits.ts).
+ * actions and a signed id. Nothing is written: the id carries the quote (optionToken.ts); the payment's settlement
+ * mode says where options pay (settlement/mode.ts; collected settlement allocates the payment's deposit addresses,
+ * once).
  */
 import { collectDataFor, collectDataRequired } from '../collect/index.js';
 import { findMerchant, type MerchantRow } from '../db/queries/accounts.js';
@@ -13,7 +14,7 @@ import { buyerPaymentInfo, readBuyerPayment, type GatewayScope } from './buyerPa
 import type { ChainAdapter, Holding, OptionClaims } from '../chains/adapter.js';
 import { adapterFor, type Checkout } from './context.js';
 import { newSalt, signOption, verifyOption } from './optionToken.js';
-import { collectedRecipients, isCollected } from '../settlement/collected/deposits.js';
+import { settlementModeOf } from '../settlement/modes.js';
 
 type OptionsRequest = components['schemas']['GetPaymentOptionsRequest'];
 type OptionsResponse = components['schemas']['GetPaymentOptionsResponse'];
@@ -142,19 +143,13 @@ export async function pricedOptions(
   collectData: CollectData | null,
 ): Promise<PaymentOption[]> {
   const options: PaymentOption[] = [];
-  // Collected settlement (the payment's own mode, whatever the merchant switched to since): every option pays the
-  // payment's deposit address, only on chains where the merchant can be paid out, in an asset a deposit may hold.
-  const collected = (await isCollected(checkout, payment))
-    ? await collectedRecipients(checkout, payment, merchant)
-    : null;
+  // The payment's own mode, whatever the merchant switched to since (§22.14), says where its options pay.
+  const mode = await settlementModeOf(checkout.db.knex, payment);
+  const recipients = await mode.optionRecipients(checkout, payment, merchant);
   for (const [adapter, accounts] of grouped) {
     const holdings = (
-      await adapter.holdings({
-        accounts,
-        live: payment.live,
-        settlement: collected?.settlement ?? merchant.settlement_addresses,
-      })
-    ).filter((h) => collected === null || collected.assets.has(h.asset.caip19));
+      await adapter.holdings({ accounts, live: payment.live, settlement: recipients.settlement })
+    ).filter((h) => recipients.assets === null || recipients.assets.has(h.asset.caip19));
     const priced = await Promise.all(holdings.map((h) => optionOf(checkout, adapter, payment, h, collectData)));
     options.push(...priced.filter((o): o is PaymentOption => o !== null));
   }

@@ -5,28 +5,18 @@
  */
 import { isUniqueViolation } from '../db/failure.js';
 import type { ClaimDraft, OptionClaims, VerifiedOption } from '../chains/adapter.js';
-import { findMerchant, type SettlementMode } from '../db/queries/accounts.js';
+import { findMerchant } from '../db/queries/accounts.js';
 import { findClaimOfPayment, insertClaim, type ClaimRow } from '../db/queries/claims.js';
 import { insertDiscrepancy, type DiscrepancyKind } from '../db/queries/discrepancies.js';
-import { findPayment, settlementModeOfPayment, type PaymentRow } from '../db/queries/payments.js';
+import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import { feeOnAsset, type FeeBreakdown, type Money } from '../payments/fees.js';
 import { transitionPayment } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
-import { unroutableDeposit } from '../settlement/collected/deposits.js';
+import { settlementModeOf } from '../settlement/modes.js';
 import type { Checkout } from './context.js';
 import { RELAY_TASK, WATCH_TASK } from './jobNames.js';
-
-/**
- * What the merchant is owed for the option's amount. Direct settlement: all of it (the fee is reported beside it and
- * invoiced, docs/decisions.md §11). Collected settlement: the amount minus the fee, which the payout keeps back
- * (§22.2). No rounding: both are integers in the option asset's minor units, and the fee never exceeds the amount.
- */
-export function settlementAmountOf(mode: SettlementMode, optionAmount: Money, fee: FeeBreakdown | null): Money {
-  if (mode === 'direct' || fee === null) return optionAmount;
-  return { unit: optionAmount.unit, value: (BigInt(optionAmount.value) - BigInt(fee.total_amount.value)).toString() };
-}
 
 /** The fee on the option's amount, its fiat base at the option's own rate (docs/decisions.md §11). */
 function feeOf(feeConfig: Record<string, unknown> | null, claims: OptionClaims, amount: Money): FeeBreakdown | null {
@@ -89,9 +79,11 @@ export interface ClaimInput {
 export async function recordClaim(checkout: Checkout, input: ClaimInput): Promise<void> {
   const { option, draft, resultsDigest, now } = input;
   const id = input.payment.id;
+  // The payment's own mode: a merchant's switch after the payment was created changes nothing of it (§22.14).
+  const mode = await settlementModeOf(checkout.db.knex, input.payment);
   // A transfer found on chain to a deposit where the merchant is no longer paid out (§22.14): it pays nothing and is
   // a finding, as detection records the same transfer (the finding's key makes the two one).
-  if (input.foundOnChain && (await unroutableDeposit(checkout, input.payment, option.claims.chain))) {
+  if (input.foundOnChain && !(await mode.reachesMerchant(checkout, input.payment, option.claims.chain))) {
     await insertDiscrepancy(checkout.db.knex, {
       id: `dsc_${randomBase62(20)}`,
       paymentId: id,
@@ -110,8 +102,6 @@ export async function recordClaim(checkout: Checkout, input: ClaimInput): Promis
   const merchant = await findMerchant(checkout.db.knex, input.payment.merchant_id);
   const optionAmount = { unit: `caip19/${option.claims.asset}`, value: option.claims.amount };
   const fee = feeOf(merchant?.fee_config ?? null, option.claims, optionAmount);
-  // The payment's own mode: a merchant's switch after the payment was created changes nothing of it (§22.14).
-  const mode = (await settlementModeOfPayment(checkout.db.knex, id)) ?? 'direct';
   try {
     await checkout.db.knex.transaction(async (trx) => {
       await insertClaim(trx, {
@@ -140,7 +130,7 @@ export async function recordClaim(checkout: Checkout, input: ClaimInput): Promis
               processing_at: iso(now),
               option_amount: optionAmount,
               fee,
-              settlement_amount: settlementAmountOf(mode, optionAmount, fee),
+              settlement_amount: mode.settlementAmount(optionAmount, fee),
               buyer_caip10: option.claims.account,
               chain_caip2: option.claims.chain,
             },

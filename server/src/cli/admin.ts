@@ -30,7 +30,7 @@ import {
 } from './common.js';
 import { readPassword } from './passwordInput.js';
 import { depositSeedAvailable, settlementCommands, settlementHelp, settlementUsage } from './adminSettlement.js';
-import { isSettlementMode } from '../accounts/settlementMode.js';
+import { DEFAULT_SETTLEMENT_MODE, isSettlementMode } from '../accounts/settlementMode.js';
 
 export const adminUsage = `Usage: paygate admin <command> [options]
 
@@ -305,7 +305,7 @@ const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> =
       merchantJson(merchant),
       `Created merchant ${merchant.id} (${merchant.name}) for partner ${merchant.partner_id}` +
         (merchant.collect_data ? "; every payment requires the buyer's identity data" : '') +
-        (merchant.settlement_mode === 'collected' ? '; settlement mode collected' : ''),
+        (merchant.settlement_mode === DEFAULT_SETTLEMENT_MODE ? '' : `; settlement mode ${merchant.settlement_mode}`),
     );
     return 0;
   },

@@ -4,7 +4,7 @@ import { readBuyerPayment } from '../../checkout/buyerPayments.js';
 import { requirePayable } from '../../checkout/options.js';
 import { gatewayAuthOf } from '../../http/gatewayAuth.js';
 import type { Runtime } from '../../runtime.js';
-import { listDepositOptions } from '../../settlement/collected/deposits.js';
+import { settlementModeOf } from '../../settlement/modes.js';
 import { checkoutOf } from './checkoutOf.js';
 
 type Operation = operations['getDepositOptions'];
@@ -16,6 +16,7 @@ export function getDepositOptionsHandler(runtime: Runtime): RequestHandler<Opera
     const checkout = checkoutOf(runtime);
     const payment = await readBuyerPayment(checkout, { live: gatewayAuthOf(res).mode === 'live' }, req.params.id);
     requirePayable(checkout, payment);
-    res.json(await listDepositOptions(checkout, payment));
+    const mode = await settlementModeOf(checkout.db.knex, payment);
+    res.json(await mode.depositOptions(checkout, payment));
   };
 }

@@ -3,36 +3,25 @@
  * (`deposit_accounts`) and, from it, its own address on every chain of its mode that takes deposits and where its
  * merchant has a settlement (payout) address: money must never arrive where no payout can send it on. A buyer pays
  * that address, from a wallet's option or by a plain transfer from anywhere, and detection credits the payment by the
- * address alone. Whether a payment is collected is the payment's own mode (payments.settlement_mode), never the
- * merchant's current one.
+ * address alone. Whether a payment is collected is the payment's own mode (payments.settlement_mode, read by
+ * settlement/modes.ts), never the merchant's current one.
  */
-import type { Logger } from 'pino';
-import type { ChainAdapter, SettlementPort } from '../../chains/adapter.js';
+import type { SettlementPort } from '../../chains/adapter.js';
 import { forNamespaceOf } from '../../chains/adapters.js';
-import { allChains, type Chains, type ConfiguredAsset } from '../../chains/index.js';
+import { allChains, type ConfiguredAsset } from '../../chains/index.js';
 import { currencyOfUnit } from '../../currencies.js';
-import type { Database } from '../../db/connect.js';
 import { findMerchant, type MerchantRow } from '../../db/queries/accounts.js';
 import { allocateDerivationIndex, insertDepositAddress, receivedByAsset } from '../../db/queries/depositAccounts.js';
-import { settlementModeOfPayment, type PaymentRow } from '../../db/queries/payments.js';
-import { ApiError } from '../../errors.js';
+import type { PaymentRow } from '../../db/queries/payments.js';
 import type { components } from '../../generated/gateway.js';
-import type { Pricing } from '../../quotes/index.js';
+import type { DepositOptionsResponse, OptionRecipients, SettlementModeDeps } from '../mode.js';
 
 type DepositOption = components['schemas']['DepositOption'];
-type DepositOptionsResponse = components['schemas']['GetDepositOptionsResponse'];
 type Amount = components['schemas']['Amount'];
 type UnavailableReason = NonNullable<DepositOptionsResponse['unavailableReason']>;
 
-/** What deposits need of the runtime's checkout (checkout/context.ts `Checkout` has all of it). */
-export interface DepositDeps {
-  db: Database;
-  logger: Pick<Logger, 'error'>;
-  chains: Chains | null;
-  adapters: ChainAdapter[];
-  pricing: Pricing;
-  now: () => number;
-}
+/** What deposits need of the runtime's checkout: what every mode may use (checkout/context.ts `Checkout` has it). */
+export type DepositDeps = SettlementModeDeps;
 
 /**
  * Whether a chain whose namespace has this settlement port takes deposits: all three of `deposits`, `scanner` and
@@ -88,24 +77,6 @@ export function depositChains(
   return chainsTakingDeposits(deps, payment.live).filter((c) => paysOutOn(merchant, c.caip2));
 }
 
-/** Whether the payment was created in collected settlement (its own mode; the merchant may have switched since). */
-export async function isCollected(deps: Pick<DepositDeps, 'db'>, payment: Pick<PaymentRow, 'id'>): Promise<boolean> {
-  return (await settlementModeOfPayment(deps.db.knex, payment.id)) === 'collected';
-}
-
-/**
- * Whether a collected payment's money would land on a chain its merchant is not paid out on (its address there was
- * removed after an option was listed): confirm refuses what has not moved yet, and a claim of what has is a finding.
- */
-export async function unroutableDeposit(
-  deps: Pick<DepositDeps, 'db'>,
-  payment: Pick<PaymentRow, 'id' | 'merchant_id'>,
-  chain: string,
-): Promise<boolean> {
-  if (!(await isCollected(deps, payment))) return false;
-  return !paysOutOn(await findMerchant(deps.db.knex, payment.merchant_id), chain);
-}
-
 async function merchantOf(deps: Pick<DepositDeps, 'db'>, payment: PaymentRow): Promise<MerchantRow> {
   const merchant = await findMerchant(deps.db.knex, payment.merchant_id);
   if (!merchant) throw new Error(`payment ${payment.id} names merchant ${payment.merchant_id}, which does not exist`);
@@ -158,7 +129,7 @@ export async function collectedRecipients(
   deps: DepositDeps,
   payment: PaymentRow,
   merchant: MerchantRow,
-): Promise<{ settlement: Record<string, string>; assets: Set<string> }> {
+): Promise<OptionRecipients> {
   const chains = depositChains(deps, payment, merchant);
   const addresses = await depositAddressesFor(deps, payment, merchant);
   return {
@@ -183,19 +154,14 @@ function amountOf(asset: ConfiguredAsset, value: bigint): Amount {
 }
 
 /**
- * The deposit options of a payable collected-mode payment (the caller checked it is payable): one per chain and
+ * The deposit options of a payable collected-mode payment (the caller checked it is payable, and settlement/modes.ts
+ * that it is collected): one per chain and
  * deposit asset pegged to the payment's currency. Only pegs are offered, so an entry's amount is the payment's
  * amount at 1:1 (rounded up to the token's decimals by pricing), involves no rate and never expires: a transfer
  * counts at the amount it was shown whenever it lands before the payment's `expiresAt`. What was received is the sum
  * of the transfers detection saw in that asset and no reorg removed; the URI asks for what is left.
  */
 export async function listDepositOptions(deps: DepositDeps, payment: PaymentRow): Promise<DepositOptionsResponse> {
-  if (!(await isCollected(deps, payment))) {
-    throw new ApiError(
-      'invalid_state',
-      `Payment ${payment.id} is paid to the merchant directly and has no deposit address; list its options instead.`,
-    );
-  }
   const merchant = await merchantOf(deps, payment);
   const none = (reason: UnavailableReason): DepositOptionsResponse => ({ deposits: [], unavailableReason: reason });
   if (chainsTakingDeposits(deps, payment.live).length === 0) return none('no_deposit_network');

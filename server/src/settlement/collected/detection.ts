@@ -13,7 +13,7 @@ import { currencyOfUnit } from '../../currencies.js';
 import { findMerchant } from '../../db/queries/accounts.js';
 import { findClaimOfPayment, type ClaimRow } from '../../db/queries/claims.js';
 import { insertDiscrepancy, type DiscrepancyKind, type DiscrepancyRow } from '../../db/queries/discrepancies.js';
-import { findPayment, settlementModeOfPayment, type PaymentRow } from '../../db/queries/payments.js';
+import { findPayment, type PaymentRow } from '../../db/queries/payments.js';
 import { advanceScanCursor, readScanCursor } from '../../db/queries/scanCursors.js';
 import {
   byChainOrder,
@@ -35,6 +35,7 @@ import type { Pricing } from '../../quotes/index.js';
 import { paysOutOn } from './deposits.js';
 import { excessEntry } from '../excess.js';
 import { insertLedgerEntries, listLedgerEntries, type LedgerEntry } from '../ledger.js';
+import { settlementModeOf } from '../modes.js';
 
 export const SCAN_DEPOSITS_TASK = 'settlement.scanDeposits';
 
@@ -330,9 +331,8 @@ async function creditPayment(
   }
   const stateOf = (t: SeenTransferRow): OnChainState | undefined => (t.state === 'final' ? 'final' : states.get(t.id));
   // Money that no payout can send on (§22.14): the merchant has no settlement address on this chain (any more), or
-  // the payment is not collected. It never pays the payment and is never the merchant's payable.
-  const routable =
-    paysOutOn(merchant, chain) && (await settlementModeOfPayment(deps.db.knex, paymentId)) === 'collected';
+  // the payment's mode is not paid by deposit. It never pays the payment and is never the merchant's payable.
+  const routable = paysOutOn(merchant, chain) && (await settlementModeOf(deps.db.knex, payment)).paidByDeposit;
   try {
     return await deps.db.knex.transaction(async (trx) => {
       let current = (await findPayment(trx, paymentId, { forUpdate: true }))!;

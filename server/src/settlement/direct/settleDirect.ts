@@ -15,10 +15,10 @@ import type { ChainAdapter } from '../../chains/adapter.js';
 import { forNamespaceOf } from '../../chains/adapters.js';
 import { findMerchant } from '../../db/queries/accounts.js';
 import { insertDiscrepancy } from '../../db/queries/discrepancies.js';
-import { findPayment, settlementModeOfPayment, type PaymentRow } from '../../db/queries/payments.js';
+import { findPayment, type PaymentRow } from '../../db/queries/payments.js';
 import type { SettledStage } from '../../db/queries/paymentStages.js';
 import { randomBase62 } from '../../ids.js';
-import { assertPayload, type TaskList } from '../../jobs/types.js';
+import { assertPayload, type JobQueue, type TaskList } from '../../jobs/types.js';
 import type { Observer } from '../../observability/observer.js';
 import { recordStage, type LifecycleDeps } from '../../payments/lifecycle.js';
 import { iso } from '../../payments/snapshot.js';
@@ -50,16 +50,17 @@ interface Payload extends Record<string, unknown> {
 const jobKeyOf = (paymentId: string) => `${SETTLE_DIRECT_TASK}:${paymentId}`;
 
 /**
- * Called in the transaction that makes a payment `succeeded` (checkout/claimTasks.ts): a live payment created
- * under direct mode gets its settlement job. Test payments settle by themselves (payments/lifecycle.ts), and
- * collected ones when their payout is final.
+ * The direct mode's part of a payment's success (direct/index.ts `onSucceeded`, in the transaction of its
+ * `payment.succeeded` event): a live payment gets its settlement job. Test payments settle by themselves
+ * (payments/lifecycle.ts). Only a payment of this mode comes here (settlement/modes.ts), so the job never looks at
+ * another mode's payment.
  */
 export async function scheduleDirectSettlement(
-  deps: Pick<LifecycleDeps, 'jobs'>,
+  deps: { jobs: Pick<JobQueue, 'add'> },
   trx: Knex.Transaction,
   payment: Pick<PaymentRow, 'id' | 'live'>,
 ): Promise<void> {
-  if (!payment.live || (await settlementModeOfPayment(trx, payment.id)) !== 'direct') return;
+  if (!payment.live) return;
   await deps.jobs.add(trx, SETTLE_DIRECT_TASK, { paymentId: payment.id }, { jobKey: jobKeyOf(payment.id) });
 }
 
@@ -138,7 +139,7 @@ async function settle(deps: DirectSettlementDeps, paymentId: string, txId: strin
 
 /**
  * One look at a live direct payment's success transaction: settle it when final, otherwise look again later (the
- * job re-adds itself under its key). Idempotent: a settled, unknown or other payment ends the job.
+ * job re-adds itself under its key). Idempotent: a settled or unknown payment ends the job.
  */
 export async function settleDirect(
   deps: DirectSettlementDeps,
@@ -151,7 +152,6 @@ export async function settleDirect(
   const processing = payment.stages.processing;
   const txId = payment.stages.success?.tx_id;
   if (!processing || !txId) return 'skipped';
-  if ((await settlementModeOfPayment(deps.db.knex, paymentId)) !== 'direct') return 'skipped';
   const chain = processing.chain_caip2;
   const adapter = forNamespaceOf(deps.adapters, chain);
   // A chain this server no longer serves: the job fails and is retried by the queue, loudly, until it does again.
