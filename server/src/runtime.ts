@@ -40,6 +40,8 @@ import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
 import { enqueueRetention, RETENTION_INTERVAL_MS, retentionTasks } from './webhooks/retention.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
 import { createSignInGate, type SignInGate, type SignInGateOptions } from './users/signInGate.js';
+import type { SecurityEventSink } from './users/usersDeps.js';
+import { securityEventLog } from './audit/securityEvents.js';
 
 export type ResolvedConfig = ReturnType<typeof withDevelopmentSecrets>;
 
@@ -58,6 +60,8 @@ export interface Runtime extends WebhookDeps {
   readiness: ReadinessCheck[];
   /** The chains the gateway serves; null in processes that touch no chain (CLI tools, the worker for now). */
   chains: Chains | null;
+  /** Security events of people, into their merchants' audit logs (audit/securityEvents.ts). */
+  securityEvents: SecurityEventSink;
   /** The currencies a payment of each mode may be created in (quotes/pricedCurrencies.ts). */
   pricedCurrencies: PricedCurrencies;
   /** Options, fetch, confirm and their jobs; null in a process that serves no chain. */
@@ -230,6 +234,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ...(chains ? chainReadinessChecks(chains) : []),
     ],
   } as unknown as Runtime;
+  runtime.securityEvents = securityEventLog(runtime);
   runtime.jobs = openJobQueue(db, {
     tasks,
     logger,

@@ -1566,14 +1566,19 @@ export interface components {
          *     merchant API: an on-chain refund asked for (`refundPayment`, target `id=pay_…`) or a claim link cancelled
          *     (`cancelRefund`, target `id=rfd_…`), with the API key as actor and the payment, amount, network fee and kind of
          *     destination (`paying_wallet` or `claim_link`) in `details`; or the operator's change of the merchant's settlement
-         *     mode with `paygate admin set-settlement-mode` (action `setSettlementMode`, details `{ from, to }`).
+         *     mode with `paygate admin set-settlement-mode` (action `setSettlementMode`, details `{ from, to }`); or a security
+         *     event of a team member, written to the log of every merchant the person belongs to, with the person as actor and
+         *     mode `null`: `activateTwoFactor`, `disableTwoFactor`, `regenerateRecoveryCodes`, `signInWithRecoveryCode`,
+         *     `revokeSession` (target `sessionId=ses_…`) and `signInLocked` (failed sign-ins locked the account; details
+         *     `{ lockedUntil }`, Unix seconds). No entry holds a code, password or token.
          */
         AuditEntry: {
             id: components["schemas"]["AuditEntryId"];
             at: components["schemas"]["UnixSeconds"];
             actor: components["schemas"]["AuditActor"];
             /**
-             * @description The operation (its `operationId`), for example `rotateWebhookSecret`.
+             * @description The operation (its `operationId`), for example `rotateWebhookSecret`; for a security event one of the names
+             *     above (`signInWithRecoveryCode` and `signInLocked` are events of a sign-in, not operations).
              * @example rotateWebhookSecret
              */
             action: string;
