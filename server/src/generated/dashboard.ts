@@ -2338,8 +2338,10 @@ export interface components {
             /** @description Set when merchant settlement of the succeeded payment completed (`status` stays `succeeded`); `null` before. */
             settled: components["schemas"]["SettledInfo"] | null;
             /**
-             * @description Set when you recorded an off-platform refund with `refundPayment` (`status` stays `succeeded`); `null`
-             *     otherwise. Recording a refund emits no webhook; the next event of the payment, if any, carries it.
+             * @description Set once you refunded the succeeded payment with `refundPayment` (`status` stays `succeeded`): recorded for a
+             *     refund you made off-platform (direct settlement), or sent on chain by Paygate for a payment settled in
+             *     collected mode (`refunded.refunds`); `null` otherwise. A refund emits no webhook; the next event of the payment,
+             *     if any, carries it.
              */
             refunded: components["schemas"]["RefundedInfo"] | null;
         };
