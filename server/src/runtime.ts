@@ -4,6 +4,7 @@
  */
 import type { Logger } from 'pino';
 import {
+  allChains,
   chainReadinessChecks,
   feePayerBalances,
   LOCAL_BLOCK_TIME_MS,
@@ -24,6 +25,7 @@ import type { Observer } from './observability/observer.js';
 import type { ReadinessCheck } from './observability/readiness.js';
 import type { EventHook } from './payments/lifecycle.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
+import { loadStaticRates, pricedCurrenciesOf, type PricedCurrencies } from './quotes/index.js';
 import { createReconciler, type Reconciler } from './settlement/reconciliation.js';
 import { checkDepositSeed } from './settlement/seedGuard.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
@@ -38,6 +40,8 @@ import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
 import { enqueueRetention, RETENTION_INTERVAL_MS, retentionTasks } from './webhooks/retention.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
 import { createSignInGate, type SignInGate, type SignInGateOptions } from './users/signInGate.js';
+import type { SecurityEventSink } from './users/usersDeps.js';
+import { securityEventLog } from './audit/securityEvents.js';
 
 export type ResolvedConfig = ReturnType<typeof withDevelopmentSecrets>;
 
@@ -56,6 +60,10 @@ export interface Runtime extends WebhookDeps {
   readiness: ReadinessCheck[];
   /** The chains the gateway serves; null in processes that touch no chain (CLI tools, the worker for now). */
   chains: Chains | null;
+  /** Security events of people, into their merchants' audit logs (audit/securityEvents.ts). */
+  securityEvents: SecurityEventSink;
+  /** The currencies a payment of each mode may be created in (quotes/pricedCurrencies.ts). */
+  pricedCurrencies: PricedCurrencies;
   /** Options, fetch, confirm and their jobs; null in a process that serves no chain. */
   checkout: Checkout | null;
   /** Ledger against chains (settlement/reconciliation.ts); null where no chain offers collected settlement. */
@@ -208,6 +216,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     shutdownSignal: shutdown.signal,
     signInGate: createSignInGate(options.signInGate),
     chains,
+    pricedCurrencies: pricedCurrenciesOf(chains ? allChains(chains) : [], loadStaticRates(config.ratesFile)),
     expiryGraceMs: config.lateConfirmGraceMs,
     readiness: [
       {
@@ -225,6 +234,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ...(chains ? chainReadinessChecks(chains) : []),
     ],
   } as unknown as Runtime;
+  runtime.securityEvents = securityEventLog(runtime);
   runtime.jobs = openJobQueue(db, {
     tasks,
     logger,

@@ -126,7 +126,9 @@ async function optionOf(
     },
     actions: await adapter.actions(verified),
     etaS: holding.etaS,
-    expiresAt: quoteExpiresAt,
+    // The contract's rule: an option never outlives its payment (the signed quote keeps its own expiry, which confirm's
+    // late-transfer rules read). A pegged asset's quote does not expire: null (docs/decisions.md §11).
+    expiresAt: quoteExpiresAt === null ? null : claims.deadline,
     collectData,
   };
 }
@@ -166,6 +168,10 @@ export async function listPaymentOptions(
   const grouped = accountsByAdapter(checkout, body.accounts);
   const payment = await readBuyerPayment(checkout, scope, id);
   requirePayable(checkout, payment);
+  // Screened like confirm, but the payment is left as it is: listing options proves no ownership of the account.
+  if ([...grouped.values()].flat().some((account) => checkout.screening.matches(account))) {
+    throw new ApiError('sanctioned_user', 'This account cannot pay through this service.');
+  }
   const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
   if (!merchant) throw new Error(`payment ${id} names merchant ${payment.merchant_id}, which does not exist`);
   const collectData = await paymentCollectData(checkout, payment, merchant);

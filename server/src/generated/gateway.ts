@@ -55,9 +55,12 @@ export interface paths {
          *
          *     - Send every account the wallet has keys for; accounts of namespaces or chains this server does not serve are
          *       ignored. A wallet without keys for a namespace sends no accounts of that namespace.
-         *     - An option may mix chains (for example an EVM action followed by a Solana action).
-         *     - An option's quote is valid until its `expiresAt`. After it, fetch and confirm answer `409 quote_expired`:
-         *       call this operation again (optionally listing the stale ids in `refresh`) and let the buyer choose again.
+         *     - Each option pays on one chain: its actions are all of that chain's namespace, and confirm refuses results that
+         *       do not match them (`400 params_validation`).
+         *     - An option's quote is valid until its `expiresAt`, which is never later than the payment's; a stablecoin of the
+         *       payment's currency needs no rate and has `expiresAt: null` (valid until the payment expires). After it, fetch
+         *       and confirm answer `409 quote_expired`: call this operation again (optionally listing the stale ids in
+         *       `refresh`) and let the buyer choose again.
          *     - Only a payment in `requires_action` can be paid: for any other status this answers `409 invalid_state`
          *       (`410 payment_expired` once the payment has expired). Read the status with [get payment](#operation/getPayment).
          *     - Every call quotes afresh and changes nothing on the payment, so it is safe to repeat.
@@ -977,8 +980,8 @@ export interface components {
         /**
          * PaymentOption
          * @description One way to pay: an account of the buyer, the asset and amount it would send, and the actions that do it.
-         *     Perform the actions in order, then [confirm](#operation/confirmPayment) with one result per action. An option
-         *     may mix chains (for example EVM actions followed by a Solana action); results follow the same order.
+         *     Perform the actions in order, then [confirm](#operation/confirmPayment) with one result per action, in the same
+         *     order. An option pays on one chain: every action is of that chain's namespace.
          * @example {
          *       "id": "opt_eyJwIjoicGF5XzdRejNrUDl4V20yTHJUOHZONGJZNmNKZCIsImEiOiJlaXAxNTU6ODQ1MzoweDcwOTk3OTcwQzUxODEyZGMzQTAxMEM3ZDAxYjUwZTBkMTdkYzc5QzgiLCJ1IjoiZWlwMTU1Ojg0NTMvZXJjMjA6MHg4MzM1ODlmQ0Q2ZURiNkUwOGY0YzdDMzJENGY3MWI1NGJkQTAyOTEzIiwidiI6IjEyNTAwMDAwIiwieCI6MTc3MTQwOTIyMH0.a_9AO6lYuVFrRDShubmtz2idKxvjElX_TJ-GAyoJbHU",
          *       "account": "eip155:8453:0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
@@ -1008,7 +1011,7 @@ export interface components {
          *         }
          *       ],
          *       "etaS": 6,
-         *       "expiresAt": 1771409220,
+         *       "expiresAt": null,
          *       "collectData": null
          *     }
          */
@@ -2792,8 +2795,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `sanctioned_user`: the account is on the operator's screening list; the payment is now `failed`, as after a
-             *     refused confirm.
+             * @description `sanctioned_user`: the account is on the operator's screening list. No transaction is built and the payment is
+             *     unchanged: anyone who sees the QR code can post any account, so this proves no ownership (confirm, which
+             *     holds the account's signature, fails the payment).
              */
             403: {
                 headers: {

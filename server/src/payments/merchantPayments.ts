@@ -8,6 +8,7 @@ import { findOverduePayments, findPayment, listPayments, type PaymentRow } from 
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/merchant.js';
 import { currencyOfUnit } from '../currencies.js';
+import type { PricedCurrencies } from '../quotes/index.js';
 import { withIdempotencyKey, type IdempotentAnswer } from './idempotency.js';
 import {
   createPayment,
@@ -29,6 +30,8 @@ export type PaymentList = components['schemas']['PaymentList'];
 
 export interface MerchantDeps extends LifecycleDeps {
   config: { publicBaseUrl: string };
+  /** The currencies the configured chains can price (quotes/pricedCurrencies.ts); absent: every currency. */
+  pricedCurrencies?: PricedCurrencies;
 }
 
 /** Whose payments a request sees: the merchant of `Merchant-Id`, in the mode of the key. */
@@ -119,6 +122,22 @@ function createdAnswer(deps: MerchantDeps, row: PaymentRow): CreatePaymentRespon
   };
 }
 
+/**
+ * A currency no chain of the payment's mode can price would give a payment without options: refused before anything
+ * is written (docs/decisions.md §5). With no chain of that mode at all the payment is created, and its checkout says
+ * why nothing is offered (`unavailableReason`, §22.14).
+ */
+function refuseUnpriced(deps: MerchantDeps, input: NewPayment): void {
+  const priced = deps.pricedCurrencies?.(input.live);
+  const code = input.amount.unit.slice('iso4217/'.length);
+  if (!priced || priced.includes(code)) return;
+  const mode = input.live ? 'live' : 'test';
+  throw invalid(
+    `amount.unit ${input.amount.unit}: no ${mode} chain of this server can price ${code}; ` +
+      `priced currencies: ${priced.join(', ') || 'none'}.`,
+  );
+}
+
 /** Creates a payment; with an `Idempotency-Key` at most once per key, replaying the first answer. */
 export async function createMerchantPayment(
   deps: MerchantDeps,
@@ -127,6 +146,7 @@ export async function createMerchantPayment(
   idempotencyKey?: string,
 ): Promise<IdempotentAnswer<CreatePaymentResponse>> {
   const input = newPaymentFrom(deps.now(), scope, body);
+  refuseUnpriced(deps, input);
   if (idempotencyKey === undefined) {
     return { status: 201, body: createdAnswer(deps, await createPayment(deps, input)), replayed: false };
   }

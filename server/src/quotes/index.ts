@@ -9,3 +9,4 @@ export {
   type Quote,
 } from './pricing.js';
 export { BUILT_IN_RATES, loadStaticRates, type StaticRates } from './staticRates.js';
+export { pricedCurrenciesOf, type PricedCurrencies } from './pricedCurrencies.js';

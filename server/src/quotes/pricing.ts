@@ -92,7 +92,7 @@ function checkInput(fiat: FiatAmount, asset: PricedAsset, now: number): void {
 }
 
 /** Test-mode chains without feeds are priced from the static table; every other chain only from its feeds. */
-function usesStaticTable(config: PricingChain['config']): boolean {
+export function usesStaticTable(config: PricingChain['config']): boolean {
   return config.mode === 'test' && Object.keys(config.priceFeeds).length === 0;
 }
 

@@ -47,14 +47,21 @@ const locked = (runtime: UsersDeps, until: number) =>
  * rate_limited with Retry-After (and nothing counted) while either is locked. Every reserved attempt ends in
  * `settleLoginAttempt`.
  */
-export async function reserveLoginAttempt(runtime: UsersDeps, keys: ThrottleKeys): Promise<void> {
+export async function reserveLoginAttempt(
+  runtime: UsersDeps,
+  keys: ThrottleKeys,
+): Promise<{
+  /** This attempt reached the account's limit: if it fails, the account is locked. */ locksAccount: boolean;
+}> {
   const now = runtime.now();
-  await runtime.db.knex.transaction(async (trx) => {
+  return runtime.db.knex.transaction(async (trx) => {
+    const account = await reserveAttempt(trx, keys.account, now, ACCOUNT_RULE);
     const refused =
-      (await reserveAttempt(trx, keys.account, now, ACCOUNT_RULE)) === null ||
+      account === null ||
       (keys.address !== null && (await reserveAttempt(trx, keys.address, now, ADDRESS_RULE)) === null);
     // Thrown inside, so the account's count taken before a refusal for the address rolls back with it.
     if (refused) throw locked(runtime, (await lockedUntil(trx, list(keys), now)) ?? now + ACCOUNT_RULE.lockMs);
+    return { locksAccount: account === ACCOUNT_RULE.limit };
   });
 }
 

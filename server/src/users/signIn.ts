@@ -6,7 +6,14 @@
 import type { UserRow } from '../db/queries/users.js';
 import { ApiError } from '../errors.js';
 import type { UsersDeps } from './usersDeps.js';
-import { reserveLoginAttempt, settleLoginAttempt, throttleKeys, type AttemptOutcome } from './loginThrottle.js';
+import { lockedUntil } from '../db/queries/throttleCounts.js';
+import {
+  reserveLoginAttempt,
+  settleLoginAttempt,
+  throttleKeys,
+  type AttemptOutcome,
+  type ThrottleKeys,
+} from './loginThrottle.js';
 import { verifyNothing } from './passwords.js';
 import type { SignInGate } from './signInGate.js';
 import { createSession, type ActiveSession, type ClientFacts } from './sessions.js';
@@ -37,7 +44,7 @@ export async function checkCredentials(
 ): Promise<CheckedCredentials> {
   const keys = throttleKeys(runtime, input.email, client.ip);
   return runtime.signInGate.hold(keys.account, async () => {
-    await reserveLoginAttempt(runtime, keys);
+    const { locksAccount } = await reserveLoginAttempt(runtime, keys);
     let outcome: AttemptOutcome = 'released';
     try {
       const checked = await checkReserved(runtime, input);
@@ -48,7 +55,24 @@ export async function checkCredentials(
       throw err;
     } finally {
       await settleLoginAttempt(runtime, keys, outcome);
+      // The failure that reached the limit keeps the lock it set: the one moment a lockout begins (§21.1).
+      if (outcome === 'failed' && locksAccount) await recordLockout(runtime, input.email, client, keys);
     }
+  });
+}
+
+/** A lockout of an existing account, in its merchants' audit logs; an email nobody has leaves no trace. */
+async function recordLockout(runtime: SignInDeps, email: string, client: ClientFacts, keys: ThrottleKeys) {
+  if (!runtime.securityEvents) return;
+  const user = await findUserByEmail(runtime, email);
+  if (!user) return;
+  const until = await lockedUntil(runtime.db.knex, [keys.account], runtime.now());
+  await runtime.securityEvents({
+    userId: user.id,
+    action: 'signInLocked',
+    target: null,
+    details: { lockedUntil: until === null ? null : Math.floor(until / 1000) },
+    ip: client.ip,
   });
 }
 
@@ -77,5 +101,14 @@ export async function signIn(runtime: SignInDeps, input: Credentials, client: Cl
   const checked = await checkCredentials(runtime, input, client);
   if (checked.status === 'two_factor_required') return checked;
   const { token, session } = await createSession(runtime, checked.user.id, client);
+  if (checked.user.totp_enabled_at !== null && input.totpCode === undefined && input.recoveryCode !== undefined) {
+    await runtime.securityEvents?.({
+      userId: checked.user.id,
+      action: 'signInWithRecoveryCode',
+      target: null,
+      details: null,
+      ip: client.ip,
+    });
+  }
   return { status: 'signed_in', token, active: { session, user: checked.user } };
 }

@@ -117,15 +117,22 @@ export async function replaySince(deps: WebhookDeps, merchantId: string, mode: M
   });
 }
 
-/** The stage a test event of each type shows, with the version that stage has (contract: sendTestEvent). */
-const stageOfType: Record<WebhookEventType, { status: WebhookEvent['data']['status']; version: number }> = {
-  'payment.created': { status: 'requires_action', version: 0 },
-  'payment.processing': { status: 'processing', version: 1 },
-  'payment.succeeded': { status: 'succeeded', version: 2 },
-  'payment.failed': { status: 'failed', version: 1 },
-  'payment.expired': { status: 'expired', version: 1 },
-  'payment.cancelled': { status: 'cancelled', version: 1 },
-  'payment.settled': { status: 'succeeded', version: 3 },
+/**
+ * The stage a test event of each type shows, with the version that stage has (contract: sendTestEvent), and whether
+ * its sample carries a payment's processing (`paid`) and success sub-objects. Total over the contract's event types:
+ * a new type does not compile until it says what its sample shows.
+ */
+const stageOfType: Record<
+  WebhookEventType,
+  { status: WebhookEvent['data']['status']; version: number; paid: boolean; succeeded: boolean }
+> = {
+  'payment.created': { status: 'requires_action', version: 0, paid: false, succeeded: false },
+  'payment.processing': { status: 'processing', version: 1, paid: true, succeeded: false },
+  'payment.succeeded': { status: 'succeeded', version: 2, paid: true, succeeded: true },
+  'payment.failed': { status: 'failed', version: 1, paid: false, succeeded: false },
+  'payment.expired': { status: 'expired', version: 1, paid: false, succeeded: false },
+  'payment.cancelled': { status: 'cancelled', version: 1, paid: false, succeeded: false },
+  'payment.settled': { status: 'succeeded', version: 3, paid: true, succeeded: true },
 };
 
 /**
@@ -150,8 +157,7 @@ export async function sendTestEvent(
   const paymentId = newId.payment();
   const amount = { unit: 'iso4217/USD', value: '1250' };
   const token = { unit: SAMPLE.unit, value: toSampleUnits(amount).toString() };
-  const paid = ['payment.processing', 'payment.succeeded', 'payment.settled'].includes(type);
-  const succeeded = type === 'payment.succeeded' || type === 'payment.settled';
+  const { paid, succeeded } = stage;
   const event: WebhookEvent = {
     id: newId.event(),
     type,

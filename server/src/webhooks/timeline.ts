@@ -9,6 +9,7 @@ import { findVisibleDelivery } from '../db/queries/webhooks.js';
 import { ApiError } from '../errors.js';
 import type { components, operations } from '../generated/dashboard.js';
 import type { LifecycleDeps } from '../payments/lifecycle.js';
+import type { WebhookEventType } from '../payments/stateMachine.js';
 import { readPayment, type MerchantScope } from '../payments/merchantPayments.js';
 import { deliveryJson, unixSeconds } from './wire.js';
 
@@ -17,23 +18,28 @@ export type TimelineQuery = NonNullable<operations['getPaymentTimeline']['parame
 type Entry = PaymentTimeline['entries'][number];
 type TimelineStatus = components['schemas']['PaymentTimelineStatus'];
 
-/** A payment's life in order; an event sorts with the step it reports, so equal instants keep cause before effect. */
-const STEP: Record<string, number> = {
+/**
+ * A payment's life in order; an event sorts with the step it reports, so equal instants keep cause before effect.
+ * Both tables are total over the contract's enums: a new status or event type does not compile until it has a step.
+ */
+const STATUS_STEP: Record<TimelineStatus, number> = {
   requires_action: 0,
-  'payment.created': 0,
   processing: 1,
-  'payment.processing': 1,
   succeeded: 2,
   failed: 2,
   expired: 2,
   cancelled: 2,
+  settled: 3,
+  refunded: 4,
+};
+const EVENT_STEP: Record<WebhookEventType, number> = {
+  'payment.created': 0,
+  'payment.processing': 1,
   'payment.succeeded': 2,
   'payment.failed': 2,
   'payment.expired': 2,
   'payment.cancelled': 2,
-  settled: 3,
   'payment.settled': 3,
-  refunded: 4,
 };
 
 /**
@@ -88,7 +94,7 @@ export async function getPaymentTimeline(
   for (const [status, at] of steps) {
     if (at === undefined) continue;
     const ms = Date.parse(at);
-    sortable.push({ ms, rank: STEP[status]! * 2, entry: { at: unixSeconds(ms), kind: 'transition', status } });
+    sortable.push({ ms, rank: STATUS_STEP[status] * 2, entry: { at: unixSeconds(ms), kind: 'transition', status } });
   }
 
   const rows = await listPaymentDeliveries(deps.db.knex, {
@@ -115,7 +121,7 @@ export async function getPaymentTimeline(
     const withAttempts = ofEvent.map((d) => deliveryJson(d, attempts.get(d.id)));
     sortable.push({
       ms: event.created_at,
-      rank: (STEP[event.type] ?? 4) * 2 + 1,
+      rank: EVENT_STEP[event.type as WebhookEventType] * 2 + 1,
       entry: {
         at: unixSeconds(event.created_at),
         kind: 'event',

@@ -984,8 +984,10 @@ export interface components {
             /** @description Set when merchant settlement of the succeeded payment completed (`status` stays `succeeded`); `null` before. */
             settled: components["schemas"]["SettledInfo"] | null;
             /**
-             * @description Set when you recorded an off-platform refund with `refundPayment` (`status` stays `succeeded`); `null`
-             *     otherwise. Recording a refund emits no webhook; the next event of the payment, if any, carries it.
+             * @description Set once you refunded the succeeded payment with `refundPayment` (`status` stays `succeeded`): recorded for a
+             *     refund you made off-platform (direct settlement), or sent on chain by Paygate for a payment settled in
+             *     collected mode (`refunded.refunds`); `null` otherwise. A refund emits no webhook; the next event of the payment,
+             *     if any, carries it.
              */
             refunded: components["schemas"]["RefundedInfo"] | null;
         };
@@ -2169,9 +2171,11 @@ export interface operations {
              * @description The request breaks a rule; nothing was created. Codes:
              *     - `params_validation`: the body breaks the schema: a missing or unknown field, an `amount.value` that is not
              *       a positive decimal integer string of 1–15 digits without leading zero, an `amount.unit` that is not
-             *       `iso4217/<CODE>` or names no active currency, a `referenceId` empty, over 255 characters or with control
-             *       characters, an `expiresAt` less than 60 seconds or more than 7 days ahead, a checkout URL over 2048
-             *       characters, or an `Idempotency-Key` over 255 characters.
+             *       `iso4217/<CODE>` or names no active currency, a currency no chain of the payment's mode on this server
+             *       can price (the message lists the ones it can: a payment in any other would never be offered an option),
+             *       a `referenceId` empty, over 255 characters or with control characters, an `expiresAt` less than 60
+             *       seconds or more than 7 days ahead, a checkout URL over 2048 characters, or an `Idempotency-Key` over 255
+             *       characters.
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
              *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
              *     - `header_not_ascii`: `Api-Key`, `Merchant-Id` or `Idempotency-Key` holds non-ASCII or control characters.

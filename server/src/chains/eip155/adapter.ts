@@ -22,24 +22,9 @@ import { verifyAuthorization, verifyTransaction } from './verify.js';
  */
 export type EvmOptionKind = 'eip3009' | 'erc20' | 'native';
 
-/** Seconds per block, for the `etaS` of an option: a relay or send, then the confirmations. */
-const BLOCK_TIME_S: Record<number, number> = {
-  1: 12,
-  11155111: 12,
-  8453: 2,
-  84532: 2,
-  10: 2,
-  11155420: 2,
-  42161: 0.25,
-  421614: 0.25,
-  137: 2,
-  80002: 2,
-  31337: 1,
-};
-
+/** An option's `etaS`: a relay or send, then the confirmations, at the chain's configured block time. */
 export function etaSeconds(chain: EvmChain): number {
-  const blockTime = BLOCK_TIME_S[chain.config.chainId] ?? 12;
-  return Math.ceil(blockTime * (chain.config.confirmations + 1));
+  return Math.ceil(chain.config.blockTimeS * (chain.config.confirmations + 1));
 }
 
 /** How long an account's balances are reused between option listings, in wall time (docs/decisions.md §17). */

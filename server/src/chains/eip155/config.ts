@@ -43,6 +43,8 @@ export interface EvmChainConfig {
   rpcUrl: string;
   /** Blocks on top of the one that includes a payment's transaction, plus that one, before it counts as final. */
   confirmations: number;
+  /** Seconds per block (an option's `etaS`): the chain file's `blockTimeS`, else the known value of the chain id. */
+  blockTimeS: number;
   /** An explorer's transaction page, `{txId}` standing for the hash; the checkout links to it. Null: no link. */
   explorerTxUrl: string | null;
   /**
@@ -63,6 +65,24 @@ export interface EvmChainConfig {
   /** Chainlink's L2 sequencer uptime feed; its prices are refused while the sequencer is down. Null on L1s. */
   sequencerUptimeFeed: Address | null;
 }
+
+/**
+ * Seconds per block of the chains this server knows. A chain file for any other chain must give `blockTimeS`: a
+ * guess (it was 12 s, Ethereum's) would promise a buyer on a fast chain a wait many times too long, or the reverse.
+ */
+export const KNOWN_BLOCK_TIME_S: Readonly<Record<number, number>> = {
+  1: 12,
+  11155111: 12,
+  8453: 2,
+  84532: 2,
+  10: 2,
+  11155420: 2,
+  42161: 0.25,
+  421614: 0.25,
+  137: 2,
+  80002: 2,
+  31337: 1,
+};
 
 /** Where Multicall3 lives on every chain that has it (deployed with a presigned transaction). */
 export const CANONICAL_MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
@@ -122,6 +142,7 @@ export const evmChainSchema = z
     // The URL may embed a provider's API key, so its value never appears in an error.
     rpcUrl: httpUrl,
     confirmations: z.number().int().min(1).max(1000),
+    blockTimeS: z.number().positive().max(3600).optional(),
     explorerTxUrl: explorerTxUrlSchema,
     publicRpcUrl: httpUrl.nullable().default(null),
     relayerKey: z
@@ -177,8 +198,16 @@ export function checkEvmChain(chain: z.infer<typeof evmChainSchema>, at: string)
     const [base, quote] = pair.split('/');
     if (base === quote) throw new Error(`${at}.priceFeeds.${pair}: a pair needs two different sides`);
   }
+  const blockTimeS = chain.blockTimeS ?? KNOWN_BLOCK_TIME_S[chainId];
+  if (blockTimeS === undefined) {
+    throw new Error(
+      `${at}.blockTimeS: this server does not know the block time of ${chain.caip2}; ` +
+        'give it in seconds per block (for example 2)',
+    );
+  }
   return {
     ...chain,
+    blockTimeS,
     caip2: chain.caip2 as `eip155:${number}`,
     namespace: 'eip155',
     chainId,

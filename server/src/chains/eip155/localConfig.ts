@@ -3,7 +3,7 @@
  * reports about itself.
  */
 import type { Address, Hex } from 'viem';
-import type { EvmChainConfig } from './config.js';
+import { KNOWN_BLOCK_TIME_S, type EvmChainConfig } from './config.js';
 
 /** The local EVM chain as the anvil of the dev package describes it. */
 export interface AnvilChainInfo {
@@ -53,6 +53,7 @@ export function localChainConfig(anvil: AnvilChainInfo, testUsd: Address | null)
     publicRpcUrl: anvil.rpcUrl,
     // anvil mines one block per transaction and never reorganises.
     confirmations: 1,
+    blockTimeS: KNOWN_BLOCK_TIME_S[31337]!,
     relayerKey: anvil.keys.relayer,
     multicall3: anvil.multicall3,
     assets: tusd ? [native, tusd] : [native],

@@ -26,7 +26,9 @@ export function acceptInvitationHandler(runtime: Runtime): RequestHandler<Record
       {
         passwordCost: runtime.config.dashboard.passwordCostLog2,
         throttle: {
-          reserve: () => reserveLoginAttempt(runtime, keys),
+          reserve: async () => {
+            await reserveLoginAttempt(runtime, keys);
+          },
           settle: (outcome) => settleLoginAttempt(runtime, keys, outcome),
         },
       },

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/dashboard.js';
-import { dashboardUserOf } from '../../http/dashboardAuth.js';
+import { clientIp, dashboardUserOf } from '../../http/dashboardAuth.js';
 import type { Runtime } from '../../runtime.js';
 import { activate } from '../../users/twoFactor.js';
 
@@ -10,6 +10,15 @@ type Ok = operations['activateTwoFactor']['responses'][200]['content']['applicat
 /** POST /v1/dashboard/two-factor/activate: two-factor authentication on; the recovery codes, shown once */
 export function activateTwoFactorHandler(runtime: Runtime): RequestHandler<Record<string, never>, Ok, Body> {
   return async (req, res) => {
-    res.json({ recoveryCodes: await activate(runtime, dashboardUserOf(res).user, req.body.code) });
+    const { user } = dashboardUserOf(res);
+    const recoveryCodes = await activate(runtime, user, req.body.code);
+    await runtime.securityEvents({
+      userId: user.id,
+      action: 'activateTwoFactor',
+      target: null,
+      details: null,
+      ip: clientIp(req),
+    });
+    res.json({ recoveryCodes });
   };
 }

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/dashboard.js';
-import { dashboardUserOf } from '../../http/dashboardAuth.js';
+import { clientIp, dashboardUserOf } from '../../http/dashboardAuth.js';
 import type { Runtime } from '../../runtime.js';
 import { disable } from '../../users/twoFactor.js';
 
@@ -9,7 +9,15 @@ type Body = operations['disableTwoFactor']['requestBody']['content']['applicatio
 /** POST /v1/dashboard/two-factor/disable: 204; the secret and recovery codes are deleted */
 export function disableTwoFactorHandler(runtime: Runtime): RequestHandler<Record<string, never>, unknown, Body> {
   return async (req, res) => {
-    await disable(runtime, dashboardUserOf(res).user, req.body.password, req.body.code);
+    const { user } = dashboardUserOf(res);
+    await disable(runtime, user, req.body.password, req.body.code);
+    await runtime.securityEvents({
+      userId: user.id,
+      action: 'disableTwoFactor',
+      target: null,
+      details: null,
+      ip: clientIp(req),
+    });
     res.status(204).end();
   };
 }

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/dashboard.js';
-import { dashboardUserOf } from '../../http/dashboardAuth.js';
+import { clientIp, dashboardUserOf } from '../../http/dashboardAuth.js';
 import type { Runtime } from '../../runtime.js';
 import { regenerateRecoveryCodes } from '../../users/twoFactor.js';
 
@@ -10,6 +10,15 @@ type Ok = operations['regenerateRecoveryCodes']['responses'][200]['content']['ap
 /** POST /v1/dashboard/two-factor/recovery-codes: ten new recovery codes, shown once */
 export function regenerateRecoveryCodesHandler(runtime: Runtime): RequestHandler<Record<string, never>, Ok, Body> {
   return async (req, res) => {
-    res.json({ recoveryCodes: await regenerateRecoveryCodes(runtime, dashboardUserOf(res).user, req.body.code) });
+    const { user } = dashboardUserOf(res);
+    const recoveryCodes = await regenerateRecoveryCodes(runtime, user, req.body.code);
+    await runtime.securityEvents({
+      userId: user.id,
+      action: 'regenerateRecoveryCodes',
+      target: null,
+      details: null,
+      ip: clientIp(req),
+    });
+    res.json({ recoveryCodes });
   };
 }

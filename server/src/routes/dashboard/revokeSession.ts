@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { revokeSessionOfUser } from '../../db/queries/dashboardSessions.js';
 import type { operations } from '../../generated/dashboard.js';
 import { ApiError } from '../../errors.js';
-import { dashboardUserOf } from '../../http/dashboardAuth.js';
+import { clientIp, dashboardUserOf } from '../../http/dashboardAuth.js';
 import type { Runtime } from '../../runtime.js';
 
 type Params = operations['revokeSession']['parameters']['path'];
@@ -14,6 +14,13 @@ export function revokeSessionHandler(runtime: Runtime): RequestHandler<Params> {
     if (!(await revokeSessionOfUser(runtime.db.knex, user.id, req.params.sessionId, runtime.now()))) {
       throw new ApiError('invalid_params', `No session with id ${req.params.sessionId}.`, { status: 404 });
     }
+    await runtime.securityEvents({
+      userId: user.id,
+      action: 'revokeSession',
+      target: `sessionId=${req.params.sessionId}`,
+      details: null,
+      ip: clientIp(req),
+    });
     res.status(204).end();
   };
 }
