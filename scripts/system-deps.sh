@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The system packages `npm test` needs beyond npm: PostgreSQL server binaries (the suite starts a throwaway cluster
-# itself when DATABASE_URL is unset) and Chromium (the browser tests drive it with playwright-core, which cannot
-# download a browser here). Runs first in `npm test`. It installs only what is missing, so a ready machine pays
-# nothing; as root on Debian it installs with apt-get, anywhere else it stops with the one command to run.
+# itself when DATABASE_URL is unset), Chromium (the browser tests drive it with playwright-core, which cannot
+# download a browser here), and the tools that check deploy/: nginx (`nginx -t`), prometheus (promtool), systemd
+# (systemd-analyze verify) and openssl (a throwaway certificate). Runs first in `npm test`. It installs only what is
+# missing, so a ready machine pays nothing; as root on Debian it installs with apt-get, anywhere else it stops with the one command to run.
 set -euo pipefail
 
 need=()
@@ -12,6 +13,12 @@ fi
 if ! { [ -n "${CHROMIUM_PATH:-}" ] && [ -x "$CHROMIUM_PATH" ]; } && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
   need+=(chromium)
 fi
+if ! { [ -n "${NGINX_PATH:-}" ] && [ -x "$NGINX_PATH" ]; } && [ ! -x /usr/sbin/nginx ]; then
+  need+=(nginx)
+fi
+command -v promtool >/dev/null 2>&1 || need+=(prometheus)
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
@@ -32,3 +39,9 @@ if command -v pg_lsclusters >/dev/null 2>&1; then
     pg_ctlcluster "$version" "$name" stop >/dev/null 2>&1 || true
   done
 fi
+# Only their binaries are used (nginx -t, promtool): the daemons the packages enable are not.
+for service in nginx prometheus; do
+  case " ${need[*]} " in *" $service "*)
+    if command -v systemctl >/dev/null 2>&1; then systemctl disable --now "$service" >/dev/null 2>&1 || true; fi ;;
+  esac
+done

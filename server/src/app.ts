@@ -30,7 +30,7 @@ export interface AppDeps {
   /** Turn on response validation against the contracts (the test configuration). */
   validateResponses?: boolean;
   docsDir?: string;
-  /** The built web pages (web/dist); the default is the workspace's. */
+  /** The built web pages; the default is the dist/ of the @paygate/web package that Node resolves from the server. */
   webDir?: string;
   /** The server's count of requests in flight, which its shutdown waits for. */
   requests?: InFlightRequests;

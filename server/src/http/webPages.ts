@@ -4,10 +4,19 @@
  * loads its built script and style from files, and its CSP allows 'self' only.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-export const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+/**
+ * The built pages of the @paygate/web package, found the way Node finds any dependency from `from` (a module URL),
+ * not by a path into a checkout: a server installed alone (from server/dist, or under node_modules) has no web/
+ * beside its sources. The package exports its package.json for this, and ships dist/ (its `files`).
+ */
+export function webDistFrom(from: string | URL): string {
+  return join(dirname(createRequire(from).resolve('@paygate/web/package.json')), 'dist');
+}
+
+export const DEFAULT_WEB_DIST = webDistFrom(import.meta.url);
 
 const PLACEHOLDER = '<!--paygate-config-->';
 

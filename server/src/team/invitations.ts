@@ -19,14 +19,14 @@ import {
   type MemberRole,
 } from '../db/queries/teamRows.js';
 import { releaseAttempt, reserveAttempt, type ThrottleRule } from '../db/queries/throttleCounts.js';
-import { findUserByEmailHash, insertUser, type UserRow } from '../db/queries/users.js';
+import { insertUser, type UserRow } from '../db/queries/users.js';
 import { ApiError } from '../errors.js';
 import type { operations } from '../generated/dashboard.js';
 import { newId, randomBase62 } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import { checkNewPassword, hashPassword } from '../users/passwords.js';
 import { throttleKeys, type AttemptOutcome } from '../users/loginThrottle.js';
-import { emailHashOf, normaliseEmail } from '../users/userAccounts.js';
+import { emailHashOf, findUserByEmail, normaliseEmail } from '../users/userAccounts.js';
 
 export type InvitationDeps = Runtime;
 // Typed through the operations, whose ids every version of the contract shares, not through schema names.
@@ -190,7 +190,7 @@ export async function acceptInvitation(
   const invitation = await requireOpen(deps, input.token);
   const merchantName = (await findMerchantName(deps.db.knex, invitation.merchant_id)) ?? invitation.merchant_id;
   const emailHash = emailHashOf(deps, input.email);
-  const existing = await findUserByEmailHash(deps.db.knex, emailHash);
+  const existing = await findUserByEmail(deps, input.email);
 
   let created: UserRow | null = null;
   if (existing) {

@@ -5,7 +5,7 @@
 import { findMerchant } from '../db/queries/accounts.js';
 import {
   findMembership,
-  findUserByEmailHash,
+  findUserByEmailHashes,
   insertMembership,
   insertUser,
   type RoleName,
@@ -15,7 +15,7 @@ import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { UsersDeps } from './usersDeps.js';
 import { checkNewPassword, hashPassword } from './passwords.js';
-import { keyedHash } from './serverKeys.js';
+import { keyedHash, keyedHashesUnderEveryKey } from './serverKeys.js';
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -31,8 +31,10 @@ export function emailOf(runtime: UsersDeps, user: Pick<UserRow, 'id' | 'email_se
   return runtime.secretBox.open(user.email_sealed, `users.email_sealed:${user.id}`);
 }
 
+/** The user with this email, whichever configured key its stored hash was made under (docs/decisions.md §29). */
 export async function findUserByEmail(runtime: UsersDeps, email: string): Promise<UserRow | null> {
-  return findUserByEmailHash(runtime.db.knex, emailHashOf(runtime, email));
+  const hashes = keyedHashesUnderEveryKey(runtime, 'email hash', normaliseEmail(email)).map((h) => h.toString('hex'));
+  return findUserByEmailHashes(runtime.db.knex, hashes);
 }
 
 /** A new user (no membership yet); 409 invalid_state when the email is taken. */
@@ -41,7 +43,7 @@ export async function createUser(runtime: UsersDeps, input: { email: string; pas
   if (!EMAIL.test(email) || email.length > 254) throw new ApiError('params_validation', 'The email is not valid.');
   checkNewPassword(input.password);
   const emailHash = emailHashOf(runtime, email);
-  if (await findUserByEmailHash(runtime.db.knex, emailHash)) {
+  if (await findUserByEmail(runtime, email)) {
     throw new ApiError('invalid_state', 'A user with this email already exists.');
   }
   const id = newId.user();

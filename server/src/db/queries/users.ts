@@ -45,6 +45,12 @@ export async function findUserByEmailHash(db: Db, emailHash: string): Promise<Us
   return raw ? fromRawUser(raw) : null;
 }
 
+/** One user whose stored hash is any of `emailHashes` (the hash under each configured key). */
+export async function findUserByEmailHashes(db: Db, emailHashes: string[]): Promise<UserRow | null> {
+  const raw = (await db('users').whereIn('email_hash', emailHashes).first()) as UserRow | undefined;
+  return raw ? fromRawUser(raw) : null;
+}
+
 export async function updateUser(
   db: Db,
   id: string,
