@@ -16,9 +16,15 @@ import {
 import { ApiError } from '../errors.js';
 import type { operations } from '../generated/dashboard.js';
 import { newId } from '../ids.js';
-import type { Runtime } from '../runtime.js';
+import type { SecretBox } from '../crypto/secretBox.js';
+import type { Database } from '../db/connect.js';
 
-export type AuditDeps = Pick<Runtime, 'db' | 'now' | 'secretBox'>;
+/** What the audit log needs: where it writes, the clock, and the box that seals its details. */
+export interface AuditDeps {
+  db: Database;
+  now: () => number;
+  secretBox: SecretBox;
+}
 
 // The contexts recordAudit seals with, and the users' (users/userAccounts.ts): `<table>.<column>:<row id>`.
 const detailsContext = (id: string) => `audit_log.details_sealed:${id}`;

@@ -7,24 +7,27 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { UsersDeps } from './usersDeps.js';
 
-const cache = new WeakMap<UsersDeps, Map<string, Buffer>>();
+export type KeyLabel = 'email hash' | 'csrf' | 'login throttle';
 
-function derived(runtime: UsersDeps, label: string): Buffer {
-  let keys = cache.get(runtime);
-  if (!keys) {
-    keys = new Map();
-    cache.set(runtime, keys);
+const LABELS: readonly KeyLabel[] = ['email hash', 'csrf', 'login throttle'];
+
+/** The derived keys, made once (runtime.ts, and the CLI's users deps): a derivation on every request would cost. */
+export class ServerKeys {
+  private readonly keys: Record<KeyLabel, Buffer>;
+
+  constructor(encryptionKeys: readonly { key: Buffer }[]) {
+    const root = encryptionKeys[0]!.key;
+    const derive = (label: KeyLabel) => Buffer.from(hkdfSync('sha256', root, Buffer.alloc(0), `paygate ${label}`, 32));
+    this.keys = Object.fromEntries(LABELS.map((label) => [label, derive(label)])) as Record<KeyLabel, Buffer>;
   }
-  let key = keys.get(label);
-  if (!key) {
-    const root = runtime.config.encryptionKeys[0]!.key;
-    key = Buffer.from(hkdfSync('sha256', root, Buffer.alloc(0), `paygate ${label}`, 32));
-    keys.set(label, key);
+
+  /** HMAC-SHA256 under the key derived for `label`. */
+  hash(label: KeyLabel, value: string): Buffer {
+    return createHmac('sha256', this.keys[label]).update(value, 'utf8').digest();
   }
-  return key;
 }
 
 /** HMAC-SHA256 under the key derived for `label`. */
-export function keyedHash(runtime: UsersDeps, label: 'email hash' | 'csrf' | 'login throttle', value: string): Buffer {
-  return createHmac('sha256', derived(runtime, label)).update(value, 'utf8').digest();
+export function keyedHash(deps: Pick<UsersDeps, 'serverKeys'>, label: KeyLabel, value: string): Buffer {
+  return deps.serverKeys.hash(label, value);
 }
