@@ -5,7 +5,6 @@
  * re-hash job can read them).
  */
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { UsersDeps } from './usersDeps.js';
 
 export type KeyLabel = 'email hash' | 'csrf' | 'login throttle';
 
@@ -28,6 +27,6 @@ export class ServerKeys {
 }
 
 /** HMAC-SHA256 under the key derived for `label`. */
-export function keyedHash(deps: Pick<UsersDeps, 'serverKeys'>, label: KeyLabel, value: string): Buffer {
+export function keyedHash(deps: { serverKeys: ServerKeys }, label: KeyLabel, value: string): Buffer {
   return deps.serverKeys.hash(label, value);
 }
