@@ -2,6 +2,7 @@
  * Everything a process needs, built once from the configuration: database, job queue, clock, logger, and the
  * dependencies of the domain modules. Tests build one with their own clock and database (CONVENTIONS.md §12).
  */
+import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import {
   allChains,
@@ -16,14 +17,19 @@ import { SecretBox } from './crypto/secretBox.js';
 import { openDatabase, type Database } from './db/connect.js';
 import { describeDatabaseFailure } from './db/failure.js';
 import { migrateDatabase, migrationsCurrent } from './db/migrate.js';
+import { createStatusReads, type StatusReads } from './db/queries/paymentStatus.js';
 import { queueDepth } from './db/queries/queueDepth.js';
 import { openJobQueue } from './jobs/queue.js';
 import type { JobQueue, Task, TaskList } from './jobs/types.js';
+import { createMerchantKeys, type MerchantKeys } from './http/merchantAuth.js';
+import { merchantKeyRateLimit } from './http/rateLimit.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import type { Observer } from './observability/observer.js';
 import type { ReadinessCheck } from './observability/readiness.js';
-import type { EventHook } from './payments/lifecycle.js';
+import { paymentCreates, type EventHook } from './payments/lifecycle.js';
+import { KeyPurgeSchedule } from './payments/idempotency.js';
+import { PaymentNotifier } from './payments/paymentWatch.js';
 import { paymentTasks, sweepExpiredPayments } from './payments/tasks.js';
 import { loadStaticRates, pricedCurrenciesOf, type PricedCurrencies } from './quotes/index.js';
 import { createReconciler, type Reconciler } from './settlement/reconciliation.js';
@@ -37,8 +43,10 @@ import { settlementTasks, startSettlementSchedule } from './settlement/settlemen
 import { expireRefundClaims } from './settlement/refunds.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
+import { createDeliveryParts } from './webhooks/deliveryParts.js';
 import { enqueueRetention, RETENTION_INTERVAL_MS, retentionTasks } from './webhooks/retention.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from './webhooks/schedule.js';
+import { ServerKeys } from './users/serverKeys.js';
 import { createSignInGate, type SignInGate, type SignInGateOptions } from './users/signInGate.js';
 import type { SecurityEventSink } from './users/usersDeps.js';
 import { securityEventLog } from './audit/securityEvents.js';
@@ -47,6 +55,18 @@ export type ResolvedConfig = ReturnType<typeof withDevelopmentSecrets>;
 
 export interface Runtime extends WebhookDeps {
   config: ResolvedConfig;
+  /** Combined status reads (db/queries/paymentStatus.ts). */
+  statusReads: StatusReads;
+  /** When expired idempotency keys were last purged (payments/idempotency.ts). */
+  keyPurges: KeyPurgeSchedule;
+  /** The merchant keys' credential cache and last-use writes (http/merchantAuth.ts). */
+  merchantKeys: MerchantKeys;
+  /** The per-key rate limit every router of merchant keys shares (http/rateLimit.ts). */
+  merchantKeyLimit: RequestHandler;
+  /** Keys derived from the first encryption key (users/serverKeys.ts). */
+  serverKeys: ServerKeys;
+  /** Wakes this process's long polls when a payment changes (payments/paymentWatch.ts); one of the event hooks. */
+  paymentNotifier: PaymentNotifier;
   db: Database;
   jobs: JobQueue;
   now: () => number;
@@ -203,13 +223,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...options.webhookOptions,
   };
   const tasks: TaskList = {};
+  const secretBox = new SecretBox(config.encryptionKeys);
+  const eventHooks: EventHook[] = [];
   const runtime = {
     config,
     db,
     now,
     logger,
-    eventHooks: [] as EventHook[],
-    secretBox: new SecretBox(config.encryptionKeys),
+    eventHooks,
+    secretBox,
     webhookOptions,
     metrics,
     observer: metrics.observer,
@@ -234,6 +256,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ...(chains ? chainReadinessChecks(chains) : []),
     ],
   } as unknown as Runtime;
+  wirePerRuntime(runtime);
   runtime.securityEvents = securityEventLog(runtime);
   runtime.jobs = openJobQueue(db, {
     tasks,
@@ -256,7 +279,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     Object.assign(tasks, timed(runtime.observer, detectionTasks(runtime.checkout)));
     Object.assign(tasks, timed(runtime.observer, settlementTasks(runtime.checkout)));
   }
-  runtime.eventHooks.push(deliveryHook(runtime), settlementHook(runtime));
+  runtime.eventHooks.push(deliveryHook(runtime), settlementHook(runtime), runtime.paymentNotifier.hook);
   runtime.reconciler =
     runtime.checkout && runtime.checkout.adapters.some((a) => a.settlement)
       ? createReconciler({
@@ -352,6 +375,23 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       if (ownsChains) await chains?.close();
     })());
   return runtime;
+}
+
+/**
+ * The objects a runtime keeps for its life, each handed to the modules that use it through their deps, never kept
+ * in a module: caches, combiners and batchers belong to one runtime, so two runtimes in one process (tests) share
+ * none of them.
+ */
+function wirePerRuntime(runtime: Runtime): void {
+  const knex = runtime.db.knex;
+  runtime.creates = paymentCreates(runtime);
+  runtime.statusReads = createStatusReads(knex);
+  runtime.keyPurges = new KeyPurgeSchedule();
+  runtime.merchantKeys = createMerchantKeys(runtime.config, runtime.now);
+  runtime.merchantKeyLimit = merchantKeyRateLimit({ ...runtime.config.rateLimit, now: runtime.now });
+  runtime.paymentNotifier = new PaymentNotifier();
+  runtime.serverKeys = new ServerKeys(runtime.config.encryptionKeys);
+  runtime.deliveryParts = createDeliveryParts(knex, runtime.secretBox);
 }
 
 /** Times every run of every task, whichever engine runs it. */

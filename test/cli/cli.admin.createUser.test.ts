@@ -8,6 +8,7 @@ import { SecretBox } from '../../server/src/crypto/secretBox.js';
 import { findMembership } from '../../server/src/db/queries/users.js';
 import { verifyPassword } from '../../server/src/users/passwords.js';
 import { findUserByEmail } from '../../server/src/users/userAccounts.js';
+import { ServerKeys } from '../../server/src/users/serverKeys.js';
 import type { UsersDeps } from '../../server/src/users/usersDeps.js';
 import { cliEnv, expectFailure, parseJson, runCliInProcess } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
@@ -28,7 +29,13 @@ describe('cli.admin.createUser [sqlite]', () => {
     t = await createTestDatabase('sqlite');
     env = { DATABASE_URL: t.url, PAYGATE_ENCRYPTION_KEY: `k1:${randomBytes(32).toString('base64')}` };
     const config = withDevelopmentSecrets(loadConfig(cliEnv(env)));
-    deps = { db: t.db, now: Date.now, secretBox: new SecretBox(config.encryptionKeys), config };
+    deps = {
+      db: t.db,
+      now: Date.now,
+      secretBox: new SecretBox(config.encryptionKeys),
+      serverKeys: new ServerKeys(config.encryptionKeys),
+      config,
+    };
   });
   after(async () => {
     await t.drop();

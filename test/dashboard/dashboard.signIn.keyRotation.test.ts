@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../../server/src/crypto/secretBox.js';
 import { createUser, emailOf, findUserByEmail } from '../../server/src/users/userAccounts.js';
 import { verifyPassword } from '../../server/src/users/passwords.js';
+import { ServerKeys } from '../../server/src/users/serverKeys.js';
 import type { UsersDeps } from '../../server/src/users/usersDeps.js';
 import { testConfig } from '../helpers/config.js';
 import { describeEachDatabase } from '../helpers/db.js';
@@ -21,6 +22,7 @@ describeEachDatabase('dashboard.signIn key rotation', (database) => {
       now: () => Date.now(),
       secretBox: new SecretBox(keys),
       config: { dashboard: testConfig().dashboard, encryptionKeys: keys },
+      serverKeys: new ServerKeys(keys),
     };
   }
 

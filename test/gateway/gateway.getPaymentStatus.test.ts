@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { transitionPayment } from '../../server/src/payments/lifecycle.js';
-import { paymentNotifierOf } from '../../server/src/routes/gateway/index.js';
 import {
   expectError,
   expectJson,
@@ -26,8 +25,7 @@ describe('gateway.getPaymentStatus', () => {
     return { value, ms: performance.now() - started };
   };
   /** Resolves once `n` long polls wait on this runtime's notifier: the poll under test has begun its wait. */
-  const pollsWaiting = (n = 1) =>
-    eventually(`${n} long poll(s) waiting`, () => paymentNotifierOf(h.runtime).waiting >= n);
+  const pollsWaiting = (n = 1) => eventually(`${n} long poll(s) waiting`, () => h.runtime.paymentNotifier.waiting >= n);
   const cancelWhenWaiting = (id: string, deps = h.runtime) =>
     pollsWaiting().then(() =>
       transitionPayment(deps, id, {
@@ -173,7 +171,7 @@ describe('gateway.getPaymentStatus', () => {
 
     it('stops waiting when the client disconnects', async () => {
       const id = await h.createPayment();
-      const notifier = paymentNotifierOf(h.runtime);
+      const notifier = h.runtime.paymentNotifier;
       const abort = new AbortController();
       const pending = status(id, '?maxPollMs=5000', { signal: abort.signal }).catch((err: Error) => err);
       await pollsWaiting();

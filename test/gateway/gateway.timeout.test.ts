@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { paymentNotifierOf } from '../../server/src/routes/gateway/index.js';
 import { sharedChains } from '../helpers/chain.js';
 import { expectError, expectJson, operations, startGatewayHarness, type GatewayHarness } from './harness.js';
 import { eventually } from '../helpers/wait.js';
@@ -42,6 +41,6 @@ describe('gateway.timeout', () => {
     const id = await h.createPayment();
     const res = await h.call('GET', `/v1/gateway/payment/${id}/status?maxPollMs=2000`);
     await expectError(res, 503, 'internal_error');
-    await eventually('the timed-out poll to stop waiting', () => paymentNotifierOf(h.runtime).waiting === 0);
+    await eventually('the timed-out poll to stop waiting', () => h.runtime.paymentNotifier.waiting === 0);
   });
 });

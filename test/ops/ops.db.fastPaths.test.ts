@@ -8,12 +8,13 @@ import knexFactory, { type Knex } from 'knex';
 import type { Runtime } from '@paygate/server';
 import { insertCreates, insertCreatesAlone, insertCreatesOneByOne } from '../../server/src/db/queries/creates.js';
 import { insertEvents, listEventsForPayment, type EventRow } from '../../server/src/db/queries/events.js';
-import { findPaymentStatus } from '../../server/src/db/queries/paymentStatus.js';
+import { createStatusReads, findPaymentStatus } from '../../server/src/db/queries/paymentStatus.js';
 import { stageColumns } from '../../server/src/db/queries/paymentStages.js';
 import { findPayment, insertPayments, listPayments, type PaymentRow } from '../../server/src/db/queries/payments.js';
 import {
   claimDelivery,
   claimDeliveryWithContext,
+  createDeliverySteps,
   findDelivery,
   findEndpoint,
   finishAttempt,
@@ -297,7 +298,8 @@ describeEachDatabase('ops.db fast paths', (get, dialect) => {
       await listPayments(knex(), { merchantId, live: true, limit: 5 }),
     );
     const asked = [...known.map((p) => p.id), 'pay_000000000000000000000000', 'not-an-id', known[0]!.id];
-    const together = await Promise.all(asked.map((id) => findPaymentStatus(knex(), id)));
+    const reads = createStatusReads(knex());
+    const together = await Promise.all(asked.map((id) => findPaymentStatus(reads, id)));
     for (const [i, id] of asked.entries()) {
       const raw = (await knex()('payments')
         .select('id', 'merchant_id', 'live', 'status', 'expires_at')
@@ -347,8 +349,9 @@ describeEachDatabase('ops.db fast paths', (get, dialect) => {
       const [fast, plain] = [deliveryIds.slice(0, 4), deliveryIds.slice(4)];
       const now = clock.now();
       // Each delivery twice at once: one claim wins, in the same statement or the next.
+      const steps = createDeliverySteps(knex());
       const together = await Promise.all(
-        [...fast, ...fast].map((id, i) => claimDeliveryWithContext(knex(), id, `fast-${i}`, now, LEASE_MS)),
+        [...fast, ...fast].map((id, i) => claimDeliveryWithContext(steps, id, `fast-${i}`, now, LEASE_MS)),
       );
       for (const [i, id] of plain.entries()) {
         const delivery = await claimDelivery(knex(), id, `plain-${i}`, now, LEASE_MS);
@@ -384,9 +387,10 @@ describeEachDatabase('ops.db fast paths', (get, dialect) => {
           delivered: true,
         });
         // The last record of each side names an owner that holds no lease: it must not be kept.
+        const steps = createDeliverySteps(knex());
         const kept = await Promise.all(
           [...fast, fast[0]!].map((id, i) =>
-            recordDeliveredAttempt(knex(), fastOwners[i] ?? 'fast-none', attempt(id), ended),
+            recordDeliveredAttempt(steps, fastOwners[i] ?? 'fast-none', attempt(id), ended),
           ),
         );
         const keptAlone: boolean[] = [];
@@ -433,11 +437,12 @@ describeEachDatabase('ops.db fast paths', (get, dialect) => {
         const reads = async (db: Knex) => {
           const payments = await listPayments(db, { merchantId, live: false, limit: 100 });
           const ids = payments.map((p) => p.id);
+          const statusReads = createStatusReads(db);
           return {
             payments,
             one: await Promise.all(ids.map((id) => findPayment(db, id))),
             events: await Promise.all(ids.map((id) => listEventsForPayment(db, id))),
-            statuses: await Promise.all(ids.map((id) => findPaymentStatus(db, id))),
+            statuses: await Promise.all(ids.map((id) => findPaymentStatus(statusReads, id))),
           };
         };
         // Twice on ours, so the second pass runs statements it prepared in the first.

@@ -9,12 +9,22 @@ import pg from 'pg';
 import type { Runtime } from '@paygate/server';
 import { listEventsForPayment } from '../../server/src/db/queries/events.js';
 import { findPayment } from '../../server/src/db/queries/payments.js';
-import { createPayment, type NewPayment } from '../../server/src/payments/lifecycle.js';
+import {
+  createPayment,
+  paymentCreates,
+  type LifecycleDeps,
+  type NewPayment,
+} from '../../server/src/payments/lifecycle.js';
 import { createMerchantPayment, type CreatePaymentRequest } from '../../server/src/payments/merchantPayments.js';
 import { createEndpoint } from '../../server/src/webhooks/endpoints.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
 import { testClock, testRuntime, type TestClock } from '../helpers/runtime.js';
+
+/** Deps with other hooks or another database than the runtime's group their creates in a batcher of their own. */
+function withOwnCreates<D extends LifecycleDeps>(deps: D): D {
+  return { ...deps, creates: paymentCreates(deps) };
+}
 
 /**
  * The statements run from now on, transactions included, lower-cased: knex's (its query events), and on PostgreSQL
@@ -236,7 +246,7 @@ describeEachDatabase('payments.create group commit', (get, dialect) => {
       const lost = new Error('connection lost during commit');
       // With an endpoint the one statement declines (its outcome is heard); the transaction's COMMIT is lost.
       const losing = losingTheOutcome(knex, lost, { statementsAlone: !withEndpoint });
-      const deps = { ...runtime, db: { ...runtime.db, knex: losing } };
+      const deps = withOwnCreates({ ...runtime, db: { ...runtime.db, knex: losing } });
       const refs = ['lost-1', 'lost-2', 'lost-3'].map((ref) => `${ref}${withEndpoint ? '-hooked' : ''}`);
       const results = await Promise.allSettled(refs.map((ref) => createPayment(deps, input(ref, merchant))));
       assert.deepEqual(
@@ -249,13 +259,13 @@ describeEachDatabase('payments.create group commit', (get, dialect) => {
 
   it('a hook that does not say what it does with a created payment keeps creates in a transaction', async () => {
     const seen: string[] = [];
-    const deps = {
+    const deps = withOwnCreates({
       ...runtime,
       eventHooks: [
         ...runtime.eventHooks,
         async (_trx: Knex.Transaction, event: { type: string }) => void seen.push(event.type),
       ],
-    };
+    });
     const { result: rows, ...recorded } = await recording(get().db.knex, () =>
       Promise.all([createPayment(deps, input('own-hook-1')), createPayment(deps, input('own-hook-2'))]),
     );
@@ -298,7 +308,7 @@ describeEachDatabase('payments.create group commit', (get, dialect) => {
   it('keyed creates whose commit is lost: each gets the error; retried with its key, each replays its one payment', async () => {
     const knex = get().db.knex;
     const lost = new Error('connection lost during commit');
-    const deps = { ...runtime, db: { ...runtime.db, knex: losingTheOutcome(knex, lost) } };
+    const deps = withOwnCreates({ ...runtime, db: { ...runtime.db, knex: losingTheOutcome(knex, lost) } });
     const scope = { merchantId, live: false };
     const refs = ['lost-key-1', 'lost-key-2', 'lost-key-3'];
     const results = await Promise.allSettled(refs.map((ref) => createMerchantPayment(deps, scope, body(ref), ref)));

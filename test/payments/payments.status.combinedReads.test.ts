@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import type { Runtime } from '@paygate/server';
-import { findPaymentStatus } from '../../server/src/db/queries/paymentStatus.js';
+import { createStatusReads, findPaymentStatus } from '../../server/src/db/queries/paymentStatus.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
@@ -52,8 +52,9 @@ describeEachDatabase('payments.status reads', (get) => {
 
   it('reads made together: each gets its own payment or null', async () => {
     const asked = Array.from({ length: 30 }, (_, i) => (i % 3 === 2 ? `pay_unknown${i}` : ids[i % 3]!));
+    const reads = createStatusReads(get().db.knex);
     const { result, acquires } = await countAcquires(get().db.knex, () =>
-      Promise.all(asked.map((id) => findPaymentStatus(get().db.knex, id))),
+      Promise.all(asked.map((id) => findPaymentStatus(reads, id))),
     );
     for (const [i, row] of result.entries()) {
       if (i % 3 === 2) assert.equal(row, null);

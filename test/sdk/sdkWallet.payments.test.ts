@@ -3,13 +3,12 @@ import { readFileSync } from 'node:fs';
 import { PaygateWallet, SDK_NAME, SDK_VERSION, SVC_VERSION, createGatewayClient } from '@paygate/sdk-wallet';
 import { captureLogs } from '../helpers/logs.js';
 import { startWalletHarness, type WalletHarness } from './walletHelpers.js';
-import { paymentNotifierOf } from '../../server/src/routes/gateway/index.js';
 import { eventually } from '../helpers/wait.js';
 
 describe('sdkWallet.payments', () => {
   let h: WalletHarness;
   /** Resolves once a long poll waits on the server: the SDK's request has begun its wait. */
-  const pollsWaiting = () => eventually('a long poll waiting', () => paymentNotifierOf(h.runtime).waiting >= 1);
+  const pollsWaiting = () => eventually('a long poll waiting', () => h.runtime.paymentNotifier.waiting >= 1);
   before(async () => {
     h = await startWalletHarness();
   });

@@ -209,7 +209,12 @@ describeEachDatabase('settlement.move.unsendable', (get) => {
 
   it('a refund the collection account cannot pay: its reservation is given back once, after its authorization expired', async () => {
     const d = await paidDeposit(h, 3_000_000n, 0n);
-    const deps = { ...h.checkout, config: h.runtime.config, secretBox: h.runtime.secretBox };
+    const deps = {
+      ...h.checkout,
+      config: h.runtime.config,
+      secretBox: h.runtime.secretBox,
+      keyPurges: h.runtime.keyPurges,
+    };
     const scope = { merchantId: h.merchantId, live: true };
     const unpaid = async () => (await unpaidBalances(h.runtime.db.knex, scope))[0]?.amount ?? 0n;
     const answer = await refundPayment(deps, scope, d.paymentId, { amount: '1000000' });

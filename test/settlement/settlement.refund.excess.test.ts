@@ -30,7 +30,12 @@ describeEachDatabase('settlement.refund.excess', (get) => {
   });
   afterEach(() => h.close());
 
-  const deps = () => ({ ...h.runtime.checkout!, config: h.runtime.config, secretBox: h.runtime.secretBox });
+  const deps = () => ({
+    ...h.runtime.checkout!,
+    config: h.runtime.config,
+    secretBox: h.runtime.secretBox,
+    keyPurges: h.runtime.keyPurges,
+  });
   // The harness's payments are test-mode payments (its merchant's test key).
   const scope = () => ({ merchantId: h.account.merchantId, live: false });
   const unpaid = async () => (await unpaidBalances(h.runtime.db.knex, scope()))[0]?.amount ?? 0n;

@@ -44,7 +44,12 @@ describeEachDatabase('settlement.refund.networkFee', (get) => {
     const collection = await port.keyAddress(h.chain, { role: 'collection' });
     assert.equal(await h.balance(collection), 10_000_000n);
 
-    const deps = { ...h.checkout, config: h.runtime.config, secretBox: h.runtime.secretBox };
+    const deps = {
+      ...h.checkout,
+      config: h.runtime.config,
+      secretBox: h.runtime.secretBox,
+      keyPurges: h.runtime.keyPurges,
+    };
     const scope = { merchantId: h.merchantId, live: true };
     const { body } = await refundPayment(deps, scope, d.paymentId, { amount: '4000000' });
     assert.equal(body.refund!.network_fee?.value, FEE.toString());
@@ -73,7 +78,12 @@ describeEachDatabase('settlement.refund.networkFee', (get) => {
   it('a refund that fails (the collection holds nothing) gives its network fee back with its reservation, once', async () => {
     h = await startCollectedHarness(get().db, { PAYGATE_REFUND_NETWORK_FEE: '0.25', PAYGATE_REFUND_MINIMUM: '1' });
     const d = await paidDeposit(h, 3_000_000n, 0n);
-    const deps = { ...h.checkout, config: h.runtime.config, secretBox: h.runtime.secretBox };
+    const deps = {
+      ...h.checkout,
+      config: h.runtime.config,
+      secretBox: h.runtime.secretBox,
+      keyPurges: h.runtime.keyPurges,
+    };
     const scope = { merchantId: h.merchantId, live: true };
     const unpaid = async () => (await unpaidBalances(h.runtime.db.knex, scope))[0]?.amount ?? 0n;
     const { body } = await refundPayment(deps, scope, d.paymentId, { amount: '1000000' });

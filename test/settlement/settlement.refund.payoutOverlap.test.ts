@@ -22,7 +22,12 @@ describeEachDatabase('settlement.refund.payoutOverlap', (get) => {
     await h.close();
   });
 
-  const deps = () => ({ ...h.checkout, config: h.runtime.config, secretBox: h.runtime.secretBox });
+  const deps = () => ({
+    ...h.checkout,
+    config: h.runtime.config,
+    secretBox: h.runtime.secretBox,
+    keyPurges: h.runtime.keyPurges,
+  });
   const scope = () => ({ merchantId: h.merchantId, live: true });
   const unpaid = async () => (await unpaidBalances(h.runtime.db.knex, scope()))[0]?.amount ?? 0n;
   const buyer = getAddress(`0x${'b1'.repeat(20)}`);

@@ -33,7 +33,12 @@ describeEachDatabase('settlement.refund.waitsForSweep', (get) => {
 
   it('refundPayment + settlement.move: a refund of a payment not yet swept stays planned, reserved, and is sent after the sweep is final', async () => {
     h = await startCollectedHarness(get().db);
-    const deps = { ...h.checkout, config: h.runtime.config, secretBox: h.runtime.secretBox };
+    const deps = {
+      ...h.checkout,
+      config: h.runtime.config,
+      secretBox: h.runtime.secretBox,
+      keyPurges: h.runtime.keyPurges,
+    };
     const scope = { merchantId: h.merchantId, live: true };
     // The collection account holds money already (another payment's, swept): enough to pay the refund from.
     await paidDeposit(h, 5_000_000n, 0n);

@@ -32,6 +32,8 @@ describe('webhooks.combined', () => {
     let receiver: Receiver;
     let merchantId: string;
     let secret: string;
+    /** The runtime's combined steps, which its own attempts share. */
+    const steps = () => runtime.deliveryParts.steps;
 
     beforeEach(async () => {
       test = await createTestDatabase('postgres');
@@ -102,9 +104,7 @@ describe('webhooks.combined', () => {
       const [id] = await pendingDeliveries(1);
       const now = clock.now();
       const [a, b, c] = await Promise.all(
-        ['owner-a', 'owner-b', 'owner-c'].map((owner) =>
-          claimDeliveryWithContext(test.db.knex, id!, owner, now, LEASE_MS),
-        ),
+        ['owner-a', 'owner-b', 'owner-c'].map((owner) => claimDeliveryWithContext(steps(), id!, owner, now, LEASE_MS)),
       );
       const winners = [a, b, c].filter((x) => x !== null);
       assert.equal(winners.length, 1);
@@ -117,19 +117,19 @@ describe('webhooks.combined', () => {
 
     it('a record is kept only under its own lease; one taken over after it passed is not recorded', async () => {
       const [id] = await pendingDeliveries(1);
-      const first = await claimDeliveryWithContext(test.db.knex, id!, 'owner-old', clock.now(), LEASE_MS);
+      const first = await claimDeliveryWithContext(steps(), id!, 'owner-old', clock.now(), LEASE_MS);
       assert.ok(first);
       assert.equal(
-        await claimDeliveryWithContext(test.db.knex, id!, 'owner-early', clock.now() + LEASE_MS - 1, LEASE_MS),
+        await claimDeliveryWithContext(steps(), id!, 'owner-early', clock.now() + LEASE_MS - 1, LEASE_MS),
         null,
         'not while the lease holds',
       );
       clock.advance(LEASE_MS + 1);
-      const second = await claimDeliveryWithContext(test.db.knex, id!, 'owner-new', clock.now(), LEASE_MS);
+      const second = await claimDeliveryWithContext(steps(), id!, 'owner-new', clock.now(), LEASE_MS);
       assert.ok(second);
-      assert.equal(await recordDeliveredAttempt(test.db.knex, 'owner-old', delivered(id!), clock.now()), false);
+      assert.equal(await recordDeliveredAttempt(steps(), 'owner-old', delivered(id!), clock.now()), false);
       assert.deepEqual(await listAttempts(test.db.knex, id!), []);
-      assert.equal(await recordDeliveredAttempt(test.db.knex, 'owner-new', delivered(id!), clock.now()), true);
+      assert.equal(await recordDeliveredAttempt(steps(), 'owner-new', delivered(id!), clock.now()), true);
       const attempts = await listAttempts(test.db.knex, id!);
       assert.equal(attempts.length, 1);
       assert.equal((await findDelivery(test.db.knex, id!))!.status, 'delivered');
@@ -137,11 +137,11 @@ describe('webhooks.combined', () => {
 
     it('a claim and a record of one delivery in one statement: exactly one takes effect', async () => {
       const [id] = await pendingDeliveries(1);
-      assert.ok(await claimDeliveryWithContext(test.db.knex, id!, 'owner-old', clock.now(), LEASE_MS));
+      assert.ok(await claimDeliveryWithContext(steps(), id!, 'owner-old', clock.now(), LEASE_MS));
       clock.advance(LEASE_MS + 1);
       const [record, claim] = await Promise.all([
-        recordDeliveredAttempt(test.db.knex, 'owner-old', delivered(id!), clock.now()),
-        claimDeliveryWithContext(test.db.knex, id!, 'owner-new', clock.now(), LEASE_MS),
+        recordDeliveredAttempt(steps(), 'owner-old', delivered(id!), clock.now()),
+        claimDeliveryWithContext(steps(), id!, 'owner-new', clock.now(), LEASE_MS),
       ]);
       const row = await findDelivery(test.db.knex, id!);
       const attempts = await listAttempts(test.db.knex, id!);
@@ -160,11 +160,11 @@ describe('webhooks.combined', () => {
     it('many records in one statement; a step already recorded fails only its own record', async () => {
       const ids = await pendingDeliveries(3);
       for (const [i, id] of ids.entries())
-        assert.ok(await claimDeliveryWithContext(test.db.knex, id, `owner-${i}`, clock.now(), LEASE_MS));
+        assert.ok(await claimDeliveryWithContext(steps(), id, `owner-${i}`, clock.now(), LEASE_MS));
       // The middle delivery's step 1 is somehow recorded already: the unique (delivery, attempt) refuses a second.
       await test.db.knex('webhook_attempts').insert({ ...delivered(ids[1]!), status: 500, delivered: false });
       const results = await Promise.allSettled(
-        ids.map((id, i) => recordDeliveredAttempt(test.db.knex, `owner-${i}`, delivered(id), clock.now())),
+        ids.map((id, i) => recordDeliveredAttempt(steps(), `owner-${i}`, delivered(id), clock.now())),
       );
       assert.deepEqual(
         results.map((r) => r.status),

@@ -19,7 +19,7 @@ import { newId } from '../ids.js';
 import type { SecretBox } from '../crypto/secretBox.js';
 import type { Database } from '../db/connect.js';
 
-/** Named here rather than picked from the runtime, which builds the security-event log on top of this module. */
+/** What the audit log needs: where it writes, the clock, and the box that seals its details. */
 export interface AuditDeps {
   db: Database;
   now: () => number;

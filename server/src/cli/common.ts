@@ -6,6 +6,7 @@ import { openDatabase } from '../db/connect.js';
 import { migrateDatabase } from '../db/migrate.js';
 import type { MerchantRow, PartnerRow } from '../db/queries/accounts.js';
 import type { DemoLogin } from '../users/demoLogin.js';
+import { ServerKeys } from '../users/serverKeys.js';
 import type { UsersDeps } from '../users/usersDeps.js';
 
 /** Where a command writes, and the environment it reads instead of the process's own. */
@@ -77,7 +78,13 @@ export async function withUsers<T>(io: CliIo, work: (deps: UsersDeps) => Promise
   const db = openDatabase(config.databaseUrl, { poolMax: 2 });
   try {
     await migrateDatabase(db);
-    return await work({ db, now: Date.now, secretBox: new SecretBox(config.encryptionKeys), config });
+    return await work({
+      db,
+      now: Date.now,
+      secretBox: new SecretBox(config.encryptionKeys),
+      serverKeys: new ServerKeys(config.encryptionKeys),
+      config,
+    });
   } finally {
     await db.close();
   }

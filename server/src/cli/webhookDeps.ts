@@ -10,7 +10,9 @@ import { openDatabase, type Database } from '../db/connect.js';
 import { describeDatabaseFailure } from '../db/failure.js';
 import { migrateDatabase } from '../db/migrate.js';
 import { openJobQueue } from '../jobs/queue.js';
+import { paymentCreates, type EventHook } from '../payments/lifecycle.js';
 import { deliveryHook } from '../webhooks/delivery.js';
+import { createDeliveryParts } from '../webhooks/deliveryParts.js';
 import type { WebhookDeps } from '../webhooks/deliveryDeps.js';
 import { ATTEMPT_TIMEOUT_MS, LEASE_MS, LEASE_RENEW_MS, LEASE_SWEEP_MS } from '../webhooks/schedule.js';
 import { loadCliConfig, type CliIo } from './common.js';
@@ -34,14 +36,14 @@ export async function withWebhookDeps<T>(io: CliIo, work: (deps: CliWebhookDeps)
     const now = Date.now;
     // No tasks: this process only adds jobs, inside the transactions of its changes.
     const jobs = openJobQueue(db, { tasks: {}, logger, now });
+    const secretBox = new SecretBox(config.encryptionKeys);
+    const lifecycle = { db, jobs, now, logger, eventHooks: [] as EventHook[] };
     const deps: CliWebhookDeps = {
+      ...lifecycle,
+      creates: paymentCreates(lifecycle),
+      deliveryParts: createDeliveryParts(db.knex, secretBox),
       config,
-      db,
-      jobs,
-      now,
-      logger,
-      eventHooks: [],
-      secretBox: new SecretBox(config.encryptionKeys),
+      secretBox,
       webhookOptions: {
         attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
         leaseMs: LEASE_MS,

@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
-import type { Runtime } from '../runtime.js';
 import { TokenBuckets } from './rateLimit.js';
 
 /** A buyer needs two or three requests per link; a page reloaded now and then stays far below either limit. */
@@ -19,7 +18,7 @@ export const CLAIM_LIMITS = {
 } as const;
 
 /** One instance for both operations, so lookup and claim share each bucket. */
-export function refundClaimRateLimit(runtime: Runtime): RequestHandler {
+export function refundClaimRateLimit(runtime: { now: () => number }): RequestHandler {
   const byIp = new TokenBuckets({ ...CLAIM_LIMITS.perIp, now: runtime.now });
   const byToken = new TokenBuckets({ ...CLAIM_LIMITS.perToken, now: runtime.now });
   return (req, _res, next) => {

@@ -18,11 +18,12 @@ import { recordAudit, type AuditEntry } from '../audit/auditLog.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findMembership } from '../db/queries/users.js';
 import { ApiError } from '../errors.js';
-import type { Runtime } from '../runtime.js';
+import type { Config } from '../config.js';
+import type { UsersDeps } from '../users/usersDeps.js';
 import { OPERATION_ROLES, roleAllows, type Access, type OperationId, type Role } from '../users/roles.js';
 import { csrfTokenMatches, resolveSession, type ActiveSession } from '../users/sessions.js';
 import type { Mode } from '../webhooks/endpoints.js';
-import { asciiHeader, authenticateMerchant, hasBody } from './merchantAuth.js';
+import { asciiHeader, authenticateMerchant, hasBody, type MerchantAuthDeps } from './merchantAuth.js';
 import type { ContractRoute } from './operations.js';
 
 export type DashboardActor =
@@ -75,21 +76,26 @@ export function dashboardUserOf(res: Response): ActiveSession {
 
 const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
 
+/** What dashboard authentication needs: the users' deps (sessions), the merchant keys' (API keys) and the audit log. */
+export interface DashboardAuthDeps extends UsersDeps, MerchantAuthDeps {
+  config: UsersDeps['config'] & Pick<Config, 'env' | 'publicBaseUrl'>;
+}
+
 /** `paygate_session` on a development server reached on loopback (plain HTTP); `__Host-paygate_session` elsewhere. */
-export function sessionCookieName(runtime: Runtime, req: Request): string {
+export function sessionCookieName(runtime: DashboardAuthDeps, req: Request): string {
   return isLoopbackDevelopment(runtime, req) ? 'paygate_session' : '__Host-paygate_session';
 }
 
-function isLoopbackDevelopment(runtime: Runtime, req: Request): boolean {
+function isLoopbackDevelopment(runtime: DashboardAuthDeps, req: Request): boolean {
   return runtime.config.env === 'development' && LOOPBACK_HOST.test(req.headers.host ?? '');
 }
 
-function cookieAttributes(runtime: Runtime, req: Request): string {
+function cookieAttributes(runtime: DashboardAuthDeps, req: Request): string {
   return `Path=/; HttpOnly; SameSite=Strict${isLoopbackDevelopment(runtime, req) ? '' : '; Secure'}`;
 }
 
 export function setSessionCookie(
-  runtime: Runtime,
+  runtime: DashboardAuthDeps,
   req: Request,
   res: Response,
   token: string,
@@ -102,12 +108,12 @@ export function setSessionCookie(
   );
 }
 
-export function clearSessionCookie(runtime: Runtime, req: Request, res: Response): void {
+export function clearSessionCookie(runtime: DashboardAuthDeps, req: Request, res: Response): void {
   res.append('Set-Cookie', `${sessionCookieName(runtime, req)}=; Max-Age=0; ${cookieAttributes(runtime, req)}`);
 }
 
 /** The session token of the request's cookie header, if any. */
-export function sessionTokenOf(runtime: Runtime, req: Request): string | undefined {
+export function sessionTokenOf(runtime: DashboardAuthDeps, req: Request): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   const name = sessionCookieName(runtime, req);
@@ -140,13 +146,13 @@ function originOf(url: string): string | null {
 }
 
 /** The origins a state-changing session request may come from: the public base URL's, and the one it was sent to. */
-function ownOrigins(runtime: Runtime, req: Request): string[] {
+function ownOrigins(runtime: DashboardAuthDeps, req: Request): string[] {
   const own = [originOf(runtime.config.publicBaseUrl)];
   if (req.headers.host) own.push(originOf(`${req.protocol}://${req.headers.host}`));
   return own.filter((o): o is string => o !== null);
 }
 
-function checkCsrf(runtime: Runtime, req: Request, session: ActiveSession): void {
+function checkCsrf(runtime: DashboardAuthDeps, req: Request, session: ActiveSession): void {
   if (SAFE_METHODS.has(req.method)) return;
   const sent = asciiHeader(req.headers, 'X-CSRF-Token');
   if (!csrfTokenMatches(runtime, session.session.id, sent)) {
@@ -176,7 +182,7 @@ const sessionNeeded = () =>
 const sessionEnded = () => new ApiError('unauthorized', 'Your session has expired; sign in again.');
 
 async function viaApiKey(
-  runtime: Runtime,
+  runtime: DashboardAuthDeps,
   req: Request,
   route: ContractRoute,
   needed: Role,
@@ -207,7 +213,7 @@ async function viaApiKey(
 }
 
 async function viaSession(
-  runtime: Runtime,
+  runtime: DashboardAuthDeps,
   req: Request,
   res: Response,
   route: ContractRoute,
@@ -274,7 +280,7 @@ const MERCHANT_WIDE = new Set<string>([
  * made).
  */
 function auditOnSuccess(
-  runtime: Runtime,
+  runtime: DashboardAuthDeps,
   req: Request,
   res: Response,
   route: ContractRoute,
@@ -304,7 +310,7 @@ function auditOnSuccess(
   }) as typeof res.end;
 }
 
-export function dashboardAuth(runtime: Runtime): RequestHandler {
+export function dashboardAuth(runtime: DashboardAuthDeps): RequestHandler {
   return (req, res, next) => {
     const route = res.locals.operation;
     if (!route) return next();

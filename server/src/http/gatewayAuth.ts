@@ -10,7 +10,9 @@ import { authenticateKey } from '../accounts/apiKeys.js';
 import { parseKey, type Mode } from '../accounts/keys.js';
 import type { ApiKeyRow } from '../db/queries/accounts.js';
 import { ApiError } from '../errors.js';
-import type { Runtime } from '../runtime.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/connect.js';
+import type { Metrics } from '../observability/metrics.js';
 import { asciiHeader, hasBody } from './merchantAuth.js';
 import { rateLimit } from './rateLimit.js';
 import { PUBLISHED_VERSIONS } from '../versions.js';
@@ -90,8 +92,14 @@ export function resolveVersion(requested: string | undefined, pinned: string): s
   return requested;
 }
 
+/** What authenticating a gateway credential needs. */
+export interface GatewayAuthDeps {
+  config: Pick<Config, 'env'>;
+  db: Database;
+}
+
 async function resolveCredential(
-  runtime: Runtime,
+  runtime: GatewayAuthDeps,
   secret: string,
   kind: 'wallet' | 'app',
 ): Promise<{ row: ApiKeyRow; mode: Mode }> {
@@ -113,7 +121,10 @@ async function resolveCredential(
   return { row, mode: row.mode };
 }
 
-export async function authenticateGateway(runtime: Runtime, headers: IncomingHttpHeaders): Promise<GatewayAuth> {
+export async function authenticateGateway(
+  runtime: GatewayAuthDeps,
+  headers: IncomingHttpHeaders,
+): Promise<GatewayAuth> {
   const values = Object.fromEntries(AUTH_HEADERS.map((name) => [name, asciiHeader(headers, name)])) as Record<
     (typeof AUTH_HEADERS)[number],
     string | undefined
@@ -151,7 +162,9 @@ export async function authenticateGateway(runtime: Runtime, headers: IncomingHtt
 }
 
 /** Authenticates requests to the gateway contract's operations, putting the caller on `res.locals.gatewayAuth`. */
-export function gatewayAuth(runtime: Runtime): RequestHandler {
+export function gatewayAuth(
+  runtime: GatewayAuthDeps & { metrics: Pick<Metrics, 'observeGatewaySdk'> },
+): RequestHandler {
   return async (req, res, next) => {
     const route = res.locals.operation;
     if (!route) return next();
@@ -175,7 +188,7 @@ const SOLANA_PAY_PATH = /^\/v1\/gateway\/payment\/([^/]+)\/solana-pay$/;
  * The limit of a gateway credential (§6): a wallet key's bucket, or one per App-Id + Client-Id, since an app id is
  * public and shared by every installation. Runs after the validator, so Client-Id is at most 128 characters here.
  */
-export function gatewayRateLimit(runtime: Runtime): RequestHandler {
+export function gatewayRateLimit(runtime: { config: Pick<Config, 'rateLimit'>; now: () => number }): RequestHandler {
   return rateLimit({ ...runtime.config.rateLimit, now: runtime.now }, (req, res) => {
     const auth = res.locals.gatewayAuth;
     if (!auth) {

@@ -5,12 +5,14 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
 import { matchesFormat } from '../accounts/apiKeys.js';
 import { CredentialCache } from '../accounts/credentialCache.js';
 import { hashKey, parseKey } from '../accounts/keys.js';
 import { findActiveKeyWithMerchant, recordKeyUse, type ApiKeyRow, type MerchantRow } from '../db/queries/accounts.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/connect.js';
 import { ApiError } from '../errors.js';
-import type { Runtime } from '../runtime.js';
 
 export interface MerchantAuth {
   key: ApiKeyRow;
@@ -52,34 +54,37 @@ export function asciiHeader(headers: IncomingHttpHeaders, name: string): string 
 
 const invalidKey = () => new ApiError('invalid_api_key', 'The API key is invalid or has been revoked.');
 
-const caches = new WeakMap<Runtime, CredentialCache<MerchantAuth>>();
+/** What this runtime keeps for merchant API keys; runtime.ts builds it (`createMerchantKeys`). */
+export interface MerchantKeys {
+  /** Credentials served for a few seconds, shared by the merchant and dashboard APIs (accounts/credentialCache.ts). */
+  cache: CredentialCache<MerchantAuth>;
+  /** When this process last recorded each key's use. */
+  lastUseWrites: Map<string, number>;
+}
 
-/** One cache per runtime, shared by the merchant and dashboard APIs (accounts/credentialCache.ts). */
-function credentialCacheOf(runtime: Runtime): CredentialCache<MerchantAuth> {
-  let cache = caches.get(runtime);
-  if (!cache) {
-    cache = new CredentialCache({ ttlMs: runtime.config.credentialCacheTtlMs, now: runtime.now });
-    caches.set(runtime, cache);
-  }
-  return cache;
+export function createMerchantKeys(config: Pick<Config, 'credentialCacheTtlMs'>, now: () => number): MerchantKeys {
+  return { cache: new CredentialCache({ ttlMs: config.credentialCacheTtlMs, now }), lastUseWrites: new Map() };
+}
+
+/** What authenticating a merchant key needs. */
+export interface MerchantAuthDeps {
+  config: Pick<Config, 'env'>;
+  db: Database;
+  now: () => number;
+  logger: Logger;
+  merchantKeys: MerchantKeys;
 }
 
 /** `last_used_at` is written at most this often per key and process, so a busy key costs no write per request. */
 export const LAST_USED_INTERVAL_MS = 60_000;
-
-const lastUseWrites = new WeakMap<Runtime, Map<string, number>>();
 
 /**
  * Records that a key authenticated, when this process has not recorded it within the last minute: a promise of the
  * write (whose failure is logged, never the request's), or null when nothing is due, so a cached request stays
  * synchronous.
  */
-function recordUse(runtime: Runtime, keyId: string): Promise<void> | null {
-  let writes = lastUseWrites.get(runtime);
-  if (!writes) {
-    writes = new Map();
-    lastUseWrites.set(runtime, writes);
-  }
+function recordUse(runtime: MerchantAuthDeps, keyId: string): Promise<void> | null {
+  const writes = runtime.merchantKeys.lastUseWrites;
   const now = runtime.now();
   const previous = writes.get(keyId);
   if (previous !== undefined && now - previous < LAST_USED_INTERVAL_MS) return null;
@@ -91,7 +96,7 @@ function recordUse(runtime: Runtime, keyId: string): Promise<void> | null {
   });
 }
 
-function withUse(runtime: Runtime, auth: MerchantAuth): MerchantAuth | Promise<MerchantAuth> {
+function withUse(runtime: MerchantAuthDeps, auth: MerchantAuth): MerchantAuth | Promise<MerchantAuth> {
   const write = recordUse(runtime, auth.key.id);
   return write === null ? auth : write.then(() => auth);
 }
@@ -101,7 +106,7 @@ function withUse(runtime: Runtime, auth: MerchantAuth): MerchantAuth | Promise<M
  * when the credential is in the cache, so a cached request waits for nothing.
  */
 export function authenticateMerchant(
-  runtime: Runtime,
+  runtime: MerchantAuthDeps,
   headers: IncomingHttpHeaders,
   /** The header parameters the operation declares (Idempotency-Key too): here only their characters are checked. */
   declared: string[] = [],
@@ -121,7 +126,7 @@ export function authenticateMerchant(
   // The key and the merchant in one statement; a credential that passes every check below is then served from
   // the cache for a few seconds (only while no revocation happened in this process since it was read).
   const hash = hashKey(secret);
-  const cache = credentialCacheOf(runtime);
+  const cache = runtime.merchantKeys.cache;
   const cacheId = `${hash} ${merchantId}`;
   const cached = cache.read(cacheId);
   if (cached.hit) return withUse(runtime, cached.value);
@@ -148,7 +153,7 @@ export function authenticateMerchant(
  * dashboard's API keys go through `authenticateMerchant` too (http/dashboardAuth.ts): the same key kind, codes and
  * order everywhere.
  */
-export function merchantAuth(runtime: Runtime): RequestHandler {
+export function merchantAuth(runtime: MerchantAuthDeps): RequestHandler {
   return (req, res, next) => {
     // The operation `surfaces` matched under this contract's prefixes (http/operations.ts).
     const route = res.locals.operation;

@@ -7,8 +7,19 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
 import { runReadiness } from '../observability/readiness.js';
 import { errorHandler, notFoundHandler } from './errorHandler.js';
-import type { Runtime } from '../runtime.js';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { ReadinessCheck } from '../observability/readiness.js';
 import type { InFlightRequests } from './inflight.js';
+
+/** What the operator's endpoints read. */
+export interface OpsDeps {
+  config: Pick<Config, 'metricsToken' | 'metricsPort' | 'env'>;
+  metrics: Pick<Metrics, 'registry'>;
+  readiness: ReadinessCheck[];
+  logger: Logger;
+}
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -18,7 +29,7 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   return match !== null && timingSafeEqual(digest(match[1]!), digest(token));
 }
 
-export function metricsHandler(runtime: Runtime): RequestHandler {
+export function metricsHandler(runtime: Pick<OpsDeps, 'config' | 'metrics'>): RequestHandler {
   const token = runtime.config.metricsToken;
   return async (req, res) => {
     if (token !== null && !bearerMatches(req.get('Authorization'), token)) {
@@ -36,11 +47,11 @@ export function metricsHandler(runtime: Runtime): RequestHandler {
  * `/metrics` on the API port unless it has a port of its own. Outside development the API port is usually public,
  * so there it needs the token: payment and webhook volumes are business data.
  */
-export function servesMetricsOnApiPort(config: Runtime['config']): boolean {
+export function servesMetricsOnApiPort(config: OpsDeps['config']): boolean {
   return config.metricsPort === null && (config.env === 'development' || config.metricsToken !== null);
 }
 
-export function opsRouter(runtime: Runtime, requests: InFlightRequests): Router {
+export function opsRouter(runtime: OpsDeps, requests: InFlightRequests): Router {
   const router = Router();
   // Liveness: the process answers. Nothing else is checked, so a database outage never gets the process restarted.
   router.get('/healthz', (_req, res) => {
@@ -63,7 +74,7 @@ export function opsRouter(runtime: Runtime, requests: InFlightRequests): Router 
 }
 
 /** The app behind METRICS_PORT: `/metrics` and nothing else. */
-export function metricsApp(runtime: Runtime): Express {
+export function metricsApp(runtime: OpsDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.get('/metrics', metricsHandler(runtime));

@@ -4,7 +4,6 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../errors.js';
-import type { Runtime } from '../runtime.js';
 
 export interface RateLimitOptions {
   /** Sustained requests per second. */
@@ -96,8 +95,6 @@ declare module 'express-serve-static-core' {
   }
 }
 
-const keyLimits = new WeakMap<Runtime, RequestHandler>();
-
 /** A dashboard request's bucket: its API key's (shared with the merchant API), or its signed-in user's. */
 function dashboardCredentialOf(res: Response): string | null {
   const actor = res.locals.dashboardPrincipal?.actor;
@@ -111,21 +108,14 @@ function dashboardCredentialOf(res: Response): string | null {
  * the merchant and dashboard APIs share it, as the dashboard contract says; a dashboard session's bucket is its
  * user's. Runs after authentication put the key on
  * `res.locals.merchantAuth`; requests without one are not limited here. Routers are mounted without a path, so a
- * request may pass the limiter of more than one; it takes one token all the same.
+ * request may pass the limiter of more than one; it takes one token all the same. One per runtime, whose buckets every
+ * router shares: runtime.ts builds it.
  */
-export function merchantKeyRateLimit(runtime: Runtime): RequestHandler {
-  let limit = keyLimits.get(runtime);
-  if (!limit) {
-    const take = rateLimit(
-      { ...runtime.config.rateLimit, now: runtime.now },
-      (_req, res) => res.locals.merchantAuth?.key.id ?? dashboardCredentialOf(res),
-    );
-    limit = (req, res, next) => {
-      if (res.locals.merchantKeyCounted) return next();
-      res.locals.merchantKeyCounted = true;
-      take(req, res, next);
-    };
-    keyLimits.set(runtime, limit);
-  }
-  return limit;
+export function merchantKeyRateLimit(options: Omit<RateLimitOptions, 'maxBuckets'>): RequestHandler {
+  const take = rateLimit(options, (_req, res) => res.locals.merchantAuth?.key.id ?? dashboardCredentialOf(res));
+  return (req, res, next) => {
+    if (res.locals.merchantKeyCounted) return next();
+    res.locals.merchantKeyCounted = true;
+    take(req, res, next);
+  };
 }

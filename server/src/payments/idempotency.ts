@@ -7,7 +7,6 @@
  * and replays its answer.
  */
 import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
 import {
   deleteIdempotencyKey,
   findIdempotencyKey,
@@ -57,14 +56,32 @@ export function requestHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body), 'utf8').digest('hex');
 }
 
-const lastPurge = new WeakMap<Knex, number>();
+/**
+ * When this runtime last purged expired keys: the purge is throttled so that a busy server pays for it about once a
+ * minute. One per runtime (runtime.ts builds it); another process purging too only costs a statement.
+ */
+export class KeyPurgeSchedule {
+  private last: number | undefined;
 
-/** Deletes keys past their 24 hours, throttled so that a busy server pays for it about once a minute. */
-export async function purgeExpiredIdempotencyKeys(deps: LifecycleDeps, force = false): Promise<number> {
+  /** Whether a purge is due at `now`; if so, it counts as done from `now`. */
+  take(now: number, force = false): boolean {
+    if (!force && this.last !== undefined && now - this.last < PURGE_INTERVAL_MS) return false;
+    this.last = now;
+    return true;
+  }
+}
+
+/** What a request under an `Idempotency-Key` needs. */
+export interface IdempotencyDeps {
+  db: LifecycleDeps['db'];
+  now: () => number;
+  keyPurges: KeyPurgeSchedule;
+}
+
+/** Deletes keys past their 24 hours, when a purge is due (`KeyPurgeSchedule`). */
+export async function purgeExpiredIdempotencyKeys(deps: IdempotencyDeps, force = false): Promise<number> {
   const now = deps.now();
-  const last = lastPurge.get(deps.db.knex);
-  if (!force && last !== undefined && now - last < PURGE_INTERVAL_MS) return 0;
-  lastPurge.set(deps.db.knex, now);
+  if (!deps.keyPurges.take(now, force)) return 0;
   return purgeIdempotencyKeys(deps.db.knex, now - IDEMPOTENCY_TTL_MS);
 }
 
@@ -88,7 +105,7 @@ export interface KeyClaim {
  * answers null when the key was taken and it did nothing.
  */
 export async function withIdempotencyKey<T>(
-  deps: LifecycleDeps,
+  deps: IdempotencyDeps,
   scope: { merchantId: string; live: boolean; key: string },
   body: unknown,
   attempt: (claim: KeyClaim) => Promise<{ status: number; body: T } | null>,

@@ -6,11 +6,9 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Database } from '../db/connect.js';
-import { Combiner } from '../db/combiner.js';
-import { isEmbedded } from '../db/dialect.js';
-import { refusedByServer } from '../db/failure.js';
+import { createBatcher, type CreateBatcher, type CreatedWrites } from '../db/createBatcher.js';
 import { insertEvents, type EventRow } from '../db/queries/events.js';
-import { insertCreates, insertCreatesAlone, type CreateRows } from '../db/queries/creates.js';
+import { insertCreates, type CreateRows } from '../db/queries/creates.js';
 import { scopeId, type IdempotencyScope } from '../db/queries/idempotencyKeys.js';
 import { findPayment, updatePaymentAtVersion, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
@@ -24,14 +22,12 @@ import { canTransition, eventTypeOf, type PaymentStatus, type WebhookEventType }
 
 /** Called inside the transaction of every event, e.g. to enqueue webhook deliveries. */
 export type EventHook = ((trx: Knex.Transaction, event: EventRow, envelope: WebhookEvent) => Promise<void>) & {
-  /**
-   * What the hook does with a `payment.created` event: nothing, or something only when the payment's merchant has a
-   * webhook endpoint for its mode (the delivery hook). When every hook says one of these, creates of merchants
-   * without an endpoint commit in one statement without a transaction on PostgreSQL (`insertCreatesAlone`); a hook
-   * that says neither keeps every create in a transaction that runs it.
-   */
-  onCreated?: 'nothing' | 'whenEndpoint';
+  /** What the hook writes for a created payment, which decides how creates may commit (db/createBatcher.ts). */
+  onCreated?: CreatedWrites;
 };
+
+/** The runtime's group commit of creates (db/createBatcher.ts), built by `paymentCreates`. */
+export type PaymentCreates = CreateBatcher<CreateItem, PaymentRow | null>;
 
 export interface LifecycleDeps {
   db: Database;
@@ -39,6 +35,8 @@ export interface LifecycleDeps {
   now: () => number;
   logger: Logger;
   eventHooks: EventHook[];
+  /** Where creates outside a caller's transaction go (runtime.ts builds it with `paymentCreates`). */
+  creates: PaymentCreates;
   /** Told of each transition once it has committed (the runtime's metrics). */
   observer?: Pick<Observer, 'paymentTransition'>;
   /**
@@ -50,7 +48,7 @@ export interface LifecycleDeps {
 
 /** Reports a transition when, and only if, its transaction commits: a rolled-back change never happened. */
 function observeOnCommit(
-  deps: LifecycleDeps,
+  deps: Pick<LifecycleDeps, 'observer'>,
   trx: Knex.Transaction,
   from: PaymentStatus | null,
   to: PaymentStatus,
@@ -71,7 +69,7 @@ interface PendingEvent {
   envelope: WebhookEvent;
 }
 
-function eventOf(deps: LifecycleDeps, row: PaymentRow, type: WebhookEventType): PendingEvent {
+function eventOf(deps: Pick<LifecycleDeps, 'now'>, row: PaymentRow, type: WebhookEventType): PendingEvent {
   const now = deps.now();
   const envelope: WebhookEvent = {
     id: newId.event(),
@@ -103,7 +101,11 @@ async function writeEvents(deps: LifecycleDeps, trx: Knex.Transaction, pending: 
 }
 
 /** The event hooks of events already in the outbox, each event's in order, inside the transaction. */
-async function runEventHooks(deps: LifecycleDeps, trx: Knex.Transaction, pending: PendingEvent[]): Promise<void> {
+async function runEventHooks(
+  deps: Pick<LifecycleDeps, 'eventHooks'>,
+  trx: Knex.Transaction,
+  pending: PendingEvent[],
+): Promise<void> {
   for (const { event, envelope } of pending) {
     for (const hook of deps.eventHooks) await hook(trx, event, envelope);
   }
@@ -128,7 +130,7 @@ export interface NewPayment {
   errorUrl: string | null;
 }
 
-function newPaymentRow(deps: LifecycleDeps, input: NewPayment): PaymentRow {
+function newPaymentRow(deps: Omit<LifecycleDeps, 'creates'>, input: NewPayment): PaymentRow {
   const now = deps.now();
   return {
     id: newId.payment(),
@@ -161,7 +163,7 @@ export interface KeyedCreate {
   answer: (row: PaymentRow) => { status: number; body: string };
 }
 
-interface CreateItem {
+export interface CreateItem {
   input: NewPayment;
   key?: KeyedCreate;
 }
@@ -175,7 +177,7 @@ interface PreparedCreates {
   rows: CreateRows[];
 }
 
-function prepareCreates(deps: LifecycleDeps, items: CreateItem[]): PreparedCreates {
+function prepareCreates(deps: Omit<LifecycleDeps, 'creates'>, items: CreateItem[]): PreparedCreates {
   const all = items.map((item) => newPaymentRow(deps, item.input));
   const seen = new Set<string>();
   const tried = items.flatMap((item, i) => {
@@ -220,7 +222,7 @@ function createdRows({ all, tried }: PreparedCreates, inserted: boolean[]): (Pay
  * first's key once committed.
  */
 async function insertNewPayments(
-  deps: LifecycleDeps,
+  deps: Omit<LifecycleDeps, 'creates'>,
   trx: Knex.Transaction,
   items: CreateItem[],
 ): Promise<(PaymentRow | null)[]> {
@@ -237,112 +239,27 @@ async function insertNewPayments(
 }
 
 /**
- * The batch in one statement without a transaction (PostgreSQL), when no hook needs one for it; null when a merchant
- * of the batch has a webhook endpoint (nothing was inserted; its mode is remembered in `withEndpoint`).
+ * The group commit of creates for these deps: their clock, their hooks, their observer. The runtime builds one
+ * (runtime.ts); a caller with other hooks or another database builds its own.
  */
-async function insertNewPaymentsAlone(
-  deps: LifecycleDeps,
-  items: CreateItem[],
-  withEndpoint: EndpointMemory,
-): Promise<(PaymentRow | null)[] | null> {
-  const prepared = prepareCreates(deps, items);
-  const outcome = await insertCreatesAlone(deps.db.knex, prepared.rows);
-  if ('endpoints' in outcome) {
-    for (const e of outcome.endpoints) withEndpoint.note(e.merchantId, e.live);
-    return null;
-  }
-  const created = createdRows(prepared, outcome.inserted);
-  for (const row of created) if (row) deps.observer?.paymentTransition({ from: null, to: row.status, live: row.live });
-  return created;
-}
-
-/** How long a merchant's mode is known to have a webhook endpoint before a create probes again. */
-const ENDPOINT_MEMORY_MS = 60_000;
-
-/**
- * The merchants' modes seen with a webhook endpoint: their creates go straight to a transaction instead of first
- * trying the one-statement insert that would decline them. Only a shortcut: the statement checks for itself.
- */
-class EndpointMemory {
-  private readonly seen = new Map<string, number>();
-  private static keyOf(merchantId: string, live: boolean): string {
-    return `${live ? 1 : 0}${merchantId}`;
-  }
-  note(merchantId: string, live: boolean): void {
-    this.seen.set(EndpointMemory.keyOf(merchantId, live), Date.now());
-  }
-  anyOf(items: CreateItem[]): boolean {
-    const now = Date.now();
-    return items.some(({ input }) => {
-      const key = EndpointMemory.keyOf(input.merchantId, input.live);
-      const at = this.seen.get(key);
-      if (at === undefined) return false;
-      if (now - at < ENDPOINT_MEMORY_MS) return true;
-      this.seen.delete(key);
-      return false;
-    });
-  }
-}
-
-/**
- * Group commit: creates that arrive together share one transaction (one commit, and on PostgreSQL one insert per
- * table), since a create is mostly commit and round-trip cost; keyed creates too, each with its key row. Each
- * create is still answered only after its own payment has committed; if the shared transaction fails, each create
- * is retried in a transaction of its own (db/combiner.ts). One combiner per set of lifecycle deps, so batched
- * creates share one clock and one set of hooks.
- */
-const createCombiners = new WeakMap<LifecycleDeps, Combiner<CreateItem, PaymentRow | null>>();
-/** Errors thrown by the statements of a group commit, before any commit was attempted. */
-const failedInside = new WeakSet<object>();
-
-/**
- * Whether creates may go in one statement without a transaction: on a database server (on SQLite a statement is no
- * round trip, and the transaction costs nothing), when every event hook says what it does with a created payment.
- */
-function createsAlonePossible(deps: LifecycleDeps): boolean {
-  return !isEmbedded(deps.db) && deps.eventHooks.every((hook) => hook.onCreated !== undefined);
-}
-
-function createCombinerOf(deps: LifecycleDeps): Combiner<CreateItem, PaymentRow | null> {
-  let combiner = createCombiners.get(deps);
-  if (!combiner) {
-    // Two transactions in flight on a database server, so the next batch forms and starts while one waits on the
-    // network; an embedded database has one connection, and a second transaction would only wait for it.
-    const concurrency = isEmbedded(deps.db) ? 1 : 2;
-    const withEndpoint = new EndpointMemory();
-    const inTransaction = (items: CreateItem[]) =>
-      deps.db.knex.transaction(async (t) => {
-        try {
-          return await insertNewPayments(deps, t, items);
-        } catch (err) {
-          if (typeof err === 'object' && err !== null) failedInside.add(err);
-          throw err;
-        }
-      });
-    combiner = new Combiner(
-      async (items) => {
-        if (createsAlonePossible(deps) && !withEndpoint.anyOf(items)) {
-          try {
-            const created = await insertNewPaymentsAlone(deps, items, withEndpoint);
-            if (created) return created;
-          } catch (err) {
-            // The server refused the statement, so none of it happened; a lost connection may have committed it.
-            if (refusedByServer(err)) failedInside.add(err as object);
-            throw err;
-          }
-        }
-        return inTransaction(items);
-      },
-      {
-        concurrency,
-        // Only a statement that failed inside the transaction proves nothing committed; a failed BEGIN or COMMIT (a
-        // lost connection) might have, and the creates are answered with the error instead of being made twice.
-        retryAlone: (err) => typeof err === 'object' && err !== null && failedInside.has(err),
-      },
-    );
-    createCombiners.set(deps, combiner);
-  }
-  return combiner;
+export function paymentCreates(deps: Omit<LifecycleDeps, 'creates'>): PaymentCreates {
+  return createBatcher<CreateItem, PaymentRow | null>(deps.db, {
+    inTransaction: (trx, items) => insertNewPayments(deps, trx, items),
+    prepareAlone: (items) => {
+      const prepared = prepareCreates(deps, items);
+      return {
+        rows: prepared.rows,
+        answers: (inserted) => {
+          const created = createdRows(prepared, inserted);
+          for (const row of created)
+            if (row) deps.observer?.paymentTransition({ from: null, to: row.status, live: row.live });
+          return created;
+        },
+      };
+    },
+    ownerOf: ({ input }) => ({ merchantId: input.merchantId, live: input.live }),
+    hooks: deps.eventHooks,
+  });
 }
 
 export async function createPayment(
@@ -352,7 +269,7 @@ export async function createPayment(
   trx?: Knex.Transaction,
 ): Promise<PaymentRow> {
   if (trx) return (await insertNewPayments(deps, trx, [{ input }]))[0]!;
-  return (await createCombinerOf(deps).add({ input }))!;
+  return (await deps.creates.add({ input }))!;
 }
 
 /** Creates a payment and stores its key with the answer, in the group commit; null (nothing created) when the key is taken. */
@@ -361,7 +278,7 @@ export async function createPaymentWithKey(
   input: NewPayment,
   key: KeyedCreate,
 ): Promise<PaymentRow | null> {
-  return createCombinerOf(deps).add({ input, key });
+  return deps.creates.add({ input, key });
 }
 
 export interface Change {

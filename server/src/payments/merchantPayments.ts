@@ -3,13 +3,13 @@
  * one mode (a test key sees only test payments; another merchant's payment or the other mode's is invisible).
  */
 import type { Knex } from 'knex';
-import { findPaymentStatus } from '../db/queries/paymentStatus.js';
+import { findPaymentStatus, type StatusReads } from '../db/queries/paymentStatus.js';
 import { findOverduePayments, findPayment, listPayments, type PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/merchant.js';
 import { currencyOfUnit } from '../currencies.js';
 import type { PricedCurrencies } from '../quotes/index.js';
-import { withIdempotencyKey, type IdempotentAnswer } from './idempotency.js';
+import { withIdempotencyKey, type IdempotencyDeps, type IdempotentAnswer } from './idempotency.js';
 import {
   createPayment,
   createPaymentWithKey,
@@ -28,7 +28,7 @@ export type CreatePaymentResponse = components['schemas']['CreatePaymentResponse
 export type PaymentStatusResponse = components['schemas']['PaymentStatusResponse'];
 export type PaymentList = components['schemas']['PaymentList'];
 
-export interface MerchantDeps extends LifecycleDeps {
+export interface MerchantDeps extends LifecycleDeps, IdempotencyDeps {
   config: { publicBaseUrl: string };
   /** The currencies the configured chains can price (quotes/pricedCurrencies.ts); absent: every currency. */
   pricedCurrencies?: PricedCurrencies;
@@ -186,11 +186,11 @@ export async function readPayment(deps: LifecycleDeps, scope: MerchantScope, id:
  * here only decides which read to take, so it errs towards the full one.
  */
 export async function readPaymentStatus(
-  deps: LifecycleDeps,
+  deps: LifecycleDeps & { statusReads: StatusReads },
   scope: MerchantScope,
   id: string,
 ): Promise<PaymentStatusResponse> {
-  const payment = visible(await findPaymentStatus(deps.db.knex, id), scope, id);
+  const payment = visible(await findPaymentStatus(deps.statusReads, id), scope, id);
   if (payment.status === 'requires_action' && deps.now() >= payment.expires_at) {
     return statusAnswer(await readPayment(deps, scope, id));
   }

@@ -34,7 +34,7 @@ import {
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/merchant.js';
 import { newId } from '../ids.js';
-import { withIdempotencyKey, type IdempotentAnswer } from '../payments/idempotency.js';
+import { withIdempotencyKey, type IdempotencyDeps, type IdempotentAnswer } from '../payments/idempotency.js';
 import { recordStage, type LifecycleDeps } from '../payments/lifecycle.js';
 import { readPayment, refundMerchantPayment, type MerchantScope } from '../payments/merchantPayments.js';
 import { iso, toSnapshot, type PaymentSnapshot } from '../payments/snapshot.js';
@@ -57,7 +57,7 @@ export const CLAIM_TTL_MS = 30 * 86_400_000;
 export type OnchainRefund = components['schemas']['OnchainRefund'];
 export type RefundAnswer = components['schemas']['RefundPaymentResponse'];
 
-export interface RefundDeps extends LifecycleDeps, RefundPolicyDeps {
+export interface RefundDeps extends LifecycleDeps, RefundPolicyDeps, IdempotencyDeps {
   config: { publicBaseUrl: string } & RefundPolicyDeps['config'];
   /** Seals a claim link inside a stored idempotent answer. */
   secretBox: SecretBox;

@@ -23,12 +23,18 @@ import { insertUser, type UserRow } from '../db/queries/users.js';
 import { ApiError } from '../errors.js';
 import type { operations } from '../generated/dashboard.js';
 import { newId, randomBase62 } from '../ids.js';
-import type { Runtime } from '../runtime.js';
+import type { Config } from '../config.js';
+import type { SignInGate } from '../users/signInGate.js';
+import type { UsersDeps } from '../users/usersDeps.js';
 import { checkNewPassword, hashPassword } from '../users/passwords.js';
 import { throttleKeys, type AttemptOutcome } from '../users/loginThrottle.js';
 import { emailHashOf, findUserByEmail, normaliseEmail } from '../users/userAccounts.js';
 
-export type InvitationDeps = Runtime;
+/** What invitations need: the users' deps, the password-check bound, and the public address their links name. */
+export interface InvitationDeps extends UsersDeps {
+  config: UsersDeps['config'] & Pick<Config, 'publicBaseUrl'>;
+  signInGate: SignInGate;
+}
 // Typed through the operations, whose ids every version of the contract shares, not through schema names.
 export type TeamInvitation =
   operations['createInvitation']['responses'][201]['content']['application/json']['invitation'];

@@ -16,11 +16,12 @@ import {
 } from '../db/queries/teamRows.js';
 import { ApiError } from '../errors.js';
 import type { operations } from '../generated/dashboard.js';
-import type { Runtime } from '../runtime.js';
+import type { UsersDeps } from '../users/usersDeps.js';
 import { invitationJson } from './invitations.js';
 import { emailOf } from '../users/userAccounts.js';
 
-export type TeamDeps = Runtime;
+/** What the team screens need: the users' deps (members' emails are sealed). */
+export type TeamDeps = UsersDeps;
 // Typed through the operations, whose ids every version of the contract shares, not through schema names.
 export type Team = operations['getTeam']['responses'][200]['content']['application/json'];
 export type TeamMember = operations['updateMember']['responses'][200]['content']['application/json'];

@@ -55,7 +55,22 @@ export async function verifyPassword(password: string, encoded: string): Promise
   return timingSafeEqual(actual, expected);
 }
 
-const dummies = new Map<number, Promise<string>>();
+/**
+ * A hash of a random password per cost, made once: what an unknown email is checked against. One set per runtime
+ * (its sign-in gate holds it, users/signInGate.ts).
+ */
+export class DummyHashes {
+  private readonly byCost = new Map<number, Promise<string>>();
+
+  of(log2N: number): Promise<string> {
+    let dummy = this.byCost.get(log2N);
+    if (!dummy) {
+      dummy = hashPassword(randomBytes(16).toString('hex'), log2N);
+      this.byCost.set(log2N, dummy);
+    }
+    return dummy;
+  }
+}
 
 /**
  * Spends the time of one verification at this cost and answers false: an unknown email costs what a wrong password
@@ -65,12 +80,8 @@ export async function verifyNothing(
   password: string,
   log2N: number,
   verify: (password: string, encoded: string) => Promise<boolean> = verifyPassword,
+  dummies: DummyHashes = new DummyHashes(),
 ): Promise<false> {
-  let dummy = dummies.get(log2N);
-  if (!dummy) {
-    dummy = hashPassword(randomBytes(16).toString('hex'), log2N);
-    dummies.set(log2N, dummy);
-  }
-  await verify(password, await dummy);
+  await verify(password, await dummies.of(log2N));
   return false;
 }

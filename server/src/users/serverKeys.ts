@@ -5,39 +5,43 @@
  * sealed, so a re-hash can read them); lookups try the hash under every configured key meanwhile.
  */
 import { createHmac, hkdfSync } from 'node:crypto';
-import type { UsersDeps } from './usersDeps.js';
 
-const cache = new WeakMap<UsersDeps, Map<string, Buffer>>();
+export type KeyLabel = 'email hash' | 'csrf' | 'login throttle';
 
-function derived(runtime: UsersDeps, label: string, index = 0): Buffer {
-  let keys = cache.get(runtime);
-  if (!keys) {
-    keys = new Map();
-    cache.set(runtime, keys);
+const LABELS: readonly KeyLabel[] = ['email hash', 'csrf', 'login throttle'];
+
+/** The derived keys, made once (runtime.ts, and the CLI's users deps): a derivation on every request would cost. */
+export class ServerKeys {
+  /** One set per configured encryption key, the first first (the first is the one in use). */
+  private readonly keys: Record<KeyLabel, Buffer>[];
+
+  constructor(encryptionKeys: readonly { key: Buffer }[]) {
+    this.keys = encryptionKeys.map(({ key: root }) => {
+      const derive = (label: KeyLabel) => Buffer.from(hkdfSync('sha256', root, Buffer.alloc(0), `paygate ${label}`, 32));
+      return Object.fromEntries(LABELS.map((label) => [label, derive(label)])) as Record<KeyLabel, Buffer>;
+    });
   }
-  const name = `${label}#${index}`;
-  let key = keys.get(name);
-  if (!key) {
-    const root = runtime.config.encryptionKeys[index]!.key;
-    key = Buffer.from(hkdfSync('sha256', root, Buffer.alloc(0), `paygate ${label}`, 32));
-    keys.set(name, key);
+
+  /** HMAC-SHA256 under the key derived for `label` from the first encryption key. */
+  hash(label: KeyLabel, value: string): Buffer {
+    return createHmac('sha256', this.keys[0]![label]).update(value, 'utf8').digest();
   }
-  return key;
+
+  /** The same hash under every configured encryption key, the first first. */
+  hashUnderEveryKey(label: KeyLabel, value: string): Buffer[] {
+    return this.keys.map((keys) => createHmac('sha256', keys[label]).update(value, 'utf8').digest());
+  }
 }
 
 /** HMAC-SHA256 under the key derived for `label`. */
-export function keyedHash(runtime: UsersDeps, label: 'email hash' | 'csrf' | 'login throttle', value: string): Buffer {
-  return createHmac('sha256', derived(runtime, label)).update(value, 'utf8').digest();
+export function keyedHash(deps: { serverKeys: ServerKeys }, label: KeyLabel, value: string): Buffer {
+  return deps.serverKeys.hash(label, value);
 }
 
 /**
  * The same hash under every configured encryption key, the first first: a lookup by these finds a row stored before
  * a new key was put first, so a rotation never locks anyone out while old rows still carry the old key's hash.
  */
-export function keyedHashesUnderEveryKey(runtime: UsersDeps, label: 'email hash', value: string): Buffer[] {
-  return runtime.config.encryptionKeys.map((_, index) =>
-    createHmac('sha256', derived(runtime, label, index))
-      .update(value, 'utf8')
-      .digest(),
-  );
+export function keyedHashesUnderEveryKey(deps: { serverKeys: ServerKeys }, label: 'email hash', value: string): Buffer[] {
+  return deps.serverKeys.hashUnderEveryKey(label, value);
 }

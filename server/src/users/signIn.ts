@@ -14,7 +14,6 @@ import {
   type AttemptOutcome,
   type ThrottleKeys,
 } from './loginThrottle.js';
-import { verifyNothing } from './passwords.js';
 import type { SignInGate } from './signInGate.js';
 import { createSession, type ActiveSession, type ClientFacts } from './sessions.js';
 import { verifySecondFactor } from './twoFactor.js';
@@ -83,7 +82,7 @@ async function checkReserved(runtime: SignInDeps, input: Credentials): Promise<C
   const passwordOk =
     user && user.disabled_at === null
       ? await runtime.signInGate.verifyPassword(input.password, user.password_hash)
-      : await verifyNothing(input.password, cost, runtime.signInGate.verifyPassword);
+      : await runtime.signInGate.verifyNothing(input.password, cost);
   if (!user || !passwordOk) throw wrongCredentials();
   if (user.totp_enabled_at !== null) {
     if (input.totpCode === undefined && input.recoveryCode === undefined) return { status: 'two_factor_required' };

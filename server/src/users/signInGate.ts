@@ -6,7 +6,7 @@
  * (loginThrottle.ts) bounds how many checks an account gets across processes; this bounds what one process spends.
  */
 import { ApiError } from '../errors.js';
-import { verifyPassword } from './passwords.js';
+import { DummyHashes, verifyNothing, verifyPassword } from './passwords.js';
 
 export interface SignInGateOptions {
   /** Password checks in flight at once for one account (its throttle key). */
@@ -23,6 +23,8 @@ export interface SignInGate {
   /** Runs `work` in one of the slots of `accountKey`; throws 429 rate_limited at once when none is free. */
   hold<T>(accountKey: string, work: () => Promise<T>): Promise<T>;
   verifyPassword(password: string, encoded: string): Promise<boolean>;
+  /** A check against nothing at this cost, as long as a real one (passwords.ts `verifyNothing`); always false. */
+  verifyNothing(password: string, log2N: number): Promise<false>;
 }
 
 const busy = () =>
@@ -33,6 +35,7 @@ const busy = () =>
 export function createSignInGate(options: Partial<SignInGateOptions> = {}): SignInGate {
   const { perAccount, overall, verifyPassword: verify } = { ...DEFAULT_SIGN_IN_GATE, ...options };
   const inFlight = new Map<string, number>();
+  const dummies = new DummyHashes();
   let total = 0;
   return {
     async hold(accountKey, work) {
@@ -50,5 +53,6 @@ export function createSignInGate(options: Partial<SignInGateOptions> = {}): Sign
       }
     },
     verifyPassword: verify,
+    verifyNothing: (password, log2N) => verifyNothing(password, log2N, verify, dummies),
   };
 }

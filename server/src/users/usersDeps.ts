@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { SecretBox } from '../crypto/secretBox.js';
 import type { Database } from '../db/connect.js';
+import type { ServerKeys } from './serverKeys.js';
 
 /**
  * A security event of one person (docs/decisions.md §21.1): written to the audit log of every merchant the person
@@ -28,6 +29,8 @@ export interface UsersDeps {
   db: Database;
   now: () => number;
   secretBox: SecretBox;
+  /** Keys derived from the first encryption key (serverKeys.ts). */
+  serverKeys: ServerKeys;
   config: Pick<Config, 'dashboard'> & { encryptionKeys: { id: string; key: Buffer }[] };
   /** Where security events go; absent (the CLI's tools) they are not recorded. */
   securityEvents?: SecurityEventSink;

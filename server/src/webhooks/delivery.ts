@@ -5,7 +5,6 @@
  * delivery whose worker died, and a second worker can never make the same attempt twice, nor at the same time.
  */
 import type { Knex } from 'knex';
-import { Webhook } from '@paygate/webhook-verifier';
 import {
   findActiveEndpoint,
   claimDeliveryWithContext,
@@ -26,7 +25,7 @@ import {
   type EndpointRow,
 } from '../db/queries/webhooks.js';
 import type { EventRow } from '../db/queries/events.js';
-import { randomBase62, timeOrderedId } from '../ids.js';
+import { timeOrderedId } from '../ids.js';
 import { assertPayload, type TaskList } from '../jobs/types.js';
 import type { EventHook } from '../payments/lifecycle.js';
 import type { WebhookDeps } from './deliveryDeps.js';
@@ -102,43 +101,20 @@ export function signatureHeader(
   body: string,
   now: number,
 ): string {
-  const signers = [signer(deps, endpoint.secret_sealed, endpoint.id)];
+  const signers = [deps.deliveryParts.signers.signer(endpoint.secret_sealed, endpoint.id)];
   if (endpoint.previous_secret_sealed && (endpoint.previous_secret_expires_at ?? 0) > now) {
-    signers.push(signer(deps, endpoint.previous_secret_sealed, `${endpoint.id}:previous`));
+    signers.push(deps.deliveryParts.signers.signer(endpoint.previous_secret_sealed, `${endpoint.id}:previous`));
   }
   return signers.map((s) => s.sign(eventId, timestampSeconds, body)).join(' ');
 }
 
-/**
- * Opened signing keys, by sealed value: unsealing and key setup on every attempt would dominate the CPU cost of a
- * delivery. A rotated secret has a new sealed value, so stale entries are never used; the cap bounds memory.
- */
-const signers = new Map<string, Webhook>();
-function signer(deps: WebhookDeps, sealed: string, context: string): Webhook {
-  let webhook = signers.get(sealed);
-  if (!webhook) {
-    if (signers.size >= 1000) signers.delete(signers.keys().next().value!);
-    webhook = new Webhook(deps.secretBox.open(sealed, context));
-    signers.set(sealed, webhook);
-  }
-  return webhook;
-}
-
-/**
- * Lease owners: unique per attempt across processes (a random prefix per process) and within one (a counter), without
- * drawing random bytes on every attempt.
- */
-const OWNER_PREFIX = randomBase62(12);
-let ownerSeq = 0;
-const newLeaseOwner = () => `${OWNER_PREFIX}${(++ownerSeq).toString(36)}`;
-
 /** One attempt of one delivery, if it is due and nobody else holds it. */
 export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Promise<AttemptResult | null> {
-  const owner = newLeaseOwner();
+  const owner = deps.deliveryParts.newLeaseOwner();
   const claimStarted = performance.now();
   const claimedAt = deps.now();
   const claimed = await claimDeliveryWithContext(
-    deps.db.knex,
+    deps.deliveryParts.steps,
     deliveryId,
     owner,
     claimedAt,
@@ -187,6 +163,7 @@ async function attemptClaimed(
       body,
       timeoutMs: deps.webhookOptions.attemptTimeoutMs,
       signal: lease.signal,
+      agents: deps.deliveryParts.agents,
       headers: {
         'webhook-id': delivery.event_id,
         'webhook-timestamp': String(timestamp),
@@ -217,7 +194,7 @@ async function attemptClaimed(
     recordsDeliveredAttemptInOneStatement(deps.db.knex) && result.delivered && endpoint.failing_since === null;
   const record = () =>
     fastPath
-      ? recordDeliveredAttempt(deps.db.knex, owner, attemptRow, endedAt).then((kept) => {
+      ? recordDeliveredAttempt(deps.deliveryParts.steps, owner, attemptRow, endedAt).then((kept) => {
           if (!kept) throw new LeaseLost();
         })
       : deps.db.knex.transaction(async (trx) => {

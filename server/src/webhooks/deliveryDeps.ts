@@ -1,6 +1,7 @@
 import type { SecretBox } from '../crypto/secretBox.js';
 import type { Observer } from '../observability/observer.js';
 import type { LifecycleDeps } from '../payments/lifecycle.js';
+import type { DeliveryParts } from './deliveryParts.js';
 
 export interface WebhookOptions {
   attemptTimeoutMs: number;
@@ -18,6 +19,8 @@ export interface WebhookDeps extends LifecycleDeps {
   config: { webhookAllowLoopback: boolean };
   secretBox: SecretBox;
   webhookOptions: WebhookOptions;
+  /** What this runtime keeps between attempts (deliveryParts.ts). */
+  deliveryParts: DeliveryParts;
   observer?: Pick<Observer, 'paymentTransition' | 'webhookAttempt' | 'webhookDelivered'>;
   /** Aborted when a shutdown's deadline passes: an attempt in flight ends and is recorded as failed. */
   shutdownSignal?: AbortSignal;

@@ -11,23 +11,27 @@ import type { CheckedUrl } from './ssrf.js';
 /**
  * Connections are reused per checked address: a socket in the pool was opened to an address that passed the URL
  * policy, so reuse cannot reach anything the policy refused. Idle sockets close after a second, well before a
- * typical server's keep-alive timeout, so a reused socket is rarely one the receiver is closing.
+ * typical server's keep-alive timeout, so a reused socket is rarely one the receiver is closing. One pool per runtime
+ * (runtime.ts builds it, through the webhook deps).
  */
-const agents = new Map<string, HttpAgent>();
-function agentFor(target: CheckedUrl): HttpAgent {
-  const key = `${target.url.protocol}//${target.url.host}@${target.address}`;
-  let agent = agents.get(key);
-  if (!agent) {
-    if (agents.size >= 500) {
-      const [oldestKey, oldest] = agents.entries().next().value!;
-      oldest.destroy();
-      agents.delete(oldestKey);
+export class AgentPool {
+  private readonly agents = new Map<string, HttpAgent>();
+
+  agentFor(target: CheckedUrl): HttpAgent {
+    const key = `${target.url.protocol}//${target.url.host}@${target.address}`;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      if (this.agents.size >= 500) {
+        const [oldestKey, oldest] = this.agents.entries().next().value!;
+        oldest.destroy();
+        this.agents.delete(oldestKey);
+      }
+      const options = { keepAlive: true, maxSockets: 16, timeout: 1000 };
+      agent = target.url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+      this.agents.set(key, agent);
     }
-    const options = { keepAlive: true, maxSockets: 16, timeout: 1000 };
-    agent = target.url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
-    agents.set(key, agent);
+    return agent;
   }
-  return agent;
 }
 
 export const RESPONSE_KEEP_BYTES = 4096;
@@ -51,6 +55,8 @@ export interface SendOptions {
    * rather than lost, if its lease is still ours). An `Interrupted` reason names the cause in the attempt's error.
    */
   signal?: AbortSignal;
+  /** Where connections are reused (the runtime's); without it each send opens a connection of its own. */
+  agents?: AgentPool;
 }
 
 /** Why a send was interrupted, as its abort reason: the message becomes the attempt's error. */
@@ -58,17 +64,15 @@ export class Interrupted extends Error {}
 
 /**
  * Every attempt in flight listens to the shutdown signal, and a worker runs more than ten at once (its concurrency),
- * which is not the leak Node warns about past ten listeners.
+ * which is not the leak Node warns about past ten listeners. Setting it again is a property write, so nothing
+ * remembers which signals were set.
  */
-const unboundedSignals = new WeakSet<AbortSignal>();
 export function listenUnbounded(signal: AbortSignal): void {
-  if (unboundedSignals.has(signal)) return;
   setMaxListeners(0, signal);
-  unboundedSignals.add(signal);
 }
 
 export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
-  const { target, headers, body, timeoutMs, signal } = options;
+  const { target, headers, body, timeoutMs, signal, agents } = options;
   const started = performance.now();
   const pinned: LookupFunction = (_host, opts, callback) => {
     if ((opts as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }] as never);
@@ -92,7 +96,7 @@ export function sendWebhook(options: SendOptions): Promise<AttemptResult> {
         method: 'POST',
         lookup: pinned,
         headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-        agent: agentFor(target),
+        agent: agents ? agents.agentFor(target) : false,
       },
       (res: IncomingMessage) => {
         const chunks: Buffer[] = [];

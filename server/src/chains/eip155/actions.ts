@@ -90,10 +90,9 @@ export interface Authorization {
   message: { from: Address; to: Address; value: bigint; validAfter: bigint; validBefore: bigint; nonce: Hex };
 }
 
-const domains = new Map<string, Promise<{ name: string; version: string }>>();
-
 /** The token's EIP-712 domain name and version, read on chain once per token (never configured: §14). */
 export function tokenDomain(chain: EvmChain, token: Address): Promise<{ name: string; version: string }> {
+  const domains = chain.clients.tokenDomains;
   const key = `${chain.config.caip2}:${token}`;
   let domain = domains.get(key);
   if (!domain) {

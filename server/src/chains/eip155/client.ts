@@ -14,10 +14,16 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { observeRpc, silentObserver, type Observer } from '../../observability/observer.js';
 import { nativeAsset, type EvmChainConfig } from '../chainsSetting.js';
 
+import { RelayTurns } from './relayTurns.js';
+
 export interface EvmClients {
   chain: Chain;
   public: PublicClient<Transport, Chain>;
   relayer: WalletClient<Transport, Chain, PrivateKeyAccount>;
+  /** The relayer's turns in this process (relayTurns.ts). */
+  relayTurns: RelayTurns;
+  /** Tokens' EIP-712 domains, read on chain once per token (actions.ts `tokenDomain`). */
+  tokenDomains: Map<string, Promise<{ name: string; version: string }>>;
 }
 
 export function viemChain(config: EvmChainConfig): Chain {
@@ -66,5 +72,7 @@ export function createEvmClients(config: EvmChainConfig, options: ClientOptions 
     chain,
     public: createPublicClient({ chain, transport, pollingInterval }),
     relayer: createWalletClient({ chain, transport, pollingInterval, account: privateKeyToAccount(config.relayerKey) }),
+    relayTurns: new RelayTurns(),
+    tokenDomains: new Map(),
   };
 }

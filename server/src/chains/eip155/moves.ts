@@ -24,7 +24,6 @@ import type { Chains, EvmChain } from '../index.js';
 import { eip3009Abi } from './abis.js';
 import { tokenDomain, transferWithAuthorizationTypes } from './actions.js';
 import type { EvmSettlementKeys } from './depositKeys.js';
-import { inTurn } from './settle.js';
 
 const aggregate3Abi = parseAbi([
   'struct Call3 { address target; bool allowFailure; bytes callData; }',
@@ -200,7 +199,7 @@ export function evmMoves(
   /** Submits the legs not used yet in one transaction, in the relayer's turn; null when every leg is used. */
   async function submit(chain: EvmChain, d: EvmMoveDetails): Promise<Hex | null> {
     const relayer = chain.clients.relayer.account.address;
-    return inTurn(`${chain.config.caip2}:${relayer}`, async () => {
+    return chain.clients.relayTurns.inTurn(`${chain.config.caip2}:${relayer}`, async () => {
       // Checked in turn: a send that waited behind another sees the legs it (or anyone) used meanwhile.
       const open: EvmMoveDetails['legs'] = [];
       for (const leg of d.legs) if (!(await used(chain, d.token, leg))) open.push(leg);

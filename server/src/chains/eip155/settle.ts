@@ -52,7 +52,7 @@ export async function relayAuthorization(
   const d = claim.details as unknown as AuthorizationDetails;
   const relayer = chain.clients.relayer.account.address;
   // Checked in turn, so a relay that waited behind others sees what they (or a front-runner) did meanwhile.
-  return inTurn(`${chain.config.caip2}:${relayer}`, async () => {
+  return chain.clients.relayTurns.inTurn(`${chain.config.caip2}:${relayer}`, async () => {
     const used = await chain.clients.public.readContract({
       address: d.token,
       abi: eip3009Abi,
@@ -63,26 +63,6 @@ export async function relayAuthorization(
     if (used) return { txId: null };
     return relayUnderLock(db, chain, d, relayer, parseSignature(d.signature));
   });
-}
-
-/**
- * Relays of one relayer in this process, one at a time: each would otherwise take a pooled connection only to wait
- * on the relayer's row lock (`inRelayerTurn`), and a burst of them (the jobs run 16 at once) could hold every
- * connection of the pool the API shares, while only one of them can make progress.
- */
-const relayTurns = new Map<string, Promise<unknown>>();
-export function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const run = () => work();
-  const next = (relayTurns.get(key) ?? Promise.resolve()).then(run, run);
-  const settled = next.then(
-    () => undefined,
-    () => undefined,
-  );
-  relayTurns.set(key, settled);
-  void settled.then(() => {
-    if (relayTurns.get(key) === settled) relayTurns.delete(key);
-  });
-  return next;
 }
 
 async function relayUnderLock(

@@ -16,7 +16,7 @@ export interface PaymentStatusRow {
   expires_at: number;
 }
 
-type RawStatusRow = Omit<PaymentStatusRow, 'live'> & { live: boolean | number };
+export type RawStatusRow = Omit<PaymentStatusRow, 'live'> & { live: boolean | number };
 
 /**
  * The read behind status polling, the most frequent request of an integration: the five columns it needs, as a
@@ -34,34 +34,33 @@ const readStatusesSqlite = preparedReadAll<RawStatusRow>(
   'paygate_payment_statuses',
   'select id, merchant_id, live, status, expires_at from payments where id in (select value from json_each(?))',
 );
-const combiners = new WeakMap<Knex, Combiner<string, RawStatusRow | undefined>>();
+/** Combined status reads of one database (one per runtime: runtime.ts builds it). */
+export interface StatusReads {
+  read(id: string): Promise<RawStatusRow | undefined>;
+}
 
-function readCombined(db: Knex, id: string): Promise<RawStatusRow | undefined> {
-  let combiner = combiners.get(db);
-  if (!combiner) {
-    const read =
-      dialectOf(db) === 'postgres'
-        ? (ids: string[]) => readStatusesPg(db, [ids])
-        : (ids: string[]) => readStatusesSqlite(db, [JSON.stringify(ids)]);
-    combiner = new Combiner(
-      async (ids) => {
-        const rows = new Map((await read(ids)).map((r) => [r.id, r]));
-        return ids.map((i) => rows.get(i));
-      },
-      { max: 64 },
-    );
-    combiners.set(db, combiner);
-  }
-  return combiner.add(id);
+export function createStatusReads(db: Knex): StatusReads {
+  const read =
+    dialectOf(db) === 'postgres'
+      ? (ids: string[]) => readStatusesPg(db, [ids])
+      : (ids: string[]) => readStatusesSqlite(db, [JSON.stringify(ids)]);
+  const combiner = new Combiner<string, RawStatusRow | undefined>(
+    async (ids) => {
+      const rows = new Map((await read(ids)).map((r) => [r.id, r]));
+      return ids.map((i) => rows.get(i));
+    },
+    { max: 64 },
+  );
+  return { read: (id) => combiner.add(id) };
 }
 
 /**
  * Outside any transaction: a combined read runs on a pooled connection, so it cannot see uncommitted writes. An id
  * that is not of an issued id's form names no payment and joins no read (ids.ts, isPaymentId).
  */
-export async function findPaymentStatus(db: Knex, id: string): Promise<PaymentStatusRow | null> {
+export async function findPaymentStatus(reads: StatusReads, id: string): Promise<PaymentStatusRow | null> {
   if (!isPaymentId(id)) return null;
-  const raw = await readCombined(db, id);
+  const raw = await reads.read(id);
   if (!raw) return null;
   return {
     id: raw.id,

@@ -400,8 +400,8 @@ interface DeliveredRecord {
   updatedAt: number;
 }
 
-type Step = { claim: ClaimRequest } | { record: DeliveredRecord };
-type StepResult = ClaimedDelivery | null | boolean;
+export type Step = { claim: ClaimRequest } | { record: DeliveredRecord };
+export type StepResult = ClaimedDelivery | null | boolean;
 
 /** Row counts are rounded up to a power of two (the rest padded with NULL rows, which match nothing). */
 const bucket = (n: number) => (n === 0 ? 0 : 2 ** Math.ceil(Math.log2(n)));
@@ -478,7 +478,6 @@ function stepSql(claims: number, records: number): string {
   }
   return `WITH ${ctes.join(',\n')}\n${selects.join('\nUNION ALL\n')}`;
 }
-const stepTexts = new Map<string, string>();
 
 type StepRaw = {
   owner: string;
@@ -487,7 +486,7 @@ type StepRaw = {
   event_payload: string | null;
 };
 
-async function runSteps(db: Knex, steps: Step[]): Promise<StepResult[]> {
+async function runSteps(db: Knex, stepTexts: Map<string, string>, steps: Step[]): Promise<StepResult[]> {
   const claims: ClaimRequest[] = [];
   const records: DeliveredRecord[] = [];
   for (const step of steps) {
@@ -531,15 +530,19 @@ async function runSteps(db: Knex, steps: Step[]): Promise<StepResult[]> {
   return steps.map((step) => ('claim' in step ? (won.get(step.claim.owner) ?? null) : kept.has(step.record.owner)));
 }
 
-/** One combiner per database, so the attempts of one process share round trips. */
-const stepCombiners = new WeakMap<Knex, Combiner<Step, StepResult>>();
-function step(db: Knex, item: Step): Promise<StepResult> {
-  let combiner = stepCombiners.get(db);
-  if (!combiner) {
-    combiner = new Combiner((items) => runSteps(db, items));
-    stepCombiners.set(db, combiner);
-  }
-  return combiner.add(item);
+/**
+ * The claims and records of one process's attempts, combined into shared round trips, and the statement texts
+ * already made (one per size bucket). One per runtime: runtime.ts builds it.
+ */
+export interface DeliverySteps {
+  knex: Knex;
+  step(item: Step): Promise<StepResult>;
+}
+
+export function createDeliverySteps(db: Knex): DeliverySteps {
+  const stepTexts = new Map<string, string>();
+  const combiner = new Combiner<Step, StepResult>((items) => runSteps(db, stepTexts, items));
+  return { knex: db, step: (item) => combiner.add(item) };
 }
 
 /**
@@ -549,12 +552,13 @@ function step(db: Knex, item: Step): Promise<StepResult> {
  * hot path of every attempt. SQLite has no data-modifying CTEs, and no network between us and it.
  */
 export async function claimDeliveryWithContext(
-  db: Knex,
+  steps: DeliverySteps,
   id: string,
   owner: string,
   now: number,
   leaseMs: number,
 ): Promise<ClaimedDelivery | null> {
+  const db = steps.knex;
   if (dialectOf(db) === 'sqlite') {
     const delivery = await claimDelivery(db, id, owner, now, leaseMs);
     if (!delivery) return null;
@@ -566,7 +570,7 @@ export async function claimDeliveryWithContext(
         : undefined;
     return { delivery, endpoint, payload: delivery.payload ?? event?.payload ?? null };
   }
-  return (await step(db, { claim: { id, owner, now, leaseMs } })) as ClaimedDelivery | null;
+  return (await steps.step({ claim: { id, owner, now, leaseMs } })) as ClaimedDelivery | null;
 }
 
 /**
@@ -583,10 +587,10 @@ export function recordsDeliveredAttemptInOneStatement(db: Knex): boolean {
  * the lease, exactly as the transactional path does. Returns false when the lease was lost.
  */
 export async function recordDeliveredAttempt(
-  db: Knex,
+  steps: DeliverySteps,
   owner: string,
   attempt: AttemptRow,
   updatedAt: number,
 ): Promise<boolean> {
-  return (await step(db, { record: { owner, attempt, updatedAt } })) as boolean;
+  return (await steps.step({ record: { owner, attempt, updatedAt } })) as boolean;
 }

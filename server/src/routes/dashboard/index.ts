@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/dashboard.js';
 import { contractRouter } from '../../http/operations.js';
-import { merchantKeyRateLimit } from '../../http/rateLimit.js';
 import type { Runtime } from '../../runtime.js';
 import { acceptInvitationHandler } from './acceptInvitation.js';
 import { activateTwoFactorHandler } from './activateTwoFactor.js';
@@ -62,7 +61,7 @@ import { updateWebhookEndpointHandler } from './updateWebhookEndpoint.js';
 export function dashboardRouter(runtime: Runtime): RequestHandler {
   // After the schema, before any lookup (docs/decisions.md §2); the key's bucket is the merchant API's too, a
   // session's is its user's. Sign-in has no bucket: the login throttle (users/loginThrottle.ts) guards it.
-  return contractRouter<operations>('dashboard', [merchantKeyRateLimit(runtime)], {
+  return contractRouter<operations>('dashboard', [runtime.merchantKeyLimit], {
     signIn: signInHandler(runtime),
     signOut: signOutHandler(runtime),
     getSession: getSessionHandler(runtime),

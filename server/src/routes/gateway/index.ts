@@ -3,7 +3,6 @@ import type { operations } from '../../generated/gateway.js';
 import { contractRouter } from '../../http/operations.js';
 import { refundClaimRateLimit } from '../../http/claimRateLimit.js';
 import { gatewayRateLimit } from '../../http/gatewayAuth.js';
-import { PaymentNotifier } from '../../payments/paymentWatch.js';
 import type { Runtime } from '../../runtime.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
 import { claimRefundHandler } from './claimRefund.js';
@@ -18,25 +17,12 @@ import { getSolanaPayLabelHandler } from './getSolanaPayLabel.js';
 import { lookupRefundClaimHandler } from './lookupRefundClaim.js';
 import { postSolanaPayTransactionHandler } from './postSolanaPayTransaction.js';
 
-const notifiers = new WeakMap<Runtime, PaymentNotifier>();
-
-/** The runtime's notifier, hooked into its lifecycle once however many apps share the runtime. */
-export function paymentNotifierOf(runtime: Runtime): PaymentNotifier {
-  let notifier = notifiers.get(runtime);
-  if (!notifier) {
-    notifier = new PaymentNotifier();
-    runtime.eventHooks.push(notifier.hook);
-    notifiers.set(runtime, notifier);
-  }
-  return notifier;
-}
-
 /**
  * The gateway, by operation (http/operations.ts). Mounted after the contract validator, so handlers get validated
  * input; authentication ran before it (http/gatewayAuth.ts).
  */
 export function gatewayRouter(runtime: Runtime): RequestHandler {
-  const notifier = paymentNotifierOf(runtime);
+  const notifier = runtime.paymentNotifier;
   const claimLimit = refundClaimRateLimit(runtime);
   // After the schema, before any resource lookup (docs/decisions.md §2); limited per credential (§6).
   return contractRouter<operations>('gateway', [gatewayRateLimit(runtime)], {

@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/merchant.js';
 import { contractRouter } from '../../http/operations.js';
-import { merchantKeyRateLimit } from '../../http/rateLimit.js';
 import type { Runtime } from '../../runtime.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
 import { cancelRefundHandler } from './cancelRefund.js';
@@ -24,7 +23,7 @@ export function merchantRouter(runtime: Runtime): RequestHandler {
   const status = getPaymentStatusHandler(runtime);
   const list = listPaymentsHandler(runtime);
   // After the schema, before any resource lookup (docs/decisions.md §2); limited per API key (§6).
-  return contractRouter<operations>('merchant', [merchantKeyRateLimit(runtime)], {
+  return contractRouter<operations>('merchant', [runtime.merchantKeyLimit], {
     createPayment: createPaymentHandler(runtime),
     getPayment: getPaymentHandler(runtime),
     getPaymentStatus: status,
