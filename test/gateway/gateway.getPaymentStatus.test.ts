@@ -49,6 +49,7 @@ describe('gateway.getPaymentStatus', () => {
       status: 'requires_action',
       isFinal: false,
       pollInMs: 2000,
+      failureCode: null,
       info: null,
     });
     const { value } = await timed(status(id, '?maxPollMs=0'));
@@ -67,6 +68,7 @@ describe('gateway.getPaymentStatus', () => {
         status: steps.at(-1),
         isFinal,
         pollInMs: isFinal ? null : 2000,
+        failureCode: null,
         info: null,
       });
     }
@@ -81,6 +83,7 @@ describe('gateway.getPaymentStatus', () => {
       status: 'succeeded',
       isFinal: true,
       pollInMs: null,
+      failureCode: null,
       info: {
         txId: `test:${id}`,
         paidAt: Math.floor(h.clock.now() / 1000),
@@ -122,6 +125,7 @@ describe('gateway.getPaymentStatus', () => {
         status: 'cancelled',
         isFinal: true,
         pollInMs: null,
+        failureCode: null,
         info: null,
       });
       assert.ok(ms < 10_000, `answered after ${ms} ms, woken by the change and not by maxPollMs`);
@@ -149,6 +153,7 @@ describe('gateway.getPaymentStatus', () => {
         status: 'processing',
         isFinal: false,
         pollInMs: 2000,
+        failureCode: null,
         info: null,
       });
       assert.ok(ms >= 1450, `answered after ${ms} ms`);

@@ -348,6 +348,11 @@ export interface paths {
          * @description An alias of `GET /v1/merchant/payments` (`listPayments`), under the path the webhook guidance names (to find,
          *     for instance, the succeeded payments awaiting settlement with `status=succeeded&settled=false`): same headers,
          *     same parameters, same answers. Prefer the canonical path in new code.
+         *
+         *     It also takes the parameters of WalletConnect Pay's `GET /v1/payments` that map onto this list: `startTs` and
+         *     `endTs` (RFC 3339 forms of `createdGte` and `createdLt`), `cursor` (`startingAfter`), `sortBy` and `sortDir`
+         *     (the one order served: `date`, `desc`) and `referenceId` (a substring of the merchant's reference). The answer
+         *     is Paygate's list (`{data, hasMore, nextCursor}` of payment snapshots); `nextCursor` is what `cursor` takes.
          */
         get: operations["listPaymentsAlias"];
         put?: never;
@@ -2027,6 +2032,43 @@ export interface components {
          */
         RefundIdempotencyKey: string;
         /**
+         * @description WalletConnect Pay's name for `createdGte`, as an RFC 3339 timestamp: only payments created at or after this
+         *     moment (inclusive). With `createdGte` as well, both apply.
+         * @example 2026-02-18T00:00:00Z
+         */
+        WcpStartTs: string;
+        /**
+         * @description WalletConnect Pay's name for `createdLt`, as an RFC 3339 timestamp: only payments created before this moment
+         *     (exclusive). With `createdLt` as well, both apply.
+         * @example 2026-02-19T00:00:00Z
+         */
+        WcpEndTs: string;
+        /**
+         * @description WalletConnect Pay's name for `startingAfter`: the `nextCursor` of the previous page. Sending both `cursor` and
+         *     `startingAfter` is refused with `400 params_validation`. An id that names no visible payment is `404
+         *     payment_not_found`, as for `startingAfter`.
+         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+         */
+        WcpCursor: components["schemas"]["PaymentIdParam"];
+        /**
+         * @description The order of the list. `date` (creation time) is the only order Paygate serves; `amount` is refused with
+         *     `400 params_validation` (amounts of different currencies have no common order without a rate).
+         * @example date
+         */
+        WcpSortBy: "date" | "amount";
+        /**
+         * @description The direction of the order: `desc` (newest first) is the only one Paygate serves; `asc` is refused with
+         *     `400 params_validation`.
+         * @example desc
+         */
+        WcpSortDir: "asc" | "desc";
+        /**
+         * @description Only payments whose `referenceId` contains this text (case-sensitive), as WalletConnect Pay's search does: 3 to 35
+         *     characters, ASCII letters, digits, space and `/:.,+-`.
+         * @example order-42
+         */
+        WcpReferenceId: string;
+        /**
          * @description A cursor: the payouts after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
          *     An id that names no visible payout is refused with `404 invalid_params`.
          * @example po_3kP9xWm2LrT8vN4bY6cJ
@@ -2845,6 +2887,43 @@ export interface operations {
                  * @example false
                  */
                 settled?: components["parameters"]["Settled"];
+                /**
+                 * @description WalletConnect Pay's name for `createdGte`, as an RFC 3339 timestamp: only payments created at or after this
+                 *     moment (inclusive). With `createdGte` as well, both apply.
+                 * @example 2026-02-18T00:00:00Z
+                 */
+                startTs?: components["parameters"]["WcpStartTs"];
+                /**
+                 * @description WalletConnect Pay's name for `createdLt`, as an RFC 3339 timestamp: only payments created before this moment
+                 *     (exclusive). With `createdLt` as well, both apply.
+                 * @example 2026-02-19T00:00:00Z
+                 */
+                endTs?: components["parameters"]["WcpEndTs"];
+                /**
+                 * @description WalletConnect Pay's name for `startingAfter`: the `nextCursor` of the previous page. Sending both `cursor` and
+                 *     `startingAfter` is refused with `400 params_validation`. An id that names no visible payment is `404
+                 *     payment_not_found`, as for `startingAfter`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                cursor?: components["parameters"]["WcpCursor"];
+                /**
+                 * @description The order of the list. `date` (creation time) is the only order Paygate serves; `amount` is refused with
+                 *     `400 params_validation` (amounts of different currencies have no common order without a rate).
+                 * @example date
+                 */
+                sortBy?: components["parameters"]["WcpSortBy"];
+                /**
+                 * @description The direction of the order: `desc` (newest first) is the only one Paygate serves; `asc` is refused with
+                 *     `400 params_validation`.
+                 * @example desc
+                 */
+                sortDir?: components["parameters"]["WcpSortDir"];
+                /**
+                 * @description Only payments whose `referenceId` contains this text (case-sensitive), as WalletConnect Pay's search does: 3 to 35
+                 *     characters, ASCII letters, digits, space and `/:.,+-`.
+                 * @example order-42
+                 */
+                referenceId?: components["parameters"]["WcpReferenceId"];
             };
             header?: {
                 /**
@@ -3677,3 +3756,5 @@ export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components
 export const refundPaymentRequestSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundPaymentRequest"]["source"]> = ["payment", "excess"];
 export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
 export const payoutStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Payout"]["state"]> = ["planned", "sent", "final", "failed"];
+export const componentsParametersWcpSortByValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["WcpSortBy"]> = ["date", "amount"];
+export const componentsParametersWcpSortDirValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["WcpSortDir"]> = ["asc", "desc"];

@@ -12,6 +12,7 @@ import { getPaymentStatusHandler } from './getPaymentStatus.js';
 import { getPayoutHandler } from './getPayout.js';
 import { getSettlementBalancesHandler } from './getSettlementBalances.js';
 import { listPaymentsHandler } from './listPayments.js';
+import { listPaymentsAliasHandler } from './listPaymentsAlias.js';
 import { listPayoutsHandler } from './listPayouts.js';
 import { refundPaymentHandler } from './refundPayment.js';
 import { simulatePaymentHandler } from './simulatePayment.js';
@@ -22,15 +23,14 @@ import { simulatePaymentHandler } from './simulatePayment.js';
  */
 export function merchantRouter(runtime: Runtime): RequestHandler {
   const status = getPaymentStatusHandler(runtime);
-  const list = listPaymentsHandler(runtime);
   // After the schema, before any resource lookup (docs/decisions.md §2); limited per API key (§6).
   return contractRouter<operations>('merchant', [merchantKeyRateLimit(runtime)], {
     createPayment: createPaymentHandler(runtime),
     getPayment: getPaymentHandler(runtime),
     getPaymentStatus: status,
     getPaymentStatusAlias: status,
-    listPayments: list,
-    listPaymentsAlias: list,
+    listPayments: listPaymentsHandler(runtime),
+    listPaymentsAlias: listPaymentsAliasHandler(runtime),
     cancelPayment: cancelPaymentHandler(runtime),
     refundPayment: refundPaymentHandler(runtime),
     simulatePayment: simulatePaymentHandler(runtime),
