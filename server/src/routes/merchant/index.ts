@@ -6,6 +6,7 @@ import type { Runtime } from '../../runtime.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
 import { cancelRefundHandler } from './cancelRefund.js';
 import { createPaymentHandler } from './createPayment.js';
+import { createPaymentAliasHandler } from './createPaymentAlias.js';
 import { getFeeBalanceHandler } from './getFeeBalance.js';
 import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
@@ -23,14 +24,17 @@ import { simulatePaymentHandler } from './simulatePayment.js';
  */
 export function merchantRouter(runtime: Runtime): RequestHandler {
   const status = getPaymentStatusHandler(runtime);
+  const listAlias = listPaymentsAliasHandler(runtime);
   // After the schema, before any resource lookup (docs/decisions.md §2); limited per API key (§6).
   return contractRouter<operations>('merchant', [merchantKeyRateLimit(runtime)], {
     createPayment: createPaymentHandler(runtime),
+    createPaymentAlias: createPaymentAliasHandler(runtime),
     getPayment: getPaymentHandler(runtime),
     getPaymentStatus: status,
     getPaymentStatusAlias: status,
     listPayments: listPaymentsHandler(runtime),
-    listPaymentsAlias: listPaymentsAliasHandler(runtime),
+    listPaymentsAlias: listAlias,
+    listMerchantPaymentsAlias: listAlias,
     cancelPayment: cancelPaymentHandler(runtime),
     refundPayment: refundPaymentHandler(runtime),
     simulatePayment: simulatePaymentHandler(runtime),
