@@ -16,6 +16,7 @@ import { SAMPLE } from '../payments/simulate.js';
 import { iso } from '../payments/snapshot.js';
 import { isFinal, POLL_IN_MS } from '../payments/stateMachine.js';
 import { failureCodeOf } from './failureCode.js';
+import { cancelledReason } from '../payments/cancelledReason.js';
 
 export type PaymentInfo = components['schemas']['PaymentInfo'];
 export type GatewayStatusResponse = components['schemas']['PaymentStatusResponse'];
@@ -197,13 +198,6 @@ export async function cancelBuyerPayment(
   return cancelAnswer(payment);
 }
 
-/** WalletConnect Pay's names for `cancelled_by` (docs/decisions.md §28); a value added later reads as the system. */
-const CANCELLED_REASON: Record<string, string> = {
-  buyer: 'cancelled_by_user',
-  merchant: 'cancelled_by_merchant',
-  system: 'cancelled_by_system',
-};
-
 /** Paygate's status answer and WalletConnect Pay's cancel answer in one object (§28): wallets of both read theirs. */
 function cancelAnswer(payment: PaymentRow): GatewayCancelResponse {
   const cancelled = payment.stages.cancelled;
@@ -217,7 +211,7 @@ function cancelAnswer(payment: PaymentRow): GatewayCancelResponse {
     info: null,
     failureCode: null,
     paymentId: payment.id,
-    cancelledReason: CANCELLED_REASON[String(cancelled.cancelled_by)] ?? 'cancelled_by_system',
+    cancelledReason: cancelledReason(cancelled.cancelled_by),
     cancelledAt: cancelled.cancelled_at,
   };
 }

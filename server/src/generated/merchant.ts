@@ -315,6 +315,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment (WalletConnect Pay's path)
+         * @description `cancelPayment` under WalletConnect Pay's path, answered in WalletConnect Pay's shape: the same rules (only
+         *     `requires_action` can be cancelled, otherwise `409 invalid_state`; a cancelled payment answers `200` again,
+         *     unchanged), the same headers and the same optional body. The answer is `{paymentId, status, cancelledReason,
+         *     cancelledAt}`: `cancelledReason` names who cancelled (`cancelled_by_merchant`, or `cancelled_by_user` /
+         *     `cancelled_by_system` for a payment cancelled before by the buyer or the server), `cancelledAt` when it was
+         *     first cancelled. `getPayment` gives the whole payment.
+         */
+        post: operations["cancelPaymentAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments/{id}/status": {
         parameters: {
             query?: never;
@@ -1652,6 +1677,33 @@ export interface components {
             balances: components["schemas"]["FeeBalance"][];
         };
         /**
+         * CancelPaymentAliasResponse
+         * @description A cancelled payment as WalletConnect Pay's `POST /v1/payments/{id}/cancel` answers it.
+         * @example {
+         *       "paymentId": "pay_7Qz3kP9xWm2LrT8vN4bY6cJd",
+         *       "status": "cancelled",
+         *       "cancelledReason": "cancelled_by_merchant",
+         *       "cancelledAt": "2026-02-18T10:12:30.000Z"
+         *     }
+         */
+        CancelPaymentAliasResponse: {
+            paymentId: components["schemas"]["PaymentId"];
+            /** @description `cancelled`. */
+            status: components["schemas"]["PaymentStatus"];
+            /**
+             * @description Who cancelled: `cancelled_by_merchant`, `cancelled_by_user` (the buyer) or `cancelled_by_system`. More values
+             *     may appear.
+             * @example cancelled_by_merchant
+             */
+            cancelledReason: string;
+            /**
+             * Format: date-time
+             * @description When the payment was first cancelled, ISO 8601 UTC.
+             * @example 2026-02-18T10:12:30.000Z
+             */
+            cancelledAt: string;
+        };
+        /**
          * CreatePaymentAliasResponse
          * @description The created payment, as `createPayment` answers it, except that `status` is named as WalletConnect Pay names
          *     it: `requires_action`. New fields may be added; ignore fields you do not know.
@@ -2860,6 +2912,81 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelPaymentAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                id: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment, now (or already) cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelPaymentAliasResponse"];
+                };
+            };
+            400: components["responses"]["PaymentActionBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PaymentNotFound"];
+            /**
+             * @description Code `invalid_state`: the payment is no longer `requires_action` (it is `processing`, `succeeded`, `failed`
+             *     or `expired`), so it cannot be cancelled. Read it with `getPayment` to see its state.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

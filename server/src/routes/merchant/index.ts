@@ -4,6 +4,7 @@ import { contractRouter } from '../../http/operations.js';
 import { merchantKeyRateLimit } from '../../http/rateLimit.js';
 import type { Runtime } from '../../runtime.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
+import { cancelPaymentAliasHandler } from './cancelPaymentAlias.js';
 import { cancelRefundHandler } from './cancelRefund.js';
 import { createPaymentHandler } from './createPayment.js';
 import { createPaymentAliasHandler } from './createPaymentAlias.js';
@@ -36,6 +37,7 @@ export function merchantRouter(runtime: Runtime): RequestHandler {
     listPaymentsAlias: listAlias,
     listMerchantPaymentsAlias: listAlias,
     cancelPayment: cancelPaymentHandler(runtime),
+    cancelPaymentAlias: cancelPaymentAliasHandler(runtime),
     refundPayment: refundPaymentHandler(runtime),
     simulatePayment: simulatePaymentHandler(runtime),
     listPayouts: listPayoutsHandler(runtime),
