@@ -14,6 +14,7 @@ import type {
   PaymentInfo,
   PaymentOptions,
   PaymentStatusResponse,
+  CancelPaymentResponse,
 } from './types.js';
 
 export type PaygateWalletOptions = GatewayClientOptions & {
@@ -98,7 +99,7 @@ export class PaygateWallet {
   }
 
   /** Cancels the payment for the buyer. Idempotent: a cancelled payment answers cancelled again. */
-  cancelPayment(paymentId: string, options: RequestOptions = {}): Promise<PaymentStatusResponse> {
+  cancelPayment(paymentId: string, options: RequestOptions = {}): Promise<CancelPaymentResponse> {
     return unwrap(
       this.client.POST('/v1/gateway/payment/{id}/cancel', {
         params: { path: { id: paymentId } },

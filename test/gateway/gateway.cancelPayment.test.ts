@@ -9,7 +9,17 @@ import {
   type GatewayHarness,
 } from './harness.js';
 
-const cancelled = { status: 'cancelled', isFinal: true, pollInMs: null, info: null };
+/** Paygate's status fields and WalletConnect Pay's cancel fields, in one answer (docs/decisions.md §28). */
+const cancelled = (paymentId: string, at: number, by = 'cancelled_by_user') => ({
+  status: 'cancelled',
+  isFinal: true,
+  pollInMs: null,
+  info: null,
+  failureCode: null,
+  paymentId,
+  cancelledReason: by,
+  cancelledAt: new Date(at).toISOString(),
+});
 
 describe('gateway.cancelPayment', () => {
   let h: GatewayHarness;
@@ -26,7 +36,7 @@ describe('gateway.cancelPayment', () => {
 
   it('200: the buyer cancels a payment in requires_action; the merchant learns it was the buyer', async () => {
     const id = await h.createPayment();
-    assert.deepEqual(await expectJson(await cancel(id), 200), cancelled);
+    assert.deepEqual(await expectJson(await cancel(id), 200), cancelled(id, h.clock.now()));
     const payment = (await findPayment(h.runtime.db.knex, id))!;
     assert.equal(payment.state_version, 1);
     assert.deepEqual(payment.stages.cancelled, {
@@ -40,18 +50,24 @@ describe('gateway.cancelPayment', () => {
   it('200 with the empty object as body, and with an app id', async () => {
     const id = await h.createPayment();
     const app = { 'Api-Key': null, 'App-Id': h.wallet.testApp, 'Client-Id': 'install-1' };
-    assert.deepEqual(await expectJson(await cancel(id, { body: {}, headers: app }), 200), cancelled);
+    assert.deepEqual(await expectJson(await cancel(id, { body: {}, headers: app }), 200), cancelled(id, h.clock.now()));
   });
 
   it('200 again on a cancelled payment (idempotent: no new version, no new event), whoever cancelled it', async () => {
     const id = await h.createPayment();
+    const first = h.clock.now();
     await expectJson(await cancel(id), 200);
     h.clock.advance(1_000);
-    assert.deepEqual(await expectJson(await cancel(id), 200), cancelled);
+    assert.deepEqual(await expectJson(await cancel(id), 200), cancelled(id, first));
     assert.deepEqual(await events(id), ['payment.created', 'payment.cancelled']);
     const byMerchant = await h.createPayment();
     await h.simulate(byMerchant, 'cancelled');
-    assert.deepEqual(await expectJson(await cancel(byMerchant), 200), cancelled);
+    const byMerchantAt = h.clock.now();
+    h.clock.advance(1_000);
+    assert.deepEqual(
+      await expectJson(await cancel(byMerchant), 200),
+      cancelled(byMerchant, byMerchantAt, 'cancelled_by_merchant'),
+    );
   });
 
   it('409 invalid_state once the payment is processing, succeeded, failed or expired', async () => {

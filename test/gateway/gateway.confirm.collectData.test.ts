@@ -65,6 +65,30 @@ describe('gateway confirm: data collection', () => {
     assert.equal(accepted.status, 'processing');
   });
 
+  it('accepts WalletConnect Pay’s {fields: [{id, value}]} form and refuses a repeated id, a false checkbox, an unknown field', async () => {
+    const buyer = await h.buyer(2_000_000_000n);
+    const paymentId = await h.createPayment({ amount: large });
+    const option = await h.optionFor(paymentId, buyer, h.tusd);
+    const results = [await signAction(buyer, option)];
+    const fields = Object.entries(valid).map(([id, value]) => ({ id, value: String(value) }));
+    const refused = async (collected: { id: string; value: string }[], field: RegExp) => {
+      const body = { optionId: option.id, results, collectedData: { fields: collected } };
+      assert.match(await expectError(await h.confirm(paymentId, body), 400, 'params_validation'), field);
+    };
+    await refused([...fields, { id: 'fullName', value: 'Someone Else' }], /fullName/);
+    await refused(
+      [...fields.filter((f) => f.id !== 'tosConfirmed'), { id: 'tosConfirmed', value: 'false' }],
+      /tosConfirmed/,
+    );
+    await refused([...fields, { id: 'shoeSize', value: '42' }], /shoeSize/);
+    const accepted = await expectJson<StatusAnswer>(
+      await h.confirm(paymentId, { optionId: option.id, results, collectedData: { fields } }),
+      200,
+    );
+    assert.equal(accepted.status, 'processing');
+    assert.deepEqual(await readCollectedData(h.runtime, paymentId), valid);
+  });
+
   it('needs no data below the threshold', async () => {
     const buyer = await h.buyer();
     const paymentId = await h.createPayment();

@@ -46,7 +46,7 @@ describe('gateway confirm: gasless EIP-3009 payment on anvil', () => {
       await h.confirm(paymentId, { optionId: option.id, results: [signature] }),
       200,
     );
-    assert.deepEqual(accepted, { status: 'processing', isFinal: false, pollInMs: 2000, info: null });
+    assert.deepEqual(accepted, { status: 'processing', isFinal: false, pollInMs: 2000, info: null, failureCode: null });
     const info = await expectJson<{ buyer: unknown }>(await h.call('GET', `/v1/gateway/payment/${paymentId}`), 200);
     assert.deepEqual(info.buyer, {
       accountCaip10: buyer.caip10,

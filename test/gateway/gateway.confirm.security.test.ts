@@ -189,6 +189,8 @@ describe('gateway confirm: attacks on gasless options', () => {
         200,
       );
       assert.equal(status.status, 'failed');
+      // WalletConnect Pay's code for it (docs/decisions.md §28).
+      assert.equal(status.failureCode, 'declined_user');
     } finally {
       await screened.close();
     }

@@ -47,6 +47,7 @@ describe('gateway.getPaymentStatus', () => {
       status: 'requires_action',
       isFinal: false,
       pollInMs: 2000,
+      failureCode: null,
       info: null,
     });
     const { value } = await timed(status(id, '?maxPollMs=0'));
@@ -65,6 +66,7 @@ describe('gateway.getPaymentStatus', () => {
         status: steps.at(-1),
         isFinal,
         pollInMs: isFinal ? null : 2000,
+        failureCode: null,
         info: null,
       });
     }
@@ -79,6 +81,7 @@ describe('gateway.getPaymentStatus', () => {
       status: 'succeeded',
       isFinal: true,
       pollInMs: null,
+      failureCode: null,
       info: {
         txId: `test:${id}`,
         paidAt: Math.floor(h.clock.now() / 1000),
@@ -120,6 +123,7 @@ describe('gateway.getPaymentStatus', () => {
         status: 'cancelled',
         isFinal: true,
         pollInMs: null,
+        failureCode: null,
         info: null,
       });
       assert.ok(ms < 10_000, `answered after ${ms} ms, woken by the change and not by maxPollMs`);
@@ -147,6 +151,7 @@ describe('gateway.getPaymentStatus', () => {
         status: 'processing',
         isFinal: false,
         pollInMs: 2000,
+        failureCode: null,
         info: null,
       });
       assert.ok(ms >= 1450, `answered after ${ms} ms`);

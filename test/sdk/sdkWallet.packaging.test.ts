@@ -228,8 +228,24 @@ describe('sdkWallet.packaging', function () {
         'walletRpcActionItemTypeValues',
       ]);
       assert.deepEqual(result.info, ['requires_action', '990']);
-      assert.deepEqual(result.status, { status: 'requires_action', isFinal: false, pollInMs: 2000, info: null });
-      assert.deepEqual(result.cancelled, { status: 'cancelled', isFinal: true, pollInMs: null, info: null });
+      assert.deepEqual(result.status, {
+        status: 'requires_action',
+        isFinal: false,
+        pollInMs: 2000,
+        info: null,
+        failureCode: null,
+      });
+      const cancelled = result.cancelled as { paymentId: string; cancelledAt: string };
+      assert.deepEqual(cancelled, {
+        status: 'cancelled',
+        isFinal: true,
+        pollInMs: null,
+        info: null,
+        failureCode: null,
+        paymentId: cancelled.paymentId,
+        cancelledReason: 'cancelled_by_user',
+        cancelledAt: cancelled.cancelledAt,
+      });
       assert.deepEqual(result.notFound, [true, 'payment_not_found', 404]);
       assert.deepEqual(result.badLink, [true, 'invalid_payment_link']);
       assert.equal(result.signed, true);

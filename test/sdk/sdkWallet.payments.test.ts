@@ -128,7 +128,13 @@ describe('sdkWallet.payments', () => {
     const { paymentId } = await h.createPayment();
     const from = h.proxy.log.length;
     const status = await h.wallet().getPaymentStatus(paymentId);
-    assert.deepEqual(status, { status: 'requires_action', isFinal: false, pollInMs: 2000, info: null });
+    assert.deepEqual(status, {
+      status: 'requires_action',
+      isFinal: false,
+      pollInMs: 2000,
+      info: null,
+      failureCode: null,
+    });
     assert.deepEqual(h.exchanges(from), [`GET /v1/gateway/payment/${paymentId}/status → 200`]);
   });
 
@@ -166,7 +172,16 @@ describe('sdkWallet.payments', () => {
     const wallet = h.wallet();
     const { paymentId } = await h.createPayment();
     const cancelled = await wallet.cancelPayment(paymentId);
-    assert.deepEqual(cancelled, { status: 'cancelled', isFinal: true, pollInMs: null, info: null });
+    assert.deepEqual(cancelled, {
+      status: 'cancelled',
+      isFinal: true,
+      pollInMs: null,
+      info: null,
+      failureCode: null,
+      paymentId,
+      cancelledReason: 'cancelled_by_user',
+      cancelledAt: cancelled.cancelledAt,
+    });
     assert.deepEqual(await wallet.cancelPayment(paymentId), cancelled);
     assert.equal((await wallet.getPayment(paymentId)).status, 'cancelled');
 

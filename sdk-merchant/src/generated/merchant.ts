@@ -315,6 +315,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment (WalletConnect Pay's path)
+         * @description `cancelPayment` under WalletConnect Pay's path, answered in WalletConnect Pay's shape: the same rules (only
+         *     `requires_action` can be cancelled, otherwise `409 invalid_state`; a cancelled payment answers `200` again,
+         *     unchanged), the same headers and the same optional body. The answer is `{paymentId, status, cancelledReason,
+         *     cancelledAt}`: `cancelledReason` names who cancelled (`cancelled_by_merchant`, or `cancelled_by_user` /
+         *     `cancelled_by_system` for a payment cancelled before by the buyer or the server), `cancelledAt` when it was
+         *     first cancelled. `getPayment` gives the whole payment.
+         */
+        post: operations["cancelPaymentAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments/{id}/status": {
         parameters: {
             query?: never;
@@ -348,8 +373,44 @@ export interface paths {
          * @description An alias of `GET /v1/merchant/payments` (`listPayments`), under the path the webhook guidance names (to find,
          *     for instance, the succeeded payments awaiting settlement with `status=succeeded&settled=false`): same headers,
          *     same parameters, same answers. Prefer the canonical path in new code.
+         *
+         *     It also takes the parameters of WalletConnect Pay's `GET /v1/payments` that map onto this list: `startTs` and
+         *     `endTs` (RFC 3339 forms of `createdGte` and `createdLt`), `cursor` (`startingAfter`), `sortBy` and `sortDir`
+         *     (the one order served: `date`, `desc`) and `referenceId` (a substring of the merchant's reference). The answer
+         *     is Paygate's list (`{data, hasMore, nextCursor}` of payment snapshots); `nextCursor` is what `cursor` takes.
          */
         get: operations["listPaymentsAlias"];
+        put?: never;
+        /**
+         * Create a payment (WalletConnect Pay's path)
+         * @description `createPayment` under WalletConnect Pay's path, so a merchant integration written for WalletConnect Pay creates
+         *     Paygate payments unchanged: the same headers (`Api-Key`, `Merchant-Id`, `Idempotency-Key`, sharing one
+         *     idempotency record with `createPayment`), the same body (WalletConnect Pay's `amount`, `referenceId`,
+         *     `expiresAt` are a subset of it, and its preview's `checkout` is the same object), the same refusals. The answer
+         *     names the status as WalletConnect Pay does, `requires_action` (`createPayment` says `pending`, the merchant
+         *     status of the same state). A `WCP-Version` header is not read: the merchant API has one version.
+         */
+        post: operations["createPaymentAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchants/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments (WalletConnect Pay's merchant path)
+         * @description The list of `GET /v1/payments` (`listPaymentsAlias`) under WalletConnect Pay's per-merchant path, which names the
+         *     merchant in the `Merchant-Id` header as every Paygate merchant call does: the same headers, parameters and
+         *     answers.
+         */
+        get: operations["listMerchantPaymentsAlias"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1618,6 +1679,66 @@ export interface components {
             balances: components["schemas"]["FeeBalance"][];
         };
         /**
+         * CancelPaymentAliasResponse
+         * @description A cancelled payment as WalletConnect Pay's `POST /v1/payments/{id}/cancel` answers it.
+         * @example {
+         *       "paymentId": "pay_7Qz3kP9xWm2LrT8vN4bY6cJd",
+         *       "status": "cancelled",
+         *       "cancelledReason": "cancelled_by_merchant",
+         *       "cancelledAt": "2026-02-18T10:12:30.000Z"
+         *     }
+         */
+        CancelPaymentAliasResponse: {
+            paymentId: components["schemas"]["PaymentId"];
+            /** @description `cancelled`. */
+            status: components["schemas"]["PaymentStatus"];
+            /**
+             * @description Who cancelled: `cancelled_by_merchant`, `cancelled_by_user` (the buyer) or `cancelled_by_system`. More values
+             *     may appear.
+             * @example cancelled_by_merchant
+             */
+            cancelledReason: string;
+            /**
+             * Format: date-time
+             * @description When the payment was first cancelled, ISO 8601 UTC.
+             * @example 2026-02-18T10:12:30.000Z
+             */
+            cancelledAt: string;
+        };
+        /**
+         * CreatePaymentAliasResponse
+         * @description The created payment, as `createPayment` answers it, except that `status` is named as WalletConnect Pay names
+         *     it: `requires_action`. New fields may be added; ignore fields you do not know.
+         */
+        CreatePaymentAliasResponse: {
+            paymentId: components["schemas"]["PaymentId"];
+            /**
+             * Format: uri
+             * @description The hosted checkout page for this payment. Redirect the buyer's browser to it (or open it in a web view);
+             *     the buyer chooses a wallet and pays there. Treat it as opaque: its form depends on the deployment.
+             * @example https://pay.example.com/checkout/pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+             */
+            gatewayUrl: string;
+            status: components["schemas"]["PaymentStatus"];
+            /**
+             * Format: int64
+             * @description When the payment window closes, in Unix seconds (the `expiresAt` you sent, or the 30-minute default).
+             * @example 1771410600
+             */
+            expiresAt: number;
+            /**
+             * @description Whether `status` is terminal. Always `false` for a new payment.
+             * @example false
+             */
+            isFinal: boolean;
+            /**
+             * @description Suggested delay, in milliseconds, before polling `getPaymentStatus` (2000 today). A suggestion, not a
+             *     contract; webhooks spare you polling altogether.
+             * @example 2000
+             */
+            pollInMs: number;
+        };
+        /**
          * Payout
          * @description A payout of collected funds (settlement mode `collected`): one on-chain transaction from the operator's collection
          *     account that pays the merchant `net` and the operator's treasury `fee`, covering the listed payments. Each covered
@@ -2028,6 +2149,43 @@ export interface components {
          * @example 0b9a5c44-6f1e-4d8b-a7c3-2e5f9d1b3a60
          */
         RefundIdempotencyKey: string;
+        /**
+         * @description WalletConnect Pay's name for `createdGte`, as an RFC 3339 timestamp: only payments created at or after this
+         *     moment (inclusive). With `createdGte` as well, both apply.
+         * @example 2026-02-18T00:00:00Z
+         */
+        WcpStartTs: string;
+        /**
+         * @description WalletConnect Pay's name for `createdLt`, as an RFC 3339 timestamp: only payments created before this moment
+         *     (exclusive). With `createdLt` as well, both apply.
+         * @example 2026-02-19T00:00:00Z
+         */
+        WcpEndTs: string;
+        /**
+         * @description WalletConnect Pay's name for `startingAfter`: the `nextCursor` of the previous page. Sending both `cursor` and
+         *     `startingAfter` is refused with `400 params_validation`. An id that names no visible payment is `404
+         *     payment_not_found`, as for `startingAfter`.
+         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+         */
+        WcpCursor: components["schemas"]["PaymentIdParam"];
+        /**
+         * @description The order of the list. `date` (creation time) is the only order Paygate serves; `amount` is refused with
+         *     `400 params_validation` (amounts of different currencies have no common order without a rate).
+         * @example date
+         */
+        WcpSortBy: "date" | "amount";
+        /**
+         * @description The direction of the order: `desc` (newest first) is the only one Paygate serves; `asc` is refused with
+         *     `400 params_validation`.
+         * @example desc
+         */
+        WcpSortDir: "asc" | "desc";
+        /**
+         * @description Only payments whose `referenceId` contains this text (case-sensitive), as WalletConnect Pay's search does: 3 to 35
+         *     characters, ASCII letters, digits, space and `/:.,+-`.
+         * @example order-42
+         */
+        WcpReferenceId: string;
         /**
          * @description A cursor: the payouts after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
          *     An id that names no visible payout is refused with `404 invalid_params`.
@@ -2763,6 +2921,81 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    cancelPaymentAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                id: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment, now (or already) cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelPaymentAliasResponse"];
+                };
+            };
+            400: components["responses"]["PaymentActionBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PaymentNotFound"];
+            /**
+             * @description Code `invalid_state`: the payment is no longer `requires_action` (it is `processing`, `succeeded`, `failed`
+             *     or `expired`), so it cannot be cancelled. Read it with `getPayment` to see its state.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getPaymentStatusAlias: {
         parameters: {
             query?: never;
@@ -2849,6 +3082,268 @@ export interface operations {
                  * @example false
                  */
                 settled?: components["parameters"]["Settled"];
+                /**
+                 * @description WalletConnect Pay's name for `createdGte`, as an RFC 3339 timestamp: only payments created at or after this
+                 *     moment (inclusive). With `createdGte` as well, both apply.
+                 * @example 2026-02-18T00:00:00Z
+                 */
+                startTs?: components["parameters"]["WcpStartTs"];
+                /**
+                 * @description WalletConnect Pay's name for `createdLt`, as an RFC 3339 timestamp: only payments created before this moment
+                 *     (exclusive). With `createdLt` as well, both apply.
+                 * @example 2026-02-19T00:00:00Z
+                 */
+                endTs?: components["parameters"]["WcpEndTs"];
+                /**
+                 * @description WalletConnect Pay's name for `startingAfter`: the `nextCursor` of the previous page. Sending both `cursor` and
+                 *     `startingAfter` is refused with `400 params_validation`. An id that names no visible payment is `404
+                 *     payment_not_found`, as for `startingAfter`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                cursor?: components["parameters"]["WcpCursor"];
+                /**
+                 * @description The order of the list. `date` (creation time) is the only order Paygate serves; `amount` is refused with
+                 *     `400 params_validation` (amounts of different currencies have no common order without a rate).
+                 * @example date
+                 */
+                sortBy?: components["parameters"]["WcpSortBy"];
+                /**
+                 * @description The direction of the order: `desc` (newest first) is the only one Paygate serves; `asc` is refused with
+                 *     `400 params_validation`.
+                 * @example desc
+                 */
+                sortDir?: components["parameters"]["WcpSortDir"];
+                /**
+                 * @description Only payments whose `referenceId` contains this text (case-sensitive), as WalletConnect Pay's search does: 3 to 35
+                 *     characters, ASCII letters, digits, space and `/:.,+-`.
+                 * @example order-42
+                 */
+                referenceId?: components["parameters"]["WcpReferenceId"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PaymentListOk"];
+            400: components["responses"]["ListBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PaymentNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPaymentAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description Makes the creation safe to retry. Send a unique value per payment you mean to create (a UUID v4 is ideal),
+                 *     1 to 255 printable ASCII characters, and send the **same** value when you retry after a timeout or a network error.
+                 *
+                 *     - Keys are kept for 24 hours, per merchant and mode.
+                 *     - Same key and same body: no second payment is created; the stored answer is returned with the same status
+                 *       (`201`) and body, plus the header `Idempotent-Replayed: true`.
+                 *     - Same key and a different body, or a request with the same key still in progress: `409 idempotency_conflict`.
+                 *     - Only a created payment is stored. A request refused before creation (validation, authentication, rate limit)
+                 *       stores nothing, so you may fix it and retry with the same key.
+                 *     - Non-ASCII or control characters: `400 header_not_ascii`; a value longer than 255 characters:
+                 *       `400 params_validation`.
+                 * @example 5f0c6f8e-3b7a-4c1d-9e2f-8a6b4d3c2e1f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The payment was created, or, for a repeated `Idempotency-Key` with the same body, the stored answer of the
+             *     first request (with `Idempotent-Replayed: true`).
+             */
+            201: {
+                headers: {
+                    /**
+                     * @description Present, with the value `true`, only when this answer is the stored answer of an earlier request with the
+                     *     same `Idempotency-Key` and body (no new payment was created).
+                     * @example true
+                     */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePaymentAliasResponse"];
+                };
+            };
+            /**
+             * @description The request breaks a rule; nothing was created. Codes:
+             *     - `params_validation`: the body breaks the schema: a missing or unknown field, an `amount.value` that is not
+             *       a positive decimal integer string of 1–15 digits without leading zero, an `amount.unit` that is not
+             *       `iso4217/<CODE>` or names no active currency, a `referenceId` empty, over 255 characters or with control
+             *       characters, an `expiresAt` less than 60 seconds or more than 7 days ahead, a checkout URL over 2048
+             *       characters, or an `Idempotency-Key` over 255 characters.
+             *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
+             *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+             *     - `header_not_ascii`: `Api-Key`, `Merchant-Id` or `Idempotency-Key` holds non-ASCII or control characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
+            /**
+             * @description Code `idempotency_conflict`: the `Idempotency-Key` was already used in the last 24 hours with a different
+             *     body, or a request with the same key is still in progress. Nothing was created. Use a new key for a new
+             *     payment; for an in-progress request, retry shortly with the same key and body.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMerchantPaymentsAlias: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of payments to return, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A cursor: return the payments that come after this payment in the list order (older ones). Pass the
+                 *     `nextCursor` of the previous page, with the same filters. An id that names no visible payment, whatever its form,
+                 *     is refused with `404 payment_not_found`; one over 128 characters with `400 params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                startingAfter?: components["parameters"]["StartingAfter"];
+                /**
+                 * @description Only payments with this status, in the gateway/webhook names (`requires_action`, not `pending`; `cancelled` is
+                 *     distinct from `failed` here).
+                 * @example succeeded
+                 */
+                status?: components["parameters"]["StatusFilter"];
+                /**
+                 * @description Only payments created at or after this moment, in Unix seconds.
+                 * @example 1771372800
+                 */
+                createdGte?: components["parameters"]["CreatedGte"];
+                /**
+                 * @description Only payments created strictly before this moment, in Unix seconds.
+                 * @example 1771459200
+                 */
+                createdLt?: components["parameters"]["CreatedLt"];
+                /**
+                 * @description `true`: only payments whose settlement completed (`settled` is set). `false`: only succeeded payments still
+                 *     awaiting settlement (status `succeeded`, `settled` is `null`).
+                 * @example false
+                 */
+                settled?: components["parameters"]["Settled"];
+                /**
+                 * @description WalletConnect Pay's name for `createdGte`, as an RFC 3339 timestamp: only payments created at or after this
+                 *     moment (inclusive). With `createdGte` as well, both apply.
+                 * @example 2026-02-18T00:00:00Z
+                 */
+                startTs?: components["parameters"]["WcpStartTs"];
+                /**
+                 * @description WalletConnect Pay's name for `createdLt`, as an RFC 3339 timestamp: only payments created before this moment
+                 *     (exclusive). With `createdLt` as well, both apply.
+                 * @example 2026-02-19T00:00:00Z
+                 */
+                endTs?: components["parameters"]["WcpEndTs"];
+                /**
+                 * @description WalletConnect Pay's name for `startingAfter`: the `nextCursor` of the previous page. Sending both `cursor` and
+                 *     `startingAfter` is refused with `400 params_validation`. An id that names no visible payment is `404
+                 *     payment_not_found`, as for `startingAfter`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                cursor?: components["parameters"]["WcpCursor"];
+                /**
+                 * @description The order of the list. `date` (creation time) is the only order Paygate serves; `amount` is refused with
+                 *     `400 params_validation` (amounts of different currencies have no common order without a rate).
+                 * @example date
+                 */
+                sortBy?: components["parameters"]["WcpSortBy"];
+                /**
+                 * @description The direction of the order: `desc` (newest first) is the only one Paygate serves; `asc` is refused with
+                 *     `400 params_validation`.
+                 * @example desc
+                 */
+                sortDir?: components["parameters"]["WcpSortDir"];
+                /**
+                 * @description Only payments whose `referenceId` contains this text (case-sensitive), as WalletConnect Pay's search does: 3 to 35
+                 *     characters, ASCII letters, digits, space and `/:.,+-`.
+                 * @example order-42
+                 */
+                referenceId?: components["parameters"]["WcpReferenceId"];
             };
             header?: {
                 /**
@@ -3674,6 +4169,7 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsV1MerchantPaymentPostResponses201HeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/merchant/payment"]["post"]["responses"]["201"]["headers"]["Idempotent-Replayed"]> = ["true"];
 export const pathsV1MerchantPaymentIdRefundPostResponses200HeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/merchant/payment/{id}/refund"]["post"]["responses"]["200"]["headers"]["Idempotent-Replayed"]> = ["true"];
+export const pathsV1PaymentsPostResponses201HeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/payments"]["post"]["responses"]["201"]["headers"]["Idempotent-Replayed"]> = ["true"];
 export const merchantPaymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MerchantPaymentStatus"]> = ["pending", "processing", "succeeded", "failed", "expired"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["payment.created", "payment.processing", "payment.succeeded", "payment.failed", "payment.expired", "payment.cancelled", "payment.settled"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
@@ -3681,3 +4177,5 @@ export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components
 export const refundPaymentRequestSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundPaymentRequest"]["source"]> = ["payment", "excess"];
 export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
 export const payoutStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Payout"]["state"]> = ["planned", "sent", "final", "failed"];
+export const componentsParametersWcpSortByValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["WcpSortBy"]> = ["date", "amount"];
+export const componentsParametersWcpSortDirValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["WcpSortDir"]> = ["asc", "desc"];

@@ -15,9 +15,12 @@ import type { PaymentNotifier } from '../payments/paymentWatch.js';
 import { SAMPLE } from '../payments/simulate.js';
 import { iso } from '../payments/snapshot.js';
 import { isFinal, POLL_IN_MS } from '../payments/stateMachine.js';
+import { failureCodeOf } from './failureCode.js';
+import { cancelledReason } from '../payments/cancelledReason.js';
 
 export type PaymentInfo = components['schemas']['PaymentInfo'];
 export type GatewayStatusResponse = components['schemas']['PaymentStatusResponse'];
+export type GatewayCancelResponse = components['schemas']['CancelPaymentResponse'];
 type AmountDisplay = components['schemas']['AmountDisplay'];
 type Amount = components['schemas']['Amount'];
 
@@ -129,7 +132,13 @@ export function buyerStatusAnswer(deps: BuyerPaymentDeps, payment: PaymentRow): 
     const optionAmount: Amount = { unit: paid.unit, value: paid.value, display: assetDisplay(deps.chains, paid.unit) };
     info = { txId, optionAmount, paidAt: Math.floor(paidAt / 1000) };
   }
-  return { status: payment.status, isFinal: final, pollInMs: final ? null : POLL_IN_MS, info };
+  return {
+    status: payment.status,
+    isFinal: final,
+    pollInMs: final ? null : POLL_IN_MS,
+    info,
+    failureCode: failureCodeOf(payment),
+  };
 }
 
 export interface LongPoll {
@@ -179,12 +188,30 @@ export async function cancelBuyerPayment(
   deps: BuyerPaymentDeps,
   scope: GatewayScope,
   id: string,
-): Promise<GatewayStatusResponse> {
+): Promise<GatewayCancelResponse> {
   await readBuyerPayment(deps, scope, id);
   const { payment } = await transitionPayment(deps, id, {
     to: 'cancelled',
     from: ['requires_action'],
     stages: { cancelled: { cancelled_at: iso(deps.now()), cancelled_by: 'buyer', cancellation_reason: null } },
   });
-  return buyerStatusAnswer(deps, payment);
+  return cancelAnswer(payment);
+}
+
+/** Paygate's status answer and WalletConnect Pay's cancel answer in one object (§28): wallets of both read theirs. */
+function cancelAnswer(payment: PaymentRow): GatewayCancelResponse {
+  const cancelled = payment.stages.cancelled;
+  if (payment.status !== 'cancelled' || typeof cancelled?.cancelled_at !== 'string') {
+    throw new Error(`payment ${payment.id} answered a cancel without its cancellation`);
+  }
+  return {
+    status: 'cancelled',
+    isFinal: true,
+    pollInMs: null,
+    info: null,
+    failureCode: null,
+    paymentId: payment.id,
+    cancelledReason: cancelledReason(cancelled.cancelled_by),
+    cancelledAt: cancelled.cancelled_at,
+  };
 }

@@ -6,12 +6,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChainAdapter, OptionClaims, VerifiedOption } from '../chains/adapter.js';
-import { hasCollectedData, saveCollectedData, validateCollectedData } from '../collect/index.js';
+import { collectedDataObject, hasCollectedData, saveCollectedData, validateCollectedData } from '../collect/index.js';
 import { findClaimOfPayment } from '../db/queries/claims.js';
 import type { PaymentRow } from '../db/queries/payments.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
 import { transitionPayment } from '../payments/lifecycle.js';
+import { SCREENING_FAILURE_REASON } from './failureCode.js';
 import { iso } from '../payments/snapshot.js';
 import {
   buyerStatusAnswer,
@@ -82,7 +83,7 @@ async function requireCollectedData(checkout: Checkout, payment: PaymentRow, bod
   const required = await paymentCollectData(checkout, payment);
   if (!required) return;
   if (body.collectedData !== undefined && body.collectedData !== null) {
-    const checked = validateCollectedData(body.collectedData);
+    const checked = validateCollectedData(collectedDataObject(body.collectedData));
     if (!checked.ok) throw new ApiError('params_validation', `collectedData: ${checked.message}`);
     await saveCollectedData(checkout, payment.id, checked.value);
     return;
@@ -99,7 +100,7 @@ export async function refuseScreened(checkout: Checkout, payment: PaymentRow, ac
     to: 'failed',
     from: ['requires_action'],
     stages: {
-      failed: { failed_at: iso(checkout.now()), failure_reason: 'The paying account did not pass screening.' },
+      failed: { failed_at: iso(checkout.now()), failure_reason: SCREENING_FAILURE_REASON },
     },
   }).catch((err: unknown) => {
     if (!(err instanceof ApiError && err.code === 'invalid_state')) throw err;

@@ -6,6 +6,7 @@ import { collectDataFields, collectDataSchema, type CollectData } from './schema
 import { collectToken } from './token.js';
 
 export { collectDataRequired, validateCollectedData } from './rules.js';
+export { collectedDataObject } from './fieldsForm.js';
 export { hasCollectedData, readCollectedData, saveCollectedData, type CollectStoreDeps } from './store.js';
 export { collectToken, collectTokenMatches } from './token.js';
 export { openCollectForm, submitCollectedData, type CollectFormDeps } from './submission.js';

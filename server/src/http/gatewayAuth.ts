@@ -15,7 +15,7 @@ import type { Database } from '../db/connect.js';
 import type { Metrics } from '../observability/metrics.js';
 import { asciiHeader, hasBody } from './merchantAuth.js';
 import { rateLimit } from './rateLimit.js';
-import { PUBLISHED_VERSIONS } from '../versions.js';
+import { PREVIEW_VERSIONS, PUBLISHED_VERSIONS } from '../versions.js';
 
 export interface SdkInfo {
   name: string | null;
@@ -30,7 +30,7 @@ export interface GatewayAuth {
   mode: Mode;
   /** Required with `App-Id`; with `Api-Key` optional and only logged (§12). */
   clientId: string | null;
-  /** The version the request is served at: `Svc-Version`, or the credential's pin. */
+  /** The version the request is served at: `Svc-Version` / `WCP-Version`, or the credential's pin. */
   version: string;
   /** Informational only: logged, never changes an answer. */
   sdk: SdkInfo;
@@ -49,7 +49,7 @@ export function gatewayAuthOf(res: Response): GatewayAuth {
   return auth;
 }
 
-const AUTH_HEADERS = ['Api-Key', 'App-Id', 'Client-Id', 'Svc-Version'] as const;
+const AUTH_HEADERS = ['Api-Key', 'App-Id', 'Client-Id', 'Svc-Version', 'WCP-Version'] as const;
 
 /** Header values end up in log lines; a bound keeps a hostile client from bloating them. */
 const SDK_VALUE_MAX = 100;
@@ -60,36 +60,67 @@ function sdkValue(headers: IncomingHttpHeaders, name: string): string | null {
   return value === undefined || value === '' ? null : value.slice(0, SDK_VALUE_MAX);
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const VERSION = /^(\d{4})-(\d{2})-(\d{2})(\.preview)?$/;
 
-function isCalendarDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+function isCalendarDate(year: number, month: number, day: number): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));
   // Date.UTC rolls 2026-02-30 over into March; a real date survives the round trip.
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** §3's rules in their order; YYYY-MM-DD strings compare as dates. */
-export function resolveVersion(requested: string | undefined, pinned: string): string {
+const KNOWN_VERSIONS: readonly string[] = [...PUBLISHED_VERSIONS, ...PREVIEW_VERSIONS];
+
+/**
+ * §3's rules in their order; `YYYY-MM-DD` strings compare as dates, and a `.preview` by its date (§28).
+ * `header` names the header the value came from, for the message.
+ */
+export function resolveVersion(requested: string | undefined, pinned: string, header = 'Svc-Version'): string {
   if (requested === undefined) return pinned;
-  if (!isCalendarDate(requested)) {
-    throw new ApiError('invalid_api_version', `Svc-Version must be a date YYYY-MM-DD; got "${requested}".`);
-  }
-  if (requested < pinned) {
+  const m = VERSION.exec(requested);
+  if (!m || !isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
     throw new ApiError(
-      'api_version_downgrade',
-      `Svc-Version ${requested} is older than ${pinned}, the version this credential is pinned to.`,
+      'invalid_api_version',
+      `${header} must be a date YYYY-MM-DD, or YYYY-MM-DD.preview; got "${requested}".`,
     );
   }
-  if (!(PUBLISHED_VERSIONS as readonly string[]).includes(requested)) {
+  const date = requested.slice(0, 10);
+  if (date < pinned) {
+    throw new ApiError(
+      'api_version_downgrade',
+      `${header} ${requested} is older than ${pinned}, the version this credential is pinned to.`,
+    );
+  }
+  if (!KNOWN_VERSIONS.includes(requested)) {
     throw new ApiError(
       'unknown_api_version',
-      `Svc-Version ${requested} is not a published version (${PUBLISHED_VERSIONS.join(', ')}).`,
+      `${header} ${requested} is not a published version (${KNOWN_VERSIONS.join(', ')}).`,
     );
   }
   return requested;
+}
+
+function resolveRequestedVersion(
+  values: Record<'Svc-Version' | 'WCP-Version', string | undefined>,
+  pinned: string,
+): string {
+  const { value, header } = requestedVersion(values);
+  return resolveVersion(value, pinned, header);
+}
+
+/** `Svc-Version` and WalletConnect Pay's `WCP-Version` are one header under two names (§28). */
+function requestedVersion(values: Record<'Svc-Version' | 'WCP-Version', string | undefined>): {
+  value: string | undefined;
+  header: string;
+} {
+  const svc = values['Svc-Version'];
+  const wcp = values['WCP-Version'];
+  if (svc !== undefined && wcp !== undefined && svc !== wcp) {
+    throw new ApiError(
+      'invalid_api_version',
+      `Svc-Version "${svc}" and WCP-Version "${wcp}" differ; send one version.`,
+    );
+  }
+  return svc !== undefined ? { value: svc, header: 'Svc-Version' } : { value: wcp, header: 'WCP-Version' };
 }
 
 /** What authenticating a gateway credential needs. */
@@ -152,7 +183,7 @@ export async function authenticateGateway(
     credential: row,
     mode,
     clientId: clientId ?? null,
-    version: resolveVersion(values['Svc-Version'], row.pinned_version),
+    version: resolveRequestedVersion(values, row.pinned_version),
     sdk: {
       name: sdkValue(headers, 'Sdk-Name'),
       version: sdkValue(headers, 'Sdk-Version'),
@@ -177,6 +208,8 @@ export function gatewayAuth(
     if (route.open) return next();
     const auth = await authenticateGateway(runtime, req.headers);
     res.locals.gatewayAuth = auth;
+    // WalletConnect Pay answers the version a request was served at; so does every answer from here on (§28).
+    res.setHeader('WCP-Version', auth.version);
     runtime.metrics.observeGatewaySdk(auth.sdk);
     next();
   };

@@ -35,7 +35,7 @@ export function templatePattern(template: string): RegExp {
 /** The path prefixes each contract owns; a validator ignores requests outside its own. */
 const prefixes: Record<ApiName, string[]> = {
   gateway: ['/v1/gateway/'],
-  merchant: ['/v1/merchant/', '/v1/payments'],
+  merchant: ['/v1/merchant/', '/v1/payments', '/v1/merchants/payments'],
   dev: ['/v1/dev/'],
   dashboard: ['/v1/dashboard/'],
 };

@@ -15,6 +15,9 @@ export const GATEWAY_REQUEST_HEADERS = [
   'App-Id',
   'Client-Id',
   'Svc-Version',
+  'WCP-Version',
+  // Sent by WalletConnect Pay's SDKs beside WCP-Version (same value); not read, but a browser's preflight must pass.
+  'Api-Version',
   'Sdk-Name',
   'Sdk-Version',
   'Sdk-Platform',
@@ -29,7 +32,7 @@ export function gatewayCors(config: Pick<Config, 'corsOrigins'>): RequestHandler
   const options = {
     methods: ['GET', 'POST'],
     allowedHeaders: GATEWAY_REQUEST_HEADERS,
-    exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After'],
+    exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After', 'WCP-Version'],
     maxAge: 600,
     optionsSuccessStatus: 204,
   };

@@ -212,7 +212,15 @@ export interface ListQuery {
   settled?: boolean;
   /** Exact match on `reference_id` (the dashboard's search; the merchant contract has no such filter). */
   referenceId?: string;
+  /** Bounds in ms, from WalletConnect Pay's RFC 3339 `startTs` / `endTs` (docs/decisions.md §28); with the above, both apply. */
+  createdGteMs?: number;
+  createdLtMs?: number;
+  /** A substring of `reference_id` (WalletConnect Pay's `referenceId` search). */
+  referenceContains?: string;
 }
+
+const tighter = (a: number | undefined, b: number | undefined, pick: (x: number, y: number) => number) =>
+  a === undefined ? b : b === undefined ? a : pick(a, b);
 
 // Unix seconds beyond what a Date can hold match nothing anyway; clamping keeps the bound a safe integer.
 const secondsToMs = (s: number | undefined) => (s === undefined ? undefined : Math.min(s, 8.64e12) * SECOND);
@@ -234,10 +242,11 @@ export async function listMerchantPayments(
     limit: limit + 1,
     startingAfter: cursor ? { created_at: cursor.created_at, id: cursor.id } : undefined,
     status: query.status,
-    createdGte: secondsToMs(query.createdGte),
-    createdLt: secondsToMs(query.createdLt),
+    createdGte: tighter(secondsToMs(query.createdGte), query.createdGteMs, Math.max),
+    createdLt: tighter(secondsToMs(query.createdLt), query.createdLtMs, Math.min),
     settled: query.settled,
     referenceId: query.referenceId,
+    referenceContains: query.referenceContains,
   });
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;

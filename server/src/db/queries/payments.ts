@@ -181,6 +181,8 @@ export interface ListFilter {
   settled?: boolean;
   /** Exact match on the merchant's reference. */
   referenceId?: string;
+  /** The merchant's reference contains this text, case-sensitively. */
+  referenceContains?: string;
 }
 
 /** Newest first, keyset-paginated on (created_at, id) so pages stay stable while payments are created. */
@@ -192,6 +194,11 @@ export async function listPayments(db: Knex, filter: ListFilter): Promise<Paymen
   if (filter.settled === true) query.whereNotNull('settled');
   if (filter.settled === false) query.whereNull('settled').andWhere('status', 'succeeded');
   if (filter.referenceId !== undefined) query.andWhere('reference_id', filter.referenceId);
+  if (filter.referenceContains) {
+    // replace() exists in both databases and is case-sensitive in both, unlike LIKE (case-blind on SQLite); no
+    // wildcard in the text can change the test's meaning either.
+    query.andWhereRaw('length(reference_id) > length(replace(reference_id, ?, ?))', [filter.referenceContains, '']);
+  }
   if (filter.startingAfter) {
     // A row comparison, not `created_at < ? OR (created_at = ? AND id < ?)`: PostgreSQL takes it as a bound of the
     // list index, so a deep page starts at its cursor instead of walking every newer payment (docs/decisions.md §24.1).

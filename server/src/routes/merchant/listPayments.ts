@@ -8,7 +8,7 @@ type Operation = operations['listPayments'];
 type Ok = Operation['responses'][200]['content']['application/json'];
 type Query = NonNullable<Operation['parameters']['query']>;
 
-/** GET /v1/merchant/payments, and its alias GET /v1/payments */
+/** GET /v1/merchant/payments (its alias GET /v1/payments is listPaymentsAlias.ts) */
 export function listPaymentsHandler(deps: LifecycleDeps): RequestHandler<Record<string, never>, Ok, unknown, Query> {
   return async (req, res) => {
     const auth = merchantAuthOf(res);
