@@ -314,6 +314,20 @@ describe('ops.queryPlans hot reads use their index [postgres]', function () {
     assertIndexScan(nodes, 'payouts', 'payouts_list_idx');
   });
 
+  it('a deep cursor page of the audit log and of the payouts list starts at its cursor inside the index', async () => {
+    const at = T0 + 300 * DAY;
+    const audit = await planOf(knex(), 'audit_log', () =>
+      listAuditRows(knex(), BIG, { limit: 20, startingAfter: { at, id: 'aud_x' } }),
+    );
+    assertIndexScan(audit, 'audit_log', 'audit_log_list_idx');
+    assert.match(audit.find((n) => n['Index Name'])!['Index Cond'] ?? '', /"at"|\bat\b/, JSON.stringify(audit));
+    const payouts = await planOf(knex(), 'payouts', () =>
+      listPayoutRows(knex(), { ...scope, startingAfter: { createdAt: at, id: 'po_x' } }),
+    );
+    assertIndexScan(payouts, 'payouts', 'payouts_list_idx');
+    assert.match(payouts.find((n) => n['Index Name'])!['Index Cond'] ?? '', /created_at/, JSON.stringify(payouts));
+  });
+
   // Last: it deletes the oldest tenth of the attempts, as the job would.
   it('a webhook retention batch finds its attempts through webhook_attempts_started_idx', async () => {
     const nodes = await planOf(knex(), 'webhook_attempts', () =>
