@@ -328,6 +328,23 @@ describe('ops.queryPlans hot reads use their index [postgres]', function () {
     assert.match(payouts.find((n) => n['Index Name'])!['Index Cond'] ?? '', /created_at/, JSON.stringify(payouts));
   });
 
+  // A filter the list index cannot bound would walk the merchant's whole history to fill (or not fill) a page.
+  it('the delivery log by event reads webhook_deliveries_event_idx, by event type webhook_deliveries_type_list_idx', async () => {
+    const byEvent = await planOf(knex(), 'webhook_deliveries', () =>
+      listDeliveries(knex(), { ...scope, eventId: `evt_${String(7).padStart(24, '0')}` }),
+    );
+    assertIndexScan(byEvent, 'webhook_deliveries', 'webhook_deliveries_event_idx');
+    const byType = await planOf(knex(), 'webhook_deliveries', () =>
+      listDeliveries(knex(), { ...scope, eventType: 'payment.failed' }),
+    );
+    assertIndexScan(byType, 'webhook_deliveries', 'webhook_deliveries_type_list_idx');
+  });
+
+  it('the payments list of succeeded payments not yet settled reads payments_unsettled_idx', async () => {
+    const nodes = await planOf(knex(), 'payments', () => listPayments(knex(), { ...scope, settled: false }));
+    assertIndexScan(nodes, 'payments', 'payments_unsettled_idx');
+  });
+
   // Last: it deletes the oldest tenth of the attempts, as the job would.
   it('a webhook retention batch finds its attempts through webhook_attempts_started_idx', async () => {
     const nodes = await planOf(knex(), 'webhook_attempts', () =>

@@ -38,6 +38,7 @@ const migrations: Record<string, Knex.Migration> = {
   // Exports `config = { transaction: false }`: knex honours it per migration (016_scale_indexes.ts).
   '016_scale_indexes': scaleIndexes,
   '017_attempts_pruned': attemptsPruned,
+  // Exports `config = { transaction: false }` too (its indexes are built concurrently).
   '018_payment_day_totals': paymentDayTotals,
 };
 
