@@ -17,6 +17,7 @@ import { migrateDatabase, openDatabase, type Database } from '@paygate/server';
 import { startThrowawayPostgres } from '../../test/helpers/postgres.js';
 import { machineLine, writeSection } from './_report.js';
 import { fillTo } from './_scaleSeed.js';
+import { measureScan, type ScanFigures } from './_scaleScan.js';
 import {
   databaseBytes,
   measureCreates,
@@ -40,6 +41,8 @@ export interface SizeResult {
 
 export interface DatabaseResult {
   dialect: string;
+  /** `--scan-only`: one deposit scan round over the watched addresses, on a database of its own. */
+  scan?: ScanFigures;
   emptyCreatesPerSecond: number;
   sizes: SizeResult[];
   targets: Record<string, number>;
@@ -109,6 +112,7 @@ const short = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ?
 /** The BENCHMARKS.md section: a table of each read's p95 (p50) per database and size, then exports and writes. */
 export function markdownOf(results: DatabaseResult[], note: string): string {
   const cols = results.flatMap((r) => r.sizes.map((s) => ({ r, s })));
+  const measured = results.filter((r) => r.sizes.length > 0);
   const lines = [
     '## Issue 36: data at scale',
     '',
@@ -122,9 +126,9 @@ export function markdownOf(results: DatabaseResult[], note: string): string {
     `| Read | target | ${cols.map(({ r, s }) => `${r.dialect} ${short(s.payments)}`).join(' | ')} |`,
     `| --- | --- | ${cols.map(() => '---').join(' | ')} |`,
   ];
-  const names = Object.keys(results[0]?.sizes[0]?.reads ?? {});
+  const names = Object.keys(measured[0]?.sizes[0]?.reads ?? {});
   for (const name of names) {
-    const target = results[0]!.targets[name] ?? 50;
+    const target = measured[0]!.targets[name] ?? 50;
     lines.push(
       `| ${name} | ${target} | ${cols
         .map(({ s }) => {
@@ -168,6 +172,16 @@ export function markdownOf(results: DatabaseResult[], note: string): string {
       .join(' | ')} |`,
   );
   lines.push(`| fill time, s | ${cols.map(({ s }) => s.fillSeconds.toFixed(0)).join(' | ')} |`);
+  const scans = results.filter((r) => r.scan);
+  if (scans.length > 0) {
+    lines.push('', '| Deposit scan (target: one round within the 2 s scan interval) | ms |', '| --- | --- |');
+    for (const { dialect, scan } of scans) {
+      lines.push(
+        `| ${dialect}: one round over ${scan!.watched.toLocaleString('en')} watched addresses, ${scan!.transfers} of them paid in the block (recorded ${scan!.recorded}, credited) | ${ms(scan!.roundMs)} |`,
+        `| ${dialect}: one round over ${scan!.watched.toLocaleString('en')} watched addresses, nothing new | ${ms(scan!.idleRoundMs)} |`,
+      );
+    }
+  }
   return lines.join('\n');
 }
 
@@ -180,6 +194,8 @@ async function main(): Promise<void> {
       'create-seconds': { type: 'string', default: '5' },
       /** Only writes the report from result files of earlier runs (comma-separated), e.g. one per database. */
       report: { type: 'string' },
+      /** Only the deposit scan round (on a fresh database per dialect): the watched addresses' number. */
+      'scan-only': { type: 'string' },
     },
   });
   if (values.report) {
@@ -194,6 +210,22 @@ async function main(): Promise<void> {
   const out = process.env.BENCH_OUT ?? '/tmp/paygate-bench-scale.json';
   const results: DatabaseResult[] = [];
   const save = () => writeFileSync(out, JSON.stringify(results, null, 2));
+  if (values['scan-only']) {
+    for (const dialect of dialects) {
+      const pg = dialect === 'postgres' ? await startThrowawayPostgres() : null;
+      try {
+        const scan = await measureScan(pg?.url ?? null, Number(values['scan-only']), 100, (line) =>
+          console.log(`[${new Date().toISOString().slice(11, 19)}] ${dialect} ${line}`),
+        );
+        console.log(dialect, JSON.stringify(scan));
+        results.push({ dialect, scan, emptyCreatesPerSecond: 0, sizes: [], targets: {} });
+        save();
+      } finally {
+        pg?.stop();
+      }
+    }
+    return;
+  }
   for (const dialect of dialects) {
     let db: Database;
     let cleanup: () => void;
