@@ -15,6 +15,8 @@ import { listPayoutRows } from '../../server/src/db/queries/payoutRows.js';
 import { listAttemptsOf, listPaymentDeliveries } from '../../server/src/db/queries/timelineDeliveries.js';
 import { listAttempts, listDeliveries } from '../../server/src/db/queries/webhooks.js';
 import { RETENTION_BATCH } from '../../server/src/webhooks/retention.js';
+import * as rollupMigration from '../../server/src/db/migrations/018_payment_day_totals.js';
+import { readDayTotals } from '../../server/src/db/queries/paymentDayTotals.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
 
@@ -219,6 +221,8 @@ describe('ops.queryPlans hot reads use their index [postgres]', function () {
         created_at: at(i),
       })),
     );
+    // The overview's rollup, built from these payments as migration 018 builds it on an upgrade.
+    await rollupMigration.up(k);
     await k.raw('ANALYZE');
   });
   after(() => test?.drop());
@@ -343,6 +347,14 @@ describe('ops.queryPlans hot reads use their index [postgres]', function () {
   it('the payments list of succeeded payments not yet settled reads payments_unsettled_idx', async () => {
     const nodes = await planOf(knex(), 'payments', () => listPayments(knex(), { ...scope, settled: false }));
     assertIndexScan(nodes, 'payments', 'payments_unsettled_idx');
+  });
+
+  it("the overview reads its 30 days of the rollup through the rollup's primary key, not the payments", async () => {
+    const today = Math.floor((T0 + 400 * DAY) / DAY);
+    const nodes = await planOf(knex(), 'payment_day_totals', () =>
+      readDayTotals(knex(), { merchantId: BIG, live: true }, today - 29, today),
+    );
+    assertIndexScan(nodes, 'payment_day_totals', 'payment_day_totals_pkey');
   });
 
   // Last: it deletes the oldest tenth of the attempts, as the job would.
