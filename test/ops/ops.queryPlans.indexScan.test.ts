@@ -15,6 +15,8 @@ import { listPayoutRows } from '../../server/src/db/queries/payoutRows.js';
 import { listAttemptsOf, listPaymentDeliveries } from '../../server/src/db/queries/timelineDeliveries.js';
 import { listAttempts, listDeliveries } from '../../server/src/db/queries/webhooks.js';
 import { RETENTION_BATCH } from '../../server/src/webhooks/retention.js';
+import * as rollupMigration from '../../server/src/db/migrations/018_payment_day_totals.js';
+import { readDayTotals } from '../../server/src/db/queries/paymentDayTotals.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
 
@@ -219,6 +221,8 @@ describe('ops.queryPlans hot reads use their index [postgres]', function () {
         created_at: at(i),
       })),
     );
+    // The overview's rollup, built from these payments as migration 018 builds it on an upgrade.
+    await rollupMigration.up(k);
     await k.raw('ANALYZE');
   });
   after(() => test?.drop());
@@ -312,6 +316,45 @@ describe('ops.queryPlans hot reads use their index [postgres]', function () {
   it('the payouts list reads payouts_list_idx', async () => {
     const nodes = await planOf(knex(), 'payouts', () => listPayoutRows(knex(), scope));
     assertIndexScan(nodes, 'payouts', 'payouts_list_idx');
+  });
+
+  it('a deep cursor page of the audit log and of the payouts list starts at its cursor inside the index', async () => {
+    const at = T0 + 300 * DAY;
+    const audit = await planOf(knex(), 'audit_log', () =>
+      listAuditRows(knex(), BIG, { limit: 20, startingAfter: { at, id: 'aud_x' } }),
+    );
+    assertIndexScan(audit, 'audit_log', 'audit_log_list_idx');
+    assert.match(audit.find((n) => n['Index Name'])!['Index Cond'] ?? '', /"at"|\bat\b/, JSON.stringify(audit));
+    const payouts = await planOf(knex(), 'payouts', () =>
+      listPayoutRows(knex(), { ...scope, startingAfter: { createdAt: at, id: 'po_x' } }),
+    );
+    assertIndexScan(payouts, 'payouts', 'payouts_list_idx');
+    assert.match(payouts.find((n) => n['Index Name'])!['Index Cond'] ?? '', /created_at/, JSON.stringify(payouts));
+  });
+
+  // A filter the list index cannot bound would walk the merchant's whole history to fill (or not fill) a page.
+  it('the delivery log by event reads webhook_deliveries_event_idx, by event type webhook_deliveries_type_list_idx', async () => {
+    const byEvent = await planOf(knex(), 'webhook_deliveries', () =>
+      listDeliveries(knex(), { ...scope, eventId: `evt_${String(7).padStart(24, '0')}` }),
+    );
+    assertIndexScan(byEvent, 'webhook_deliveries', 'webhook_deliveries_event_idx');
+    const byType = await planOf(knex(), 'webhook_deliveries', () =>
+      listDeliveries(knex(), { ...scope, eventType: 'payment.failed' }),
+    );
+    assertIndexScan(byType, 'webhook_deliveries', 'webhook_deliveries_type_list_idx');
+  });
+
+  it('the payments list of succeeded payments not yet settled reads payments_unsettled_idx', async () => {
+    const nodes = await planOf(knex(), 'payments', () => listPayments(knex(), { ...scope, settled: false }));
+    assertIndexScan(nodes, 'payments', 'payments_unsettled_idx');
+  });
+
+  it("the overview reads its 30 days of the rollup through the rollup's primary key, not the payments", async () => {
+    const today = Math.floor((T0 + 400 * DAY) / DAY);
+    const nodes = await planOf(knex(), 'payment_day_totals', () =>
+      readDayTotals(knex(), { merchantId: BIG, live: true }, today - 29, today),
+    );
+    assertIndexScan(nodes, 'payment_day_totals', 'payment_day_totals_pkey');
   });
 
   // Last: it deletes the oldest tenth of the attempts, as the job would.

@@ -18,6 +18,7 @@ import * as refundPolicy from './migrations/011_refund_policy.js';
 import * as settlementGuards from './migrations/013_settlement_guards.js';
 import * as scaleIndexes from './migrations/016_scale_indexes.js';
 import * as attemptsPruned from './migrations/017_attempts_pruned.js';
+import * as paymentDayTotals from './migrations/018_payment_day_totals.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
@@ -37,6 +38,8 @@ const migrations: Record<string, Knex.Migration> = {
   // Exports `config = { transaction: false }`: knex honours it per migration (016_scale_indexes.ts).
   '016_scale_indexes': scaleIndexes,
   '017_attempts_pruned': attemptsPruned,
+  // Exports `config = { transaction: false }` too (its indexes are built concurrently).
+  '018_payment_day_totals': paymentDayTotals,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -319,7 +319,7 @@ export async function transitionPayment(
       updated_at: now,
       stages: { ...current.stages, ...change.stages },
     };
-    const applied = await updatePaymentAtVersion(trx, paymentId, current.state_version, {
+    const applied = await updatePaymentAtVersion(trx, current, {
       status: next.status,
       state_version: next.state_version,
       updated_at: now,
@@ -374,7 +374,7 @@ export async function recordStage<S extends 'settled' | 'refunded'>(
       updated_at: now,
       stages: { ...current.stages, ...change },
     };
-    const applied = await updatePaymentAtVersion(trx, paymentId, current.state_version, {
+    const applied = await updatePaymentAtVersion(trx, current, {
       status: current.status,
       state_version: next.state_version,
       updated_at: now,

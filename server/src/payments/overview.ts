@@ -4,7 +4,8 @@
  * across currencies.
  */
 import type { components } from '../generated/dashboard.js';
-import { DAY_MS, paymentDayTotals, type DayTotals } from '../db/queries/paymentOverview.js';
+import { readDayTotals } from '../db/queries/paymentDayTotals.js';
+import { DAY_MS, type DayTotals } from '../db/queries/paymentOverview.js';
 import { findOverduePayments } from '../db/queries/payments.js';
 import { expireIfOverdue, type LifecycleDeps } from './lifecycle.js';
 import type { MerchantScope } from './merchantPayments.js';
@@ -49,7 +50,9 @@ export async function getOverview(deps: LifecycleDeps, scope: MerchantScope): Pr
   }
   const today = Math.floor(deps.now() / DAY_MS);
   const first = today - (SERIES_DAYS - 1);
-  const totals = await paymentDayTotals(deps.db.knex, scope, first * DAY_MS, (today + 1) * DAY_MS);
+  // The rollup kept by the payment writer (docs/decisions.md §24.4): at most 30 rows per currency, whatever the
+  // merchant's history.
+  const totals = await readDayTotals(deps.db.knex, scope, first, today);
   const units = [...new Set(totals.map((t) => t.amount_unit))].sort();
   const currencies: Overview['currencies'] = [];
   const series: Overview['series'] = [];

@@ -38,7 +38,9 @@ export async function listAuditRows(
   const q = db('audit_log').where({ merchant_id: merchantId });
   if (page.startingAfter) {
     const { at, id } = page.startingAfter;
-    q.andWhere((w) => w.where('at', '<', at).orWhere((w2) => w2.where('at', at).andWhere('id', '<', id)));
+    // A row comparison: PostgreSQL takes it as a bound of audit_log_list_idx, so a deep page starts at its cursor
+    // (docs/decisions.md §24.1, §24.5).
+    q.andWhereRaw('(at, id) < (?, ?)', [at, id]);
   }
   const rows = (await q
     .orderBy([

@@ -12,6 +12,8 @@ import { onSqliteConnection, preparedReadAll, sqliteValues } from '../connect.js
 import { dialectOf } from '../dialect.js';
 import { insertEvents, type EventRow } from './events.js';
 import { inScopeOrder, insertAnsweredKeys, type AnsweredKeyRow } from './idempotencyKeys.js';
+import { FINAL_STATUSES } from './paymentDayTotals.js';
+import { DAY_MS } from './paymentOverview.js';
 import { insertPayments, type PaymentRow } from './payments.js';
 
 export interface CreateRows {
@@ -26,7 +28,8 @@ export interface CreateRows {
  * keys lock in one order, as insertAnsweredKeys does); a payment goes in if it has no key or its key went in; its
  * event goes in with it. The statement answers the ids of the payments it inserted. A data-modifying CTE sees the
  * rows another part inserts only through its RETURNING, which is how the payments read the keys that went in.
- * `gated`: it first reads the active webhook endpoints of the batch's merchants and modes (two more arrays, the
+ * The payments are counted in the overview's rollup by the same statement, the rows it touches locked in key order
+ * (paymentDayTotals.ts counts the same way). `gated`: it first reads the active webhook endpoints of the batch's merchants and modes (two more arrays, the
  * creates' merchants and modes, come first), and if there is any it inserts nothing and answers them instead
  * (`endpoint_merchant_id`, `endpoint_live`).
  */
@@ -61,7 +64,21 @@ function createsSql(gated: boolean): string {
          error_url, created_at, expires_at, updated_at, key)
      where ${open}(u.key is null
        or exists (select 1 from k where k.merchant_id = u.merchant_id and k.live = u.live and k.key = u.key))
-     returning id
+     returning id, merchant_id, live, status, amount_unit, amount_value, created_at
+   ),
+   t as (
+     insert into payment_day_totals (merchant_id, live, day, amount_unit, count, succeeded, final_count, volume)
+     select merchant_id, live, created_at / 86400000, amount_unit, count(*),
+       sum(case when status = 'succeeded' then 1 else 0 end),
+       sum(case when status in ('succeeded', 'failed', 'expired', 'cancelled') then 1 else 0 end),
+       sum(case when status = 'succeeded' then cast(amount_value as numeric) else 0 end)
+     from p group by merchant_id, live, created_at / 86400000, amount_unit
+     order by merchant_id, live, created_at / 86400000, amount_unit
+     on conflict (merchant_id, live, day, amount_unit) do update set
+       count = payment_day_totals.count + excluded.count,
+       succeeded = payment_day_totals.succeeded + excluded.succeeded,
+       final_count = payment_day_totals.final_count + excluded.final_count,
+       volume = payment_day_totals.volume + excluded.volume
    ),
    e as (
      insert into events (id, payment_id, merchant_id, live, type, state_version, created_at, payload)
@@ -163,6 +180,13 @@ const SQLITE_KEY = `insert into idempotency_keys (merchant_id, live, key, reques
 const SQLITE_PAYMENT = `insert into payments (id, merchant_id, live, status, state_version, reference_id, amount_unit,
    amount_value, success_url, error_url, created_at, expires_at, updated_at, settlement_mode)
    values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (select settlement_mode from merchants where id = ?))`;
+/** One new payment counted in the overview's rollup (paymentDayTotals.ts counts the same way). */
+const SQLITE_DAY_TOTAL = `insert into payment_day_totals (merchant_id, live, day, amount_unit, count, succeeded,
+   final_count, volume) values (?, ?, ?, ?, 1, ?, ?, cast(? as integer))
+   on conflict (merchant_id, live, day, amount_unit) do update set count = payment_day_totals.count + 1,
+     succeeded = payment_day_totals.succeeded + excluded.succeeded,
+     final_count = payment_day_totals.final_count + excluded.final_count,
+     volume = payment_day_totals.volume + excluded.volume`;
 const SQLITE_EVENT = `insert into events (id, payment_id, merchant_id, live, type, state_version, created_at, payload)
    values (?, ?, ?, ?, ?, ?, ?, ?)`;
 
@@ -178,6 +202,7 @@ function insertCreatesSqlite(trx: Knex.Transaction, creates: CreateRows[]): Prom
     const go = creates.map((c) => (c.key ? keyWentIn.get(c.key)! : true));
     const paymentStatement = conn.prepare(SQLITE_PAYMENT);
     const eventStatement = conn.prepare(SQLITE_EVENT);
+    const dayTotalStatement = conn.prepare(SQLITE_DAY_TOTAL);
     for (const [i, { payment: p, event: e }] of creates.entries()) {
       if (!go[i]) continue;
       paymentStatement.run(
@@ -196,6 +221,18 @@ function insertCreatesSqlite(trx: Knex.Transaction, creates: CreateRows[]): Prom
           p.expires_at,
           p.updated_at,
           p.merchant_id,
+        ]),
+      );
+      const succeeded = p.status === 'succeeded';
+      dayTotalStatement.run(
+        sqliteValues([
+          p.merchant_id,
+          p.live,
+          Math.floor(p.created_at / DAY_MS),
+          p.amount_unit,
+          succeeded ? 1 : 0,
+          FINAL_STATUSES.has(p.status) ? 1 : 0,
+          succeeded ? p.amount_value : '0',
         ]),
       );
       eventStatement.run(

@@ -18,7 +18,8 @@ export interface DayTotals {
 
 /**
  * A merchant's payments of one mode created in [fromMs, toMs), totalled per currency and UTC day in one grouped
- * query. The day is an integer division of `created_at` (a bigint of milliseconds on both databases, so `/` truncates,
+ * query over the payments themselves: the definition the overview's rollup (paymentDayTotals.ts, which the overview
+ * reads) must equal, and what test/dashboard/dashboard.getOverview.rollup.test.ts compares it with. The day is an integer division of `created_at` (a bigint of milliseconds on both databases, so `/` truncates,
  * and created_at is never negative). `amount_value` is a string column: it is summed as an exact type, NUMERIC on
  * PostgreSQL and INTEGER (64-bit; each value has at most 15 digits, so a day would need ~9 000 maximal payments of one
  * currency to overflow, which SQLite reports as an error rather than rounding) on SQLite, and read back as text, so

@@ -4,6 +4,7 @@ import type { components } from '../../generated/gateway.js';
 import { stageColumns, type PaymentStages, type StageChange, type StageColumn } from './paymentStages.js';
 import { preparedReadAll } from '../connect.js';
 import { dialectOf } from '../dialect.js';
+import { addCreatedToDayTotals, moveInDayTotals } from './paymentDayTotals.js';
 
 type PaymentStatus = components['schemas']['PaymentStatus'];
 
@@ -90,9 +91,17 @@ const insertPaymentsPg = preparedReadAll(
 /**
  * New payments, all stages empty; several in one statement when creates are committed together. Each takes its
  * merchant's settlement mode in the same statement (`settlement_mode`, read back by `settlementModeOfPayment`), so
- * the mode a payment is created under is the one it is settled under, whatever the merchant changes later.
+ * the mode a payment is created under is the one it is settled under, whatever the merchant changes later. The
+ * overview's rollup counts them in the same transaction (paymentDayTotals.ts).
  */
 export async function insertPayments(db: Knex | Knex.Transaction, rows: Omit<PaymentRow, 'stages'>[]): Promise<void> {
+  if (rows.length === 0) return;
+  if (!db.isTransaction) return db.transaction((trx) => insertPayments(trx, rows));
+  await insertPaymentRows(db, rows);
+  await addCreatedToDayTotals(db, rows);
+}
+
+async function insertPaymentRows(db: Knex | Knex.Transaction, rows: Omit<PaymentRow, 'stages'>[]): Promise<void> {
   if (dialectOf(db) === 'postgres') {
     const column = <K extends keyof Omit<PaymentRow, 'stages'>>(k: K) => rows.map((r) => r[k]);
     await insertPaymentsPg(db, [
@@ -147,13 +156,13 @@ export async function findPayment(
 }
 
 /**
- * Applies a change only if the payment is still at `fromVersion`: a racing writer that got there first makes this
- * update touch no row, and the caller re-reads instead of overwriting.
+ * Applies a change only if the payment is still at `current`'s version: a racing writer that got there first makes
+ * this update touch no row, and the caller re-reads instead of overwriting. The one writer of a payment's status:
+ * a status change moves the payment in the overview's rollup in the same transaction (paymentDayTotals.ts).
  */
 export async function updatePaymentAtVersion(
-  db: Knex | Knex.Transaction,
-  id: string,
-  fromVersion: number,
+  db: Knex.Transaction,
+  current: Omit<PaymentRow, 'stages'>,
   change: {
     status: PaymentStatus;
     state_version: number;
@@ -165,9 +174,11 @@ export async function updatePaymentAtVersion(
     Object.entries(change.stages).map(([k, v]) => [k, v === null ? null : JSON.stringify(v)]),
   );
   const count = await db('payments')
-    .where({ id, state_version: fromVersion })
+    .where({ id: current.id, state_version: current.state_version })
     .update({ status: change.status, state_version: change.state_version, updated_at: change.updated_at, ...stages });
-  return count === 1;
+  if (count !== 1) return false;
+  await moveInDayTotals(db, { ...current, status: change.status }, current.status);
+  return true;
 }
 
 export interface ListFilter {

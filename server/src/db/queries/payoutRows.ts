@@ -238,9 +238,8 @@ export async function listPayoutRows(
   if (q.createdLt !== undefined) query.where('created_at', '<', q.createdLt);
   if (q.startingAfter) {
     const { createdAt, id } = q.startingAfter;
-    query.where((w) =>
-      w.where('created_at', '<', createdAt).orWhere((x) => x.where('created_at', createdAt).andWhere('id', '<', id)),
-    );
+    // A row comparison: PostgreSQL takes it as a bound of payouts_list_idx (docs/decisions.md §24.1, §24.5).
+    query.whereRaw('(created_at, id) < (?, ?)', [createdAt, id]);
   }
   const rows = (await query
     .orderBy([

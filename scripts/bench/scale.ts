@@ -1,0 +1,272 @@
+/**
+ * `npm run bench -- scale [--payments N] [--db sqlite|postgres|both]` (issue 36): one merchant's history filled to
+ * 10k, 100k and 1M payments (up to N, default 1,000,000) in one run, with the other merchants' payments, webhook
+ * deliveries and attempts, ledger, audit and payout rows in the issue's proportions (scripts/bench/_scaleSeed.ts);
+ * at each size the p50 and p95 of every merchant and dashboard read through the real HTTP API, each CSV export's
+ * rows per second and peak RSS, creates per second beside the empty database's, and the database's size.
+ *
+ * Options: --iterations (calls per read, default 40); --create-seconds (default 5); BENCH_WRITE=0 prints without
+ * rewriting BENCHMARKS.md. Results are also written after each size to BENCH_OUT (default
+ * /tmp/paygate-bench-scale.json), so a run stopped half-way keeps what it measured.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { migrateDatabase, openDatabase, type Database } from '@paygate/server';
+import { startThrowawayPostgres } from '../../test/helpers/postgres.js';
+import { machineLine, writeSection } from './_report.js';
+import { fillTo } from './_scaleSeed.js';
+import { measureScan, type ScanFigures } from './_scaleScan.js';
+import {
+  databaseBytes,
+  measureCreates,
+  measureExports,
+  measureReads,
+  readsOf,
+  serve,
+  type ExportFigures,
+  type Read,
+  type Timing,
+} from './_scaleMeasure.js';
+
+export interface SizeResult {
+  payments: number;
+  fillSeconds: number;
+  reads: Record<string, Timing>;
+  exports: Record<string, ExportFigures>;
+  createsPerSecond: number;
+  databaseBytes: number;
+}
+
+export interface DatabaseResult {
+  dialect: string;
+  /** `--scan-only`: one deposit scan round over the watched addresses, on a database of its own. */
+  scan?: ScanFigures;
+  emptyCreatesPerSecond: number;
+  sizes: SizeResult[];
+  targets: Record<string, number>;
+}
+
+/** The sizes measured up to `payments`: 10k, 100k and 1M, and `payments` itself. */
+export function sizesUpTo(payments: number): number[] {
+  return [...new Set([...[10_000, 100_000, 1_000_000].filter((n) => n < payments), payments])];
+}
+
+/** Fills and measures one database (the smoke test calls this at a tiny size). */
+export async function runOne(
+  db: Database,
+  sizes: number[],
+  options: {
+    iterations: number;
+    createSeconds: number;
+    timelineDeliveries: number;
+    log?: (line: string) => void;
+    onSize?: (r: DatabaseResult) => void;
+  },
+): Promise<DatabaseResult> {
+  const log = options.log ?? (() => {});
+  const s = await serve(db);
+  try {
+    const result: DatabaseResult = {
+      dialect: db.dialect,
+      emptyCreatesPerSecond: await measureCreates(s, options.createSeconds),
+      sizes: [],
+      targets: {},
+    };
+    log(`${db.dialect}: empty database, ${result.emptyCreatesPerSecond} creates/s`);
+    let timelineId = '';
+    let reads: Read[] = [];
+    for (const size of sizes) {
+      const t0 = performance.now();
+      const timeline = await fillTo(s.fill, size, timelineId ? 0 : options.timelineDeliveries);
+      if (timeline) timelineId = timeline.id;
+      const fillSeconds = (performance.now() - t0) / 1000;
+      log(`${db.dialect}: filled to ${size} payments in ${fillSeconds.toFixed(0)} s`);
+      reads = await readsOf(s, timelineId);
+      result.targets = Object.fromEntries(reads.map((r) => [r.name, r.target]));
+      const timings = await measureReads(s, reads, options.iterations);
+      log(`${db.dialect} @${size}: ${JSON.stringify(timings)}`);
+      const exports = await measureExports(s);
+      log(`${db.dialect} @${size}: exports ${JSON.stringify(exports)}`);
+      const createsPerSecond = await measureCreates(s, options.createSeconds);
+      result.sizes.push({
+        payments: size,
+        fillSeconds,
+        reads: timings,
+        exports,
+        createsPerSecond,
+        databaseBytes: await databaseBytes(db),
+      });
+      options.onSize?.(result);
+    }
+    return result;
+  } finally {
+    await s.close();
+  }
+}
+
+const ms = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
+const short = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
+
+/** The BENCHMARKS.md section: a table of each read's p95 (p50) per database and size, then exports and writes. */
+export function markdownOf(results: DatabaseResult[], note: string): string {
+  const cols = results.flatMap((r) => r.sizes.map((s) => ({ r, s })));
+  const measured = results.filter((r) => r.sizes.length > 0);
+  const lines = [
+    '## Issue 36: data at scale',
+    '',
+    `${machineLine()} · 2 cores, 24 GiB, shared with other work during this run`,
+    '',
+    note,
+    '',
+    'p95 (p50) in ms of each read, through the HTTP API of the app; target p95 < 50 ms (overview < 100 ms) at 1M,',
+    'within 2× of the 10k figure.',
+    '',
+    `| Read | target | ${cols.map(({ r, s }) => `${r.dialect} ${short(s.payments)}`).join(' | ')} |`,
+    `| --- | --- | ${cols.map(() => '---').join(' | ')} |`,
+  ];
+  const names = Object.keys(measured[0]?.sizes[0]?.reads ?? {});
+  for (const name of names) {
+    const target = measured[0]!.targets[name] ?? 50;
+    lines.push(
+      `| ${name} | ${target} | ${cols
+        .map(({ s }) => {
+          const t = s.reads[name];
+          if (!t) return '–';
+          const over = t.p95 >= target ? ' ✗' : '';
+          return `${ms(t.p95)} (${ms(t.p50)})${over}`;
+        })
+        .join(' | ')} |`,
+    );
+  }
+  lines.push(
+    '',
+    '| Exports, writes, size | ' + cols.map(({ r, s }) => `${r.dialect} ${short(s.payments)}`).join(' | ') + ' |',
+  );
+  lines.push(`| --- | ${cols.map(() => '---').join(' | ')} |`);
+  for (const e of ['payments', 'ledger', 'payouts']) {
+    lines.push(
+      `| ${e} export: rows/s (rows; peak RSS MiB, before) | ${cols
+        .map(({ s }) => {
+          const x = s.exports[e]!;
+          return `${x.rowsPerSecond.toLocaleString('en')} (${x.rows.toLocaleString('en')}; ${x.peakRssMiB}, ${x.rssBeforeMiB})`;
+        })
+        .join(' | ')} |`,
+    );
+  }
+  lines.push(
+    `| creates/s (empty database: see note) | ${cols
+      .map(
+        ({ r, s }) =>
+          `${s.createsPerSecond} (${Math.round((100 * s.createsPerSecond) / r.emptyCreatesPerSecond)}% of ${r.emptyCreatesPerSecond})`,
+      )
+      .join(' | ')} |`,
+  );
+  lines.push(
+    `| database size, MiB (per 1M payments) | ${cols
+      .map(
+        ({ s }) =>
+          `${Math.round(s.databaseBytes / 2 ** 20)} (${Math.round((s.databaseBytes / 2 ** 20 / s.payments) * 1e6)})`,
+      )
+      .join(' | ')} |`,
+  );
+  lines.push(`| fill time, s | ${cols.map(({ s }) => s.fillSeconds.toFixed(0)).join(' | ')} |`);
+  const scans = results.filter((r) => r.scan);
+  if (scans.length > 0) {
+    lines.push('', '| Deposit scan (target: one round within the 2 s scan interval) | ms |', '| --- | --- |');
+    for (const { dialect, scan } of scans) {
+      lines.push(
+        `| ${dialect}: one round over ${scan!.watched.toLocaleString('en')} watched addresses, ${scan!.transfers} of them paid in the block (recorded ${scan!.recorded}, credited) | ${ms(scan!.roundMs)} |`,
+        `| ${dialect}: one round over ${scan!.watched.toLocaleString('en')} watched addresses, nothing new | ${ms(scan!.idleRoundMs)} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      payments: { type: 'string', default: '1000000' },
+      db: { type: 'string', default: 'both' },
+      iterations: { type: 'string', default: '40' },
+      'create-seconds': { type: 'string', default: '5' },
+      /** Only writes the report from result files of earlier runs (comma-separated), e.g. one per database. */
+      report: { type: 'string' },
+      /** Only the deposit scan round (on a fresh database per dialect): the watched addresses' number. */
+      'scan-only': { type: 'string' },
+    },
+  });
+  if (values.report) {
+    const merged = values.report.split(',').flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as DatabaseResult[]);
+    const markdown = markdownOf(merged, process.env.BENCH_NOTE ?? '');
+    console.log(markdown);
+    writeSection('scale', markdown);
+    return;
+  }
+  const payments = Number(values.payments);
+  const dialects = values.db === 'both' ? ['sqlite', 'postgres'] : [values.db!];
+  const out = process.env.BENCH_OUT ?? '/tmp/paygate-bench-scale.json';
+  const results: DatabaseResult[] = [];
+  const save = () => writeFileSync(out, JSON.stringify(results, null, 2));
+  if (values['scan-only']) {
+    for (const dialect of dialects) {
+      const pg = dialect === 'postgres' ? await startThrowawayPostgres() : null;
+      try {
+        const scan = await measureScan(pg?.url ?? null, Number(values['scan-only']), 100, (line) =>
+          console.log(`[${new Date().toISOString().slice(11, 19)}] ${dialect} ${line}`),
+        );
+        console.log(dialect, JSON.stringify(scan));
+        results.push({ dialect, scan, emptyCreatesPerSecond: 0, sizes: [], targets: {} });
+        save();
+      } finally {
+        pg?.stop();
+      }
+    }
+    return;
+  }
+  for (const dialect of dialects) {
+    let db: Database;
+    let cleanup: () => void;
+    if (dialect === 'sqlite') {
+      const dir = mkdtempSync(join(tmpdir(), 'paygate-scale-'));
+      db = openDatabase(`sqlite:${join(dir, 'paygate.sqlite')}`);
+      cleanup = () => rmSync(dir, { recursive: true, force: true });
+    } else {
+      const pg = await startThrowawayPostgres();
+      db = openDatabase(pg.url);
+      cleanup = () => pg.stop();
+    }
+    try {
+      await migrateDatabase(db);
+      const partial: DatabaseResult = { dialect, emptyCreatesPerSecond: 0, sizes: [], targets: {} };
+      results.push(partial);
+      const r = await runOne(db, sizesUpTo(payments), {
+        iterations: Number(values.iterations),
+        createSeconds: Number(values['create-seconds']),
+        timelineDeliveries: 2000,
+        log: (line) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`),
+        onSize: (now) => {
+          Object.assign(partial, now);
+          save();
+        },
+      });
+      Object.assign(partial, r);
+      save();
+    } finally {
+      await db.close();
+      cleanup();
+    }
+  }
+  const markdown = markdownOf(results, process.env.BENCH_NOTE ?? '');
+  console.log(markdown);
+  writeSection('scale', markdown);
+}
+
+if (process.argv[1]?.endsWith('scale.ts')) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
