@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import {
   chainReadinessChecks,
   feePayerBalances,
+  rpcEndpointHealth,
   LOCAL_BLOCK_TIME_MS,
   startChains,
   type Chains,
@@ -166,6 +167,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     queueDepth: async () => ({ ...(await queueDepth(db, now())) }),
     processMetrics: options.processMetrics,
     feePayerBalances: async () => (chainsForMetrics ? feePayerBalances(chainsForMetrics) : []),
+    rpcEndpointHealth: () => (chainsForMetrics ? rpcEndpointHealth(chainsForMetrics) : []),
   });
   const shutdown = new AbortController();
   let chains: Chains | null = null;
