@@ -8,7 +8,10 @@ import { evmRpcPool, observedTransport, viemChain } from '../../server/src/chain
 import { createSolanaClient, solanaRpcPool } from '../../server/src/chains/solana/client.js';
 import { localSolanaConfig } from '../../server/src/chains/solana/localConfig.js';
 import type { RpcEndpointConfig } from '../../server/src/chains/rpcEndpoints.js';
-import { silentObserver } from '../../server/src/observability/observer.js';
+import { pino } from 'pino';
+import type { RpcPool } from '../../server/src/chains/rpcPool.js';
+import { createMetrics } from '../../server/src/observability/metrics.js';
+import { silentObserver, type Observer } from '../../server/src/observability/observer.js';
 import { sharedLocalChain } from '../helpers/chain.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/faultProxy.js';
 import { fundedWallet, sharedLocalSolana, signedTransaction } from '../helpers/solana.js';
@@ -24,13 +27,13 @@ describe('several RPC endpoints per chain, through the fault proxy', () => {
     while (proxies.length) await proxies.pop()!.close();
   });
 
-  async function evmPair() {
+  async function evmPair(observer: Observer = silentObserver) {
     const chain = await sharedLocalChain();
     const [a, b] = [await startFaultProxy(chain.config.rpcUrl), await startFaultProxy(chain.config.rpcUrl)];
     proxies.push(a, b);
     const config = { ...chain.config, rpcEndpoints: [endpoint(a.url), endpoint(b.url)] };
-    const pool = evmRpcPool(config, silentObserver, { now, breakerOpenMs: 1_000, backoffMs: 10, headRefreshMs: 0 });
-    const transport = observedTransport(config, silentObserver, pool);
+    const pool = evmRpcPool(config, observer, { now, breakerOpenMs: 1_000, backoffMs: 10, headRefreshMs: 0 });
+    const transport = observedTransport(config, observer, pool);
     const client = createPublicClient({ chain: viemChain(config), transport, pollingInterval: 50 });
     return { chain, config, a, b, pool, client, transport };
   }
@@ -87,14 +90,30 @@ describe('several RPC endpoints per chain, through the fault proxy', () => {
     assert.ok(pool.healthy());
   });
 
-  it('a breaker opens after repeated errors, stays open, then closes after a half-open probe', async () => {
-    const { a, client, pool } = await evmPair();
+  it('a breaker opens after repeated errors, stays open, then closes after a half-open probe; metrics show it', async () => {
+    let pool: RpcPool | null = null;
+    const metrics = createMetrics({
+      logger: pino({ level: 'silent' }),
+      queueDepth: async () => ({}),
+      rpcEndpointHealth: () => [{ chain: 'eip155:31337', endpoints: pool!.health() }],
+    });
+    const pair = await evmPair(metrics.observer);
+    pool = pair.pool;
+    const { a, client } = pair;
     a.inject('*', { kind: 'serverError', status: 503 });
     await client.getChainId();
     // A failed endpoint is asked last; the head probes still ask it, and their errors open its breaker.
     for (let i = 0; i < 3; i += 1) await pool.refreshHeads();
     assert.equal(pool.health()[0]!.breaker, 'open');
     assert.equal(pool.healthy(), true, 'the other endpoint still serves');
+    const scrape = await metrics.registry.metrics();
+    assert.match(scrape, /paygate_chain_rpc_endpoint_breaker_state\{chain="eip155:31337",endpoint="endpoint0"\} 2/);
+    assert.match(scrape, /paygate_chain_rpc_endpoint_available\{chain="eip155:31337",endpoint="endpoint1"\} 1/);
+    assert.match(
+      scrape,
+      /paygate_chain_rpc_endpoint_requests_total\{chain="eip155:31337",endpoint="endpoint0",outcome="http"\} [3-9]/,
+    );
+    assert.doesNotMatch(scrape, /127\.0\.0\.1/, 'no endpoint URL in the metrics');
     const asked = a.calls.length;
     await client.getChainId();
     assert.equal(a.calls.length, asked, 'an open breaker is not asked');
@@ -103,6 +122,18 @@ describe('several RPC endpoints per chain, through the fault proxy', () => {
     a.heal();
     await pool.refreshHeads();
     assert.equal(pool.health()[0]!.breaker, 'closed');
+
+    // Every endpoint down: the chain is unavailable (readiness fails), then back without a restart.
+    a.inject('*', { kind: 'reset' });
+    pair.b.inject('*', { kind: 'reset' });
+    for (let i = 0; i < 3; i += 1) await pool.refreshHeads();
+    assert.equal(pool.healthy(), false);
+    await assert.rejects(client.getChainId());
+    a.heal();
+    pair.b.heal();
+    clock += 5_000;
+    assert.ok((await client.getBlockNumber({ cacheTime: 0 })) > 0n);
+    assert.equal(pool.healthy(), true);
   });
 
   it('a node whose head lags is not asked, and one node’s "not found" does not hide a mined transaction', async () => {
