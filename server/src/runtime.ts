@@ -8,6 +8,7 @@ import {
   allChains,
   chainReadinessChecks,
   feePayerBalances,
+  rpcEndpointHealth,
   LOCAL_BLOCK_TIME_MS,
   startChains,
   type Chains,
@@ -194,6 +195,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     queueDepth: async () => ({ ...(await queueDepth(db, now())) }),
     processMetrics: options.processMetrics,
     feePayerBalances: async () => (chainsForMetrics ? feePayerBalances(chainsForMetrics) : []),
+    rpcEndpointHealth: () => (chainsForMetrics ? rpcEndpointHealth(chainsForMetrics) : []),
   });
   const shutdown = new AbortController();
   let chains: Chains | null = null;

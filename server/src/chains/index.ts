@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { silentObserver, type Observer } from '../observability/observer.js';
 import type { ReadinessCheck } from '../observability/readiness.js';
+import type { EndpointHealth, RpcPool } from './rpcPool.js';
 import { loadChainsSetting, loadSolanaChainsSetting, type EvmChainConfig } from './chainsSetting.js';
 import { createEvmClients, type EvmClients } from './eip155/client.js';
 import { ChainMetadataError, checkChainMetadata } from './eip155/metadata.js';
@@ -121,6 +122,14 @@ export function allChains(chains: Chains): ConfiguredChain[] {
     ...chains.evm.map((c) => evmConfiguredChain(c.config, c.clients)),
     ...chains.solana.map((c) => solanaConfiguredChain(c.config)),
   ];
+}
+
+/** Every chain's endpoints and their health, for the per-endpoint gauges (observability/metrics.ts). */
+export function rpcEndpointHealth(chains: Chains): { chain: string; endpoints: EndpointHealth[] }[] {
+  return [
+    ...chains.evm.map((c) => ({ chain: c.config.caip2, pool: c.clients.pool as RpcPool | undefined })),
+    ...chains.solana.map((c) => ({ chain: c.config.caip2, pool: c.pool })),
+  ].flatMap(({ chain, pool }) => (pool ? [{ chain, endpoints: pool.health() }] : []));
 }
 
 export function findEvmChain(chains: Chains, caip2: string): EvmChain | undefined {

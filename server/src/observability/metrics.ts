@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Observer } from './observer.js';
+import type { EndpointHealthReading, Observer } from './observer.js';
 
 export interface Metrics {
   registry: Registry;
@@ -35,6 +35,8 @@ export interface MetricsOptions {
   processMetrics?: boolean;
   /** The Solana fee payers' balances, read on each scrape; absent in a process that serves no Solana chain. */
   feePayerBalances?: () => Promise<{ chain: string; lamports: bigint }[]>;
+  /** Each chain's RPC endpoints as chains/rpcPool.ts sees them (labels, never URLs). */
+  rpcEndpointHealth?: () => { chain: string; endpoints: EndpointHealthReading[] }[];
 }
 
 const httpBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -133,6 +135,51 @@ export function createMetrics(options: MetricsOptions): Metrics {
     registers,
   });
 
+  const endpointCalls = new Counter({
+    name: 'paygate_chain_rpc_endpoint_requests_total',
+    help: 'Calls to each RPC endpoint of a chain by outcome: ok, or the kind of failure (timeout, connection, rateLimited, http, malformed, wrongId, rpcError).',
+    labelNames: ['chain', 'endpoint', 'outcome'] as const,
+    registers,
+  });
+  const endpointDuration = new Histogram({
+    name: 'paygate_chain_rpc_endpoint_duration_seconds',
+    help: 'Latency of each RPC endpoint of a chain, failed calls included.',
+    labelNames: ['chain', 'endpoint'] as const,
+    buckets: rpcBuckets,
+    registers,
+  });
+  const endpointGauge = (name: string, help: string, read: (e: EndpointHealthReading) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['chain', 'endpoint'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const { chain, endpoints } of options.rpcEndpointHealth?.() ?? []) {
+          for (const e of endpoints) {
+            const value = read(e);
+            if (value !== null) this.set({ chain, endpoint: e.label }, value);
+          }
+        }
+      },
+    });
+  endpointGauge(
+    'paygate_chain_rpc_endpoint_head_lag',
+    "Blocks (EVM) or slots (Solana) an endpoint trails the best head the chain's endpoints report; past the chain's maxHeadLag it is not asked.",
+    (e) => (e.lag === null ? null : Number(e.lag)),
+  );
+  endpointGauge(
+    'paygate_chain_rpc_endpoint_breaker_state',
+    "Each endpoint's circuit breaker: 0 closed, 1 half-open (one probe allowed), 2 open.",
+    (e) => ({ closed: 0, halfOpen: 1, open: 2 })[e.breaker],
+  );
+  endpointGauge(
+    'paygate_chain_rpc_endpoint_available',
+    '1 when reads may go to the endpoint (breaker not open, not rate-limited, head in bound); a chain whose endpoints are all 0 is unavailable.',
+    (e) => (e.available ? 1 : 0),
+  );
+
   const settlementReorgs = new Counter({
     name: 'paygate_settlement_reorgs_total',
     help: 'Succeeded payments whose transaction left the chain before finality: gone, reappeared, or abandoned.',
@@ -215,6 +262,10 @@ export function createMetrics(options: MetricsOptions): Metrics {
     rpcCall({ chain, method, ok, seconds }) {
       rpcDuration.observe({ chain, method }, seconds);
       if (!ok) rpcErrors.inc({ chain, method });
+    },
+    rpcEndpointCall({ chain, endpoint, outcome, seconds }) {
+      endpointCalls.inc({ chain, endpoint, outcome });
+      endpointDuration.observe({ chain, endpoint }, seconds);
     },
     settlementReorg({ chain, outcome }) {
       settlementReorgs.inc({ chain, outcome });

@@ -14,6 +14,28 @@ export interface PaymentTransition {
 /** `refused`: the URL policy blocked the endpoint; `failed`: no 2xx (error status, redirect, timeout, network). */
 export type WebhookOutcome = 'delivered' | 'failed' | 'refused';
 
+/** One call to one endpoint of a chain (chains/rpcPool.ts); the endpoint is a label, never its URL (keys). */
+export interface RpcCallRecord {
+  chain: string;
+  endpoint: string;
+  method: string;
+  outcome: 'ok' | 'timeout' | 'connection' | 'rateLimited' | 'http' | 'malformed' | 'wrongId' | 'rpcError';
+  seconds: number;
+}
+
+/** One endpoint's health as chains/rpcPool.ts keeps it, for the gauges. */
+export interface EndpointHealthReading {
+  label: string;
+  breaker: 'closed' | 'open' | 'halfOpen';
+  consecutiveErrors: number;
+  latencyMs: number | null;
+  head: bigint | null;
+  /** Blocks (or slots) behind the best known head; null while its head is unknown. */
+  lag: bigint | null;
+  /** Whether a read may be sent to it now. */
+  available: boolean;
+}
+
 export interface Observer {
   /** Called once the transaction that made the transition has committed. */
   paymentTransition(t: PaymentTransition): void;
@@ -22,6 +44,8 @@ export interface Observer {
   webhookDelivered(a: { seconds: number }): void;
   jobRun(r: { task: string; outcome: 'completed' | 'failed'; seconds: number }): void;
   rpcCall(r: { chain: string; method: string; ok: boolean; seconds: number }): void;
+  /** One call to one of a chain's endpoints (chains/rpcPool.ts): its outcome by kind, for per-endpoint health. */
+  rpcEndpointCall?(r: RpcCallRecord): void;
   /**
    * Direct settlement found a succeeded payment's transaction gone from its chain before finality (`outcome`
    * `gone`), back again (`reappeared`), or gone for good (`abandoned`: a discrepancy is recorded).

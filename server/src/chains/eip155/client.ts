@@ -3,8 +3,10 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
-  http,
+  createTransport,
+  RpcRequestError,
   type Chain,
+  type EIP1193RequestFn,
   type PrivateKeyAccount,
   type PublicClient,
   type Transport,
@@ -13,6 +15,8 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { observeRpc, silentObserver, type Observer } from '../../observability/observer.js';
 import { nativeAsset, type EvmChainConfig } from '../chainsSetting.js';
+import { endpointsOf } from '../rpcEndpoints.js';
+import { RpcPool, type RpcPoolOptions } from '../rpcPool.js';
 
 import { RelayTurns } from './relayTurns.js';
 
@@ -24,6 +28,8 @@ export interface EvmClients {
   relayTurns: RelayTurns;
   /** Tokens' EIP-712 domains, read on chain once per token (actions.ts `tokenDomain`). */
   tokenDomains: Map<string, Promise<{ name: string; version: string }>>;
+  /** The endpoints both clients share: their health is what metrics and /readyz report. */
+  pool: RpcPool;
 }
 
 export function viemChain(config: EvmChainConfig): Chain {
@@ -34,28 +40,52 @@ export function viemChain(config: EvmChainConfig): Chain {
     nativeCurrency: native
       ? { name: native.name, symbol: native.symbol, decimals: native.decimals }
       : { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [config.rpcUrl] } },
+    rpcUrls: { default: { http: endpointsOf(config).map((e) => e.url) } },
     contracts: { multicall3: { address: config.multicall3 } },
     testnet: config.mode === 'test',
   });
 }
 
+/** Answers that mean "this node has no such transaction (or block)": confirmed with the other endpoints. */
+const EVM_LOOKUPS = new Set(['eth_getTransactionReceipt', 'eth_getTransactionByHash', 'eth_getBlockByHash']);
+
+export function evmRpcPool(config: EvmChainConfig, observer: Observer, tuning: Partial<RpcPoolOptions> = {}): RpcPool {
+  return new RpcPool({
+    chain: config.caip2,
+    endpoints: endpointsOf(config),
+    headMethod: 'eth_blockNumber',
+    sendMethods: ['eth_sendRawTransaction'],
+    notFound: (method, result) => EVM_LOOKUPS.has(method) && result === null,
+    maxHeadLag: BigInt(config.maxHeadLag ?? 2),
+    onCall: (record) => observer.rpcEndpointCall?.(record),
+    ...tuning,
+  });
+}
+
 /**
- * HTTP to the chain's RPC URL, with every call timed per chain and method (observability/observer.ts). Batching
- * stays off so that each method gets its own latency; multicall already batches the reads that matter.
+ * The chain's endpoints (rpcPool.ts) as a viem transport, with every call timed per chain and method
+ * (observability/observer.ts). Batching stays off so that each method gets its own latency; multicall already
+ * batches the reads that matter.
  */
-export function observedTransport(config: EvmChainConfig, observer: Observer): Transport {
-  const base = http(config.rpcUrl, { retryCount: 2, timeout: 10_000 });
-  return ((params) => {
-    const transport = base(params);
-    return {
-      ...transport,
-      request: ((args, options) =>
-        observeRpc(observer, config.caip2, args.method, () =>
-          transport.request(args, options),
-        )) as typeof transport.request,
-    };
-  }) as Transport;
+export function observedTransport(
+  config: EvmChainConfig,
+  observer: Observer,
+  pool = evmRpcPool(config, observer),
+): Transport {
+  return (() =>
+    createTransport({
+      key: 'paygatePool',
+      name: 'Paygate RPC pool',
+      type: 'paygatePool',
+      retryCount: 1,
+      request: (async ({ method, params }: { method: string; params?: unknown }) =>
+        observeRpc(observer, config.caip2, method, async () => {
+          const response = await pool.request(method, params ?? []);
+          if (response.error)
+            throw new RpcRequestError({ body: { method, params }, error: response.error, url: 'pool' });
+          return response.result;
+        })) as EIP1193RequestFn,
+    })) as Transport;
 }
 
 export interface ClientOptions {
@@ -66,10 +96,13 @@ export interface ClientOptions {
 
 export function createEvmClients(config: EvmChainConfig, options: ClientOptions = {}): EvmClients {
   const chain = viemChain(config);
-  const transport = observedTransport(config, options.observer ?? silentObserver);
+  const observer = options.observer ?? silentObserver;
+  const pool = evmRpcPool(config, observer);
+  const transport = observedTransport(config, observer, pool);
   const pollingInterval = options.pollingIntervalMs;
   return {
     chain,
+    pool,
     public: createPublicClient({ chain, transport, pollingInterval }),
     relayer: createWalletClient({ chain, transport, pollingInterval, account: privateKeyToAccount(config.relayerKey) }),
     relayTurns: new RelayTurns(),

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { findCurrency } from '../../currencies.js';
 import type { ChainMode } from '../chainMode.js';
 import { explorerTxUrlSchema } from '../explorer.js';
+import { rpcEndpointSchema, rpcEndpointsOf, rpcUrlListSchema, type RpcEndpointConfig } from '../rpcEndpoints.js';
 
 export interface AssetConfig {
   /** CAIP-19, e.g. `eip155:8453/erc20:0x8335…` or `eip155:8453/slip44:60` for the native coin. */
@@ -40,7 +41,12 @@ export interface EvmChainConfig {
   chainId: number;
   name: string;
   mode: ChainMode;
+  /** The first endpoint's URL: what code that needs one URL (and configurations written before rpcUrls) uses. */
   rpcUrl: string;
+  /** Every endpoint the chain's reads fail over among and its sends go to (chains/rpcEndpoints.ts). */
+  rpcEndpoints?: RpcEndpointConfig[];
+  /** How many blocks an endpoint's head may trail the best known head and still be asked (chains/rpcPool.ts). */
+  maxHeadLag?: number;
   /** Blocks on top of the one that includes a payment's transaction, plus that one, before it counts as final. */
   confirmations: number;
   /** Seconds per block (an option's `etaS`): the chain file's `blockTimeS`, else the known value of the chain id. */
@@ -140,7 +146,9 @@ export const evmChainSchema = z
     name: z.string().min(1).max(100),
     mode: z.enum(['live', 'test'], { message: 'must be live or test' }),
     // The URL may embed a provider's API key, so its value never appears in an error.
-    rpcUrl: httpUrl,
+    rpcUrl: rpcUrlListSchema.optional(),
+    rpcUrls: z.array(rpcEndpointSchema).min(1).optional(),
+    maxHeadLag: z.number().int().min(0).max(10_000).optional(),
     confirmations: z.number().int().min(1).max(1000),
     blockTimeS: z.number().positive().max(3600).optional(),
     explorerTxUrl: explorerTxUrlSchema,
@@ -205,9 +213,13 @@ export function checkEvmChain(chain: z.infer<typeof evmChainSchema>, at: string)
         'give it in seconds per block (for example 2)',
     );
   }
+  const rpcEndpoints = rpcEndpointsOf(chain.rpcUrl, chain.rpcUrls, at);
+  const { rpcUrls: _listed, ...rest } = chain;
   return {
-    ...chain,
+    ...rest,
     blockTimeS,
+    rpcUrl: rpcEndpoints[0]!.url,
+    rpcEndpoints,
     caip2: chain.caip2 as `eip155:${number}`,
     namespace: 'eip155',
     chainId,

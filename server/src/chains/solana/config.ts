@@ -9,6 +9,7 @@ import { findCurrency } from '../../currencies.js';
 import type { ChainMode } from '../chainMode.js';
 import type { ConfiguredAsset } from '../configuredChain.js';
 import { explorerTxUrlSchema } from '../explorer.js';
+import { rpcEndpointSchema, rpcEndpointsOf, rpcUrlListSchema, type RpcEndpointConfig } from '../rpcEndpoints.js';
 
 /** The common asset fields, with `caip19` as `solana:<ref>/token:<mint>`, or `solana:<ref>/slip44:501` for SOL. */
 export interface SolanaAssetConfig extends ConfiguredAsset {
@@ -21,7 +22,11 @@ export interface SolanaChainConfig {
   namespace: 'solana';
   name: string;
   mode: ChainMode;
+  /** The first endpoint's URL (see EvmChainConfig.rpcUrl). */
   rpcUrl: string;
+  rpcEndpoints?: RpcEndpointConfig[];
+  /** How many slots an endpoint may trail the best known slot and still be asked. */
+  maxHeadLag?: number;
   /** The commitment at which a payment's transaction counts as final. */
   commitment: 'confirmed' | 'finalized';
   /** See EvmChainConfig.explorerTxUrl: `{txId}` stands for the signature. */
@@ -70,7 +75,9 @@ export const solanaChainSchema = z
     }),
     name: z.string().min(1).max(100),
     mode: z.enum(['live', 'test'], { message: 'must be live or test' }),
-    rpcUrl: httpUrl,
+    rpcUrl: rpcUrlListSchema.optional(),
+    rpcUrls: z.array(rpcEndpointSchema).min(1).optional(),
+    maxHeadLag: z.number().int().min(0).max(100_000).optional(),
     commitment: z.enum(['confirmed', 'finalized']).default('confirmed'),
     explorerTxUrl: explorerTxUrlSchema,
     feePayerKey: z.string().refine((key) => {
@@ -100,7 +107,16 @@ export function checkSolanaChain(chain: z.infer<typeof solanaChainSchema>, at: s
     return { ...asset, mint: asset.mint as Address | null };
   });
   if (natives > 1) throw new Error(`${at}.assets: more than one SOL asset`);
-  return { ...chain, caip2: chain.caip2 as `solana:${string}`, namespace: 'solana', assets };
+  const rpcEndpoints = rpcEndpointsOf(chain.rpcUrl, chain.rpcUrls, at);
+  const { rpcUrls: _listed, ...rest } = chain;
+  return {
+    ...rest,
+    rpcUrl: rpcEndpoints[0]!.url,
+    rpcEndpoints,
+    caip2: chain.caip2 as `solana:${string}`,
+    namespace: 'solana',
+    assets,
+  };
 }
 
 export function solanaChainsOf(raw: unknown[], at = 'solanaChains'): SolanaChainConfig[] {
