@@ -51,13 +51,13 @@ interface Endpoint {
   limitedUntil: number;
 }
 
-let nextId = 1;
-
 export class RpcPool {
   private readonly endpoints: Endpoint[];
   private readonly now: () => number;
   private headsAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | null = null;
+  /** JSON-RPC ids of this pool's requests (an endpoint that answers with another id is faulty, rpcPost.ts). */
+  private nextId = 1;
 
   constructor(private readonly options: RpcPoolOptions) {
     this.now = options.now ?? Date.now;
@@ -177,7 +177,7 @@ export class RpcPool {
         seconds: (performance.now() - started) / 1000,
       });
     try {
-      const response = await postJsonRpc(endpoint.config, { jsonrpc: '2.0', id: nextId++, method, params });
+      const response = await postJsonRpc(endpoint.config, { jsonrpc: '2.0', id: this.nextId++, method, params });
       endpoint.latencyMs = Math.round(performance.now() - started);
       endpoint.errors = 0;
       endpoint.openUntil = 0;
