@@ -88,7 +88,10 @@ const en = {
   'deposit.copy': 'Copy',
   'deposit.copyAmount': 'Copy the amount to send on {network}',
   'deposit.copyAddress': 'Copy the address on {network}',
-  'deposit.copied': '{what} copied.',
+  'deposit.copiedAmount': 'Amount copied.',
+  'deposit.copiedAddress': 'Address copied.',
+  'deposit.received':
+    'Part of the amount has arrived, so this payment can no longer be cancelled. Pay the rest, or ask the merchant to refund what arrived.',
   'deposit.warning': 'Only {asset} on {network}: another token or network is not credited.',
   'deposit.qr': 'QR code to send {asset} on {network}',
   'deposit.open': 'Open in a wallet',
@@ -186,7 +189,10 @@ const fr: Catalogue = {
   'deposit.copy': 'Copier',
   'deposit.copyAmount': 'Copier le montant à envoyer sur {network}',
   'deposit.copyAddress': 'Copier l’adresse sur {network}',
-  'deposit.copied': '{what} copié.',
+  'deposit.copiedAmount': 'Montant copié.',
+  'deposit.copiedAddress': 'Adresse copiée.',
+  'deposit.received':
+    'Une partie du montant est arrivée : ce paiement ne peut plus être annulé. Payez le reste, ou demandez au marchand de rembourser ce qui est arrivé.',
   'deposit.warning': 'Uniquement du {asset} sur {network} : un autre jeton ou réseau n’est pas crédité.',
   'deposit.qr': 'QR code pour envoyer du {asset} sur {network}',
   'deposit.open': 'Ouvrir dans un portefeuille',

@@ -112,6 +112,8 @@ export function App(props: { config: CheckoutPageConfig }) {
   const [collect, setCollect] = useState<CollectRequest | null>(null);
   // Counts the status poll's answers: the deposit panel reads what was received again on each.
   const [statusAnswers, setStatusAnswers] = useState(0);
+  // Money at a deposit address: Cancel is refused by the gateway from then on (§26.2), so it is not offered.
+  const [received, setReceived] = useState(false);
   const viewRef = useRef(view);
   viewRef.current = view;
 
@@ -451,9 +453,22 @@ export function App(props: { config: CheckoutPageConfig }) {
               onPay={(o) => void pay(o)}
               onRefresh={() => void loadOptions()}
             />
-            <DepositPanel gateway={gateway} paymentId={paymentId!} lang={lang} t={t} refresh={statusAnswers} />
+            <DepositPanel
+              gateway={gateway}
+              paymentId={paymentId!}
+              lang={lang}
+              t={t}
+              refresh={statusAnswers}
+              onReceived={setReceived}
+            />
             <PhonePanel config={config} t={t} open={wallets.length === 0} />
-            <Cancel t={t} onCancel={() => void cancel()} disabled={busy !== null} />
+            {received ? (
+              <p class="muted" data-testid="received-note">
+                {t('deposit.received')}
+              </p>
+            ) : (
+              <Cancel t={t} onCancel={() => void cancel()} disabled={busy !== null} />
+            )}
           </section>
         )}
         {view.kind === 'processing' && (
