@@ -129,6 +129,8 @@ export function App(props: { config: CheckoutPageConfig }) {
       if (FINAL.includes(answer.status)) {
         if (viewRef.current.kind === 'final') return;
         const status = answer.status as FinalStatus;
+        // An error of the open view (a decline, a failed confirm) is stale once the payment has ended.
+        setMessage(null);
         setView({ kind: 'final', status, result: answer.info ?? null, seenAt: live ? now() : null, live });
         announce(t(`${status}.title`));
       } else if (answer.status === 'processing') {
