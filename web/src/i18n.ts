@@ -96,6 +96,7 @@ const en = {
   'deposit.qr': 'QR code to send {asset} on {network}',
   'deposit.open': 'Open in a wallet',
   'deposit.partial': 'Received {received} on {network}; {left} left to pay.',
+  'page.testMode': 'Test payment: no real money moves.',
   'language.label': 'Language',
   reference: 'Payment reference {paymentId}',
 } as const;
@@ -197,6 +198,7 @@ const fr: Catalogue = {
   'deposit.qr': 'QR code pour envoyer du {asset} sur {network}',
   'deposit.open': 'Ouvrir dans un portefeuille',
   'deposit.partial': '{received} reçus sur {network} ; il reste {left} à payer.',
+  'page.testMode': 'Paiement de test : aucun argent réel n’est transféré.',
   'language.label': 'Langue',
   reference: 'Référence du paiement {paymentId}',
 };

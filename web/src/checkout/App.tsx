@@ -90,6 +90,9 @@ export function App(props: { config: CheckoutPageConfig }) {
   // A page without a payment (not found) has no app id and never calls the gateway.
   const gateway = useMemo(() => gatewayFor(config.appId ?? 'app_test_none', now), [config, now]);
   const paymentId = config.paymentId;
+  // The hosted checkout's app id carries the payment's mode (`app_<mode>_…`, hostedCheckout/appIds.ts), as Stripe
+  // marks every view of a test payment.
+  const testMode = paymentId !== null && paymentId !== undefined && (config.appId ?? '').startsWith('app_test_');
 
   const [state, dispatch] = useReducer(checkoutReducer, paymentId, initialState);
   const { view, message } = state;
@@ -398,6 +401,11 @@ export function App(props: { config: CheckoutPageConfig }) {
         <p class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="announcer">
           {announcement}
         </p>
+        {testMode && (
+          <p class="test-mode" role="note" data-testid="test-mode">
+            {t('page.testMode')}
+          </p>
+        )}
         {view.kind === 'loading' && <p class="muted">{t('page.loading')}</p>}
         {view.kind === 'notFound' && <NotFound t={t} />}
         {view.kind === 'loadFailed' && (
