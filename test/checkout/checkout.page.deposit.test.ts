@@ -97,10 +97,35 @@ describe('hosted checkout page: deposits of a collected-mode payment', () => {
     );
     assert.equal(await evm.getByTestId('deposit-amount').textContent(), '7.5 TUSD');
     assert.equal(await solana.getByTestId('deposit-progress').count(), 0);
+    // Issue 31 finding 1: money has arrived, so Cancel is no longer offered; the page says why and what happens.
+    await eventually(
+      'Cancel to go once money has arrived',
+      async () => (await page.getByRole('button', { name: 'Cancel payment' }).count()) === 0,
+    );
+    await shows(page, 'Part of the amount has arrived, so this payment can no longer be cancelled.');
     await h.accessible(page, 'the partially paid deposit view');
     await h.capture(page, 'deposit-partial');
     // No CDN: the QR codes are drawn in the page.
     assertOnlyOwnOrigin(requests, h.server.url);
+  });
+
+  it('copy a deposit address: the French page says "Adresse copiée."', async () => {
+    await setMode('collected');
+    const paymentId = await h.payment();
+    const { page, context } = await h.open(paymentId, { lang: 'fr' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.server.url });
+    await h.view(page, 'open');
+    await page.getByTestId('deposits').waitFor();
+    await page
+      .getByRole('button', { name: /Copier l’adresse/ })
+      .first()
+      .click();
+    await shows(page, 'Adresse copiée.');
+    await page
+      .getByRole('button', { name: /Copier le montant/ })
+      .first()
+      .click();
+    await shows(page, 'Montant copié.');
   });
 
   it('get deposit options: a merchant paid directly shows no deposit view', async () => {

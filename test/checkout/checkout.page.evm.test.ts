@@ -89,6 +89,25 @@ describe('hosted checkout page: EVM wallet decisions', () => {
     await h.capture(page, 'rejected');
   });
 
+  it('declined in the wallet, then cancelled: the cancelled view no longer shows the decline (issue 31 finding 11)', async () => {
+    const paymentId = await h.payment();
+    const { page, evm } = await connected(paymentId);
+    const held = evm!.holdNext('eth_signTypedData_v4');
+    await page
+      .getByTestId('option')
+      .filter({ hasText: 'TUSD' })
+      .getByRole('button', { name: /^Pay 12\.5 TUSD/ })
+      .click();
+    await held.asked;
+    held.reject();
+    await shows(page, /You declined the request in your wallet/);
+    await page.getByRole('button', { name: 'Cancel payment' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel' }).click();
+    await h.view(page, 'cancelled');
+    assert.equal(await page.getByText(/You declined the request/).count(), 0);
+    await h.capture(page, 'declined-then-cancelled');
+  });
+
   it('no option: a buyer holding none of the accepted assets is told why, with what the payment accepts, and can refresh', async () => {
     const paymentId = await h.payment();
     const buyer = await h.buyer(0n, 0n);

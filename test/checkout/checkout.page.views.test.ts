@@ -45,6 +45,20 @@ describe('hosted checkout page: views without paying', () => {
     assert.match(await fallback.text(), /<html lang="en">/);
   });
 
+  it('a test payment says so on every view: open and cancelled (issue 31 finding 6)', async () => {
+    const paymentId = await h.payment();
+    const { page } = await h.open(paymentId);
+    await h.view(page, 'open');
+    const marker = page.getByRole('note').filter({ hasText: 'Test payment: no real money moves.' });
+    assert.equal(await marker.count(), 1);
+    await page.getByRole('button', { name: 'Cancel payment' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel' }).click();
+    await h.view(page, 'cancelled');
+    assert.equal(await marker.count(), 1);
+    await h.accessible(page, 'the test-mode marker');
+    await h.capture(page, 'test-mode-cancelled');
+  });
+
   it('cancel payment: the buyer confirms, the gateway cancels, and the page shows the cancelled view without redirecting', async () => {
     const paymentId = await h.payment();
     const { page } = await h.open(paymentId);

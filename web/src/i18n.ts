@@ -88,11 +88,15 @@ const en = {
   'deposit.copy': 'Copy',
   'deposit.copyAmount': 'Copy the amount to send on {network}',
   'deposit.copyAddress': 'Copy the address on {network}',
-  'deposit.copied': '{what} copied.',
+  'deposit.copiedAmount': 'Amount copied.',
+  'deposit.copiedAddress': 'Address copied.',
+  'deposit.received':
+    'Part of the amount has arrived, so this payment can no longer be cancelled. Pay the rest, or ask the merchant to refund what arrived.',
   'deposit.warning': 'Only {asset} on {network}: another token or network is not credited.',
   'deposit.qr': 'QR code to send {asset} on {network}',
   'deposit.open': 'Open in a wallet',
   'deposit.partial': 'Received {received} on {network}; {left} left to pay.',
+  'page.testMode': 'Test payment: no real money moves.',
   'language.label': 'Language',
   reference: 'Payment reference {paymentId}',
 } as const;
@@ -186,11 +190,15 @@ const fr: Catalogue = {
   'deposit.copy': 'Copier',
   'deposit.copyAmount': 'Copier le montant à envoyer sur {network}',
   'deposit.copyAddress': 'Copier l’adresse sur {network}',
-  'deposit.copied': '{what} copié.',
+  'deposit.copiedAmount': 'Montant copié.',
+  'deposit.copiedAddress': 'Adresse copiée.',
+  'deposit.received':
+    'Une partie du montant est arrivée : ce paiement ne peut plus être annulé. Payez le reste, ou demandez au marchand de rembourser ce qui est arrivé.',
   'deposit.warning': 'Uniquement du {asset} sur {network} : un autre jeton ou réseau n’est pas crédité.',
   'deposit.qr': 'QR code pour envoyer du {asset} sur {network}',
   'deposit.open': 'Ouvrir dans un portefeuille',
   'deposit.partial': '{received} reçus sur {network} ; il reste {left} à payer.',
+  'page.testMode': 'Paiement de test : aucun argent réel n’est transféré.',
   'language.label': 'Langue',
   reference: 'Référence du paiement {paymentId}',
 };

@@ -7,6 +7,7 @@ import { allChains, type Chains } from '../chains/index.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findClaimOfPayment } from '../db/queries/claims.js';
 import { findPayment, type PaymentRow } from '../db/queries/payments.js';
+import { receivedTransfers } from '../db/queries/seenTransfers.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
 import { currencyOfUnit } from '../currencies.js';
@@ -183,6 +184,7 @@ export async function waitForFinalStatus(
 /**
  * The buyer declines: only from `requires_action`; a cancelled payment answers again unchanged (no version, no
  * event), anything else is `invalid_state`. Expiry first, so a payment past its deadline is expired, not cancelled.
+ * Once a deposit transfer has arrived, refused with `invalid_state` (§26.2): part of the money is already with Paygate.
  */
 export async function cancelBuyerPayment(
   deps: BuyerPaymentDeps,
@@ -190,10 +192,25 @@ export async function cancelBuyerPayment(
   id: string,
 ): Promise<GatewayCancelResponse> {
   await readBuyerPayment(deps, scope, id);
-  const { payment } = await transitionPayment(deps, id, {
-    to: 'cancelled',
-    from: ['requires_action'],
-    stages: { cancelled: { cancelled_at: iso(deps.now()), cancelled_by: 'buyer', cancellation_reason: null } },
+  const { payment } = await deps.db.knex.transaction(async (trx) => {
+    // Under the payment's row lock, so a scan crediting the payment and this cancel see each other (§26.2).
+    const locked = await findPayment(trx, id, { forUpdate: true });
+    if (locked?.status === 'requires_action' && (await receivedTransfers(trx, id)) > 0) {
+      throw new ApiError(
+        'invalid_state',
+        'Money has already been received for this payment; it cannot be cancelled. Pay the rest, or ask the merchant for a refund.',
+      );
+    }
+    return transitionPayment(
+      deps,
+      id,
+      {
+        to: 'cancelled',
+        from: ['requires_action'],
+        stages: { cancelled: { cancelled_at: iso(deps.now()), cancelled_by: 'buyer', cancellation_reason: null } },
+      },
+      trx,
+    );
   });
   return cancelAnswer(payment);
 }

@@ -3,7 +3,7 @@
  * of amounts, addresses and statuses; the page keeps a status poll running while the payment is open, so a payment
  * paid from a phone, cancelled by the merchant or expired shows up here without a reload.
  */
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import {
   collectDataOf,
   PayError,
@@ -19,6 +19,14 @@ import type { CheckoutChain, CheckoutPageConfig, Language } from '../pageConfig.
 import { gatewayFor } from './api.js';
 import { serverClock } from './clock.js';
 import { CollectClosed, CollectDialog, CollectError, type CollectRequest } from './CollectDialog.js';
+import {
+  checkoutReducer,
+  initialState,
+  isFinalStatus,
+  showsMessage,
+  type ResultInfo,
+  type View,
+} from './checkoutMachine.js';
 import { DepositPanel } from './DepositPanel.js';
 import { formatFiat, formatRemaining, formatTime, formatToken, shorten } from './format.js';
 import { PhonePanel } from './PhonePanel.js';
@@ -31,23 +39,6 @@ import {
   type BrowserWallet,
 } from './wallets.js';
 
-type FinalStatus = 'succeeded' | 'failed' | 'expired' | 'cancelled';
-type ResultInfo = NonNullable<PaymentStatusResponse['info']>;
-
-type View =
-  | { kind: 'loading' }
-  | { kind: 'notFound' }
-  | { kind: 'loadFailed' }
-  | { kind: 'open' }
-  | {
-      kind: 'processing';
-      txId: string | null;
-      caip2: string | null;
-      /** A signed confirm the gateway has not accepted yet (it failed): kept to send again, never signed again. */
-      unconfirmed: { request: ConfirmPaymentRequest; error: string } | null;
-    }
-  | { kind: 'final'; status: FinalStatus; result: ResultInfo | null; seenAt: number | null; live: boolean };
-
 interface Connected {
   wallet: BrowserWallet;
   address: string;
@@ -59,7 +50,6 @@ type OptionsState =
   | { kind: 'ready'; options: PayableOption[] }
   | { kind: 'failed'; message: string };
 
-const FINAL: readonly string[] = ['succeeded', 'failed', 'expired', 'cancelled'];
 const POLL_MS = 20_000;
 const REDIRECT_S = 3;
 
@@ -100,18 +90,24 @@ export function App(props: { config: CheckoutPageConfig }) {
   // A page without a payment (not found) has no app id and never calls the gateway.
   const gateway = useMemo(() => gatewayFor(config.appId ?? 'app_test_none', now), [config, now]);
   const paymentId = config.paymentId;
+  // The hosted checkout's app id carries the payment's mode (`app_<mode>_…`, hostedCheckout/appIds.ts), as Stripe
+  // marks every view of a test payment.
+  const testMode = paymentId !== null && paymentId !== undefined && (config.appId ?? '').startsWith('app_test_');
 
-  const [view, setView] = useState<View>(paymentId ? { kind: 'loading' } : { kind: 'notFound' });
+  const [state, dispatch] = useReducer(checkoutReducer, paymentId, initialState);
+  const { view, message } = state;
   const [info, setInfo] = useState<PaymentInfo | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const [wallets, setWallets] = useState<BrowserWallet[]>([]);
   const [connected, setConnected] = useState<Connected[]>([]);
   const [options, setOptions] = useState<OptionsState>({ kind: 'idle' });
   const [busy, setBusy] = useState<string | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const setMessage = useCallback((text: string | null) => dispatch({ type: 'message', message: text }), []);
   const [collect, setCollect] = useState<CollectRequest | null>(null);
   // Counts the status poll's answers: the deposit panel reads what was received again on each.
   const [statusAnswers, setStatusAnswers] = useState(0);
+  // Money at a deposit address: Cancel is refused by the gateway from then on (§26.2), so it is not offered.
+  const [received, setReceived] = useState(false);
   const viewRef = useRef(view);
   viewRef.current = view;
 
@@ -124,14 +120,11 @@ export function App(props: { config: CheckoutPageConfig }) {
   /** Moves to the view of a status answer; `live` when it happened during this visit (only then do we redirect). */
   const showStatus = useCallback(
     (answer: PaymentStatusResponse, live: boolean, txId: string | null = null, caip2: string | null = null) => {
-      if (FINAL.includes(answer.status)) {
-        if (viewRef.current.kind === 'final') return;
-        const status = answer.status as FinalStatus;
-        setView({ kind: 'final', status, result: answer.info ?? null, seenAt: live ? now() : null, live });
-        announce(t(`${status}.title`));
-      } else if (answer.status === 'processing') {
-        if (viewRef.current.kind === 'processing') return;
-        setView({ kind: 'processing', txId, caip2, unconfirmed: null });
+      // The reducer decides the view (and drops a stale message on a final one); the announcement follows a change.
+      const before = viewRef.current.kind;
+      dispatch({ type: 'status', answer, seenAt: live ? now() : null, txId, caip2 });
+      if (isFinalStatus(answer.status) && before !== 'final') announce(t(`${answer.status}.title`));
+      else if (answer.status === 'processing' && before !== 'processing' && before !== 'final') {
         announce(t('processing.title'));
       }
     },
@@ -140,16 +133,16 @@ export function App(props: { config: CheckoutPageConfig }) {
 
   const load = useCallback(async () => {
     if (!paymentId) return;
-    setView({ kind: 'loading' });
+    dispatch({ type: 'load' });
     try {
       const payment = await gateway.getPayment(paymentId);
       setInfo(payment);
       document.title = t('page.title', { merchant: payment.merchant.name });
-      if (payment.status === 'requires_action') setView({ kind: 'open' });
+      if (payment.status === 'requires_action') dispatch({ type: 'open' });
       else showStatus(await gateway.getPaymentStatus(paymentId), false);
     } catch (error) {
-      if (error instanceof PaygateError && error.code === 'payment_not_found') setView({ kind: 'notFound' });
-      else setView({ kind: 'loadFailed' });
+      if (error instanceof PaygateError && error.code === 'payment_not_found') dispatch({ type: 'notFound' });
+      else dispatch({ type: 'loadFailed' });
     }
   }, [gateway, paymentId, showStatus, t]);
 
@@ -330,16 +323,17 @@ export function App(props: { config: CheckoutPageConfig }) {
       setCollect(null);
       if (signed && !paymentEnded(error)) {
         // The wallet has acted (for a transfer, funds have moved): never sign again, confirm again.
-        setView({
-          kind: 'processing',
+        dispatch({
+          type: 'unconfirmed',
           txId,
           caip2,
-          unconfirmed: { request: signed, error: t('confirm.failed', { reason: reasonOf(error) }) },
+          request: signed,
+          error: t('confirm.failed', { reason: reasonOf(error) }),
         });
         return;
       }
       if (error instanceof CollectError) {
-        setMessage(t('collect.error', { reason: error.message }));
+        dispatch({ type: 'message', message: t('collect.error', { reason: error.message }), sticky: true });
         return;
       }
       if (viewRef.current.kind !== 'open') return;
@@ -358,24 +352,24 @@ export function App(props: { config: CheckoutPageConfig }) {
     const { txId, caip2 } = viewRef.current;
     try {
       const answer = await gateway.confirmPayment(paymentId, request);
-      setView({ kind: 'processing', txId, caip2, unconfirmed: null });
+      dispatch({ type: 'confirmed' });
       showStatus(answer, true, txId, caip2);
     } catch (error) {
       const refused =
         error instanceof PaygateError && error.status >= 400 && error.status < 500 && error.status !== 429;
       if (refused && !paymentEnded(error)) {
         // The gateway will never accept this confirm: back to the options, saying why.
-        setView({ kind: 'open' });
-        setMessage(t('pay.failedToStart', { reason: reasonOf(error) }));
+        dispatch({ type: 'open', message: t('pay.failedToStart', { reason: reasonOf(error) }) });
         void loadOptions();
       } else if (refused) {
         showStatus(await gateway.getPaymentStatus(paymentId), true);
       } else {
-        setView({
-          kind: 'processing',
+        dispatch({
+          type: 'unconfirmed',
           txId,
           caip2,
-          unconfirmed: { request, error: t('confirm.failed', { reason: reasonOf(error) }) },
+          request,
+          error: t('confirm.failed', { reason: reasonOf(error) }),
         });
       }
     }
@@ -407,6 +401,11 @@ export function App(props: { config: CheckoutPageConfig }) {
         <p class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="announcer">
           {announcement}
         </p>
+        {testMode && (
+          <p class="test-mode" role="note" data-testid="test-mode">
+            {t('page.testMode')}
+          </p>
+        )}
         {view.kind === 'loading' && <p class="muted">{t('page.loading')}</p>}
         {view.kind === 'notFound' && <NotFound t={t} />}
         {view.kind === 'loadFailed' && (
@@ -428,7 +427,7 @@ export function App(props: { config: CheckoutPageConfig }) {
             onEnd={countdownEnded}
           />
         )}
-        {message && (view.kind === 'open' || view.kind === 'final') && (
+        {showsMessage(state) && (
           <p class="message" role="alert" data-testid="message">
             {message}
           </p>
@@ -451,9 +450,22 @@ export function App(props: { config: CheckoutPageConfig }) {
               onPay={(o) => void pay(o)}
               onRefresh={() => void loadOptions()}
             />
-            <DepositPanel gateway={gateway} paymentId={paymentId!} lang={lang} t={t} refresh={statusAnswers} />
+            <DepositPanel
+              gateway={gateway}
+              paymentId={paymentId!}
+              lang={lang}
+              t={t}
+              refresh={statusAnswers}
+              onReceived={setReceived}
+            />
             <PhonePanel config={config} t={t} open={wallets.length === 0} />
-            <Cancel t={t} onCancel={() => void cancel()} disabled={busy !== null} />
+            {received ? (
+              <p class="muted" data-testid="received-note">
+                {t('deposit.received')}
+              </p>
+            ) : (
+              <Cancel t={t} onCancel={() => void cancel()} disabled={busy !== null} />
+            )}
           </section>
         )}
         {view.kind === 'processing' && (

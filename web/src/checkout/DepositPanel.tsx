@@ -15,10 +15,12 @@ import { QrCode } from './qr.js';
 
 type DepositOption = components['schemas']['DepositOption'];
 
-async function readDeposits(gateway: PaygateWallet, paymentId: string): Promise<DepositOption[]> {
+/** The deposit options, or null when the gateway refuses them (a payment paid directly: 409 `invalid_state`). */
+async function readDeposits(gateway: PaygateWallet, paymentId: string): Promise<DepositOption[] | null> {
   const answer = await gateway.client.GET('/v1/gateway/payment/{id}/deposit', {
     params: { path: { id: paymentId } },
   });
+  if (answer.response.status === 409) return null;
   return answer.data?.deposits ?? [];
 }
 
@@ -29,22 +31,32 @@ export function DepositPanel(props: {
   t: Translate;
   /** Changes each time the status poll answers: the moment to read what was received again. */
   refresh: number;
+  /** Told whether any money has arrived at a deposit address (then the payment can no longer be cancelled, §26.2). */
+  onReceived?(received: boolean): void;
 }) {
-  const { gateway, paymentId, t } = props;
+  const { gateway, paymentId, t, onReceived } = props;
   const [deposits, setDeposits] = useState<DepositOption[]>([]);
+  // A direct-mode payment answers 409 once and always will: no read again on each status poll.
+  const [refused, setRefused] = useState(false);
   // One entry open at a time, the first by default: every network's amount, address and QR at once is a long page on
   // a phone, and a buyer pays on one network. The key, not the index, so a refresh keeps the buyer's choice.
   const [openKey, setOpenKey] = useState<string | null | undefined>(undefined);
   useEffect(() => {
+    if (refused) return;
     let current = true;
     readDeposits(gateway, paymentId)
-      .then((list) => current && setDeposits(list))
+      .then((list) => {
+        if (!current) return;
+        if (list === null) return setRefused(true);
+        setDeposits(list);
+        onReceived?.(list.some((d) => d.received.value !== '0'));
+      })
       // Unreachable for now: keep what is shown; the next status answer reads again.
       .catch(() => undefined);
     return () => {
       current = false;
     };
-  }, [gateway, paymentId, props.refresh]);
+  }, [gateway, paymentId, props.refresh, refused, onReceived]);
 
   if (deposits.length === 0) return null;
   return (
@@ -95,7 +107,7 @@ function DepositEntry(props: {
   const copy = async (what: string, text: string) => {
     try {
       await navigator.clipboard.writeText(text);
-      setCopied(t('deposit.copied', { what }));
+      setCopied(what);
     } catch {
       setCopied('');
     }
@@ -128,7 +140,7 @@ function DepositEntry(props: {
             <button
               type="button"
               class="secondary"
-              onClick={() => void copy(t('deposit.amount'), toSend)}
+              onClick={() => void copy(t('deposit.copiedAmount'), toSend)}
               aria-label={t('deposit.copyAmount', { network })}
             >
               {t('deposit.copy')}
@@ -142,7 +154,7 @@ function DepositEntry(props: {
             <button
               type="button"
               class="secondary"
-              onClick={() => void copy(t('deposit.address'), deposit.address)}
+              onClick={() => void copy(t('deposit.copiedAddress'), deposit.address)}
               aria-label={t('deposit.copyAddress', { network })}
             >
               {t('deposit.copy')}

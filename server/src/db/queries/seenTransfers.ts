@@ -185,3 +185,13 @@ export async function depositAddressOf(
     { address: string } | undefined;
   return row?.address ?? null;
 }
+
+/** How many transfers to the payment's deposit addresses count (seen or final; reorged ones never paid). */
+export async function receivedTransfers(db: Knex | Knex.Transaction, paymentId: string): Promise<number> {
+  const row = (await db('deposit_transfers')
+    .where({ payment_id: paymentId })
+    .whereNot({ state: 'reorged' })
+    .count({ n: '*' })
+    .first()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
+}
