@@ -313,7 +313,12 @@ export function App(props: { config: CheckoutPageConfig }) {
           const result = sent >= 0 ? request.results?.[sent] : undefined;
           const value = typeof result === 'string' ? result : result?.data[0];
           txId = typeof value === 'string' ? value : null;
-          showStatus({ status: 'processing', isFinal: false, pollInMs: null, info: null }, true, txId, caip2);
+          showStatus(
+            { status: 'processing', isFinal: false, pollInMs: null, info: null, failureCode: null },
+            true,
+            txId,
+            caip2,
+          );
         },
       });
       setBusy(null);
