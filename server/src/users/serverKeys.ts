@@ -17,7 +17,8 @@ export class ServerKeys {
 
   constructor(encryptionKeys: readonly { key: Buffer }[]) {
     this.keys = encryptionKeys.map(({ key: root }) => {
-      const derive = (label: KeyLabel) => Buffer.from(hkdfSync('sha256', root, Buffer.alloc(0), `paygate ${label}`, 32));
+      const derive = (label: KeyLabel) =>
+        Buffer.from(hkdfSync('sha256', root, Buffer.alloc(0), `paygate ${label}`, 32));
       return Object.fromEntries(LABELS.map((label) => [label, derive(label)])) as Record<KeyLabel, Buffer>;
     });
   }
@@ -42,6 +43,10 @@ export function keyedHash(deps: { serverKeys: ServerKeys }, label: KeyLabel, val
  * The same hash under every configured encryption key, the first first: a lookup by these finds a row stored before
  * a new key was put first, so a rotation never locks anyone out while old rows still carry the old key's hash.
  */
-export function keyedHashesUnderEveryKey(deps: { serverKeys: ServerKeys }, label: 'email hash', value: string): Buffer[] {
+export function keyedHashesUnderEveryKey(
+  deps: { serverKeys: ServerKeys },
+  label: 'email hash',
+  value: string,
+): Buffer[] {
   return deps.serverKeys.hashUnderEveryKey(label, value);
 }
