@@ -28,6 +28,9 @@ const targets: { api: Api; out: string }[] = [
   { api: 'gateway', out: 'sdk-wallet/src/generated/gateway.ts' },
   { api: 'merchant', out: 'sdk-merchant/src/generated/merchant.ts' },
   { api: 'merchant', out: 'webhook-verifier/src/generated/merchant.ts' },
+  // The web app reads its own copy: web/ never imports from server/ (test/architecture/architecture.web.rules.test.ts).
+  { api: 'gateway', out: 'web/src/generated/gateway.ts' },
+  { api: 'dashboard', out: 'web/src/generated/dashboard.ts' },
 ];
 
 const apis: Api[] = ['gateway', 'merchant', 'dev', 'dashboard'];

@@ -7,7 +7,7 @@
  * 401 too, and must not sign the user out).
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { paths } from '../../../server/src/generated/dashboard';
+import type { paths } from '../generated/dashboard.js';
 
 export type Mode = 'test' | 'live';
 export type DashboardClient = Client<paths>;

@@ -1,5 +1,5 @@
 /** The dashboard contract's schemas the shell's screens name, from the generated types (type-only). */
-import type { components } from '../../../server/src/generated/dashboard';
+import type { components } from '../generated/dashboard.js';
 
 type Schemas = components['schemas'];
 export type Role = Schemas['Role'];

@@ -24,14 +24,16 @@ import {
   TypedConfirmDialog,
 } from './parts/ui.js';
 import {
-  DELIVERY_STATUSES,
-  EVENT_TYPES,
   REPLAY_WINDOW_DAYS,
   type WebhookDelivery,
   type WebhookDeliveryStatus,
   type WebhookEndpoint,
   type WebhookEventType,
 } from './parts/webhookTypes.js';
+import {
+  webhookDeliveryStatusValues as DELIVERY_STATUSES,
+  webhookEventTypeValues as EVENT_TYPES,
+} from '../../generated/dashboard.js';
 import './parts/screens.css';
 
 interface ShownSecret {

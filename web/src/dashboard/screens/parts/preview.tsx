@@ -7,7 +7,7 @@
 import createClient from 'openapi-fetch';
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { paths } from '../../../../../server/src/generated/dashboard';
+import type { paths } from '../../../generated/dashboard.js';
 import type { DashboardClient } from '../../api.js';
 import { DashboardContext, type Mode, type Role } from '../../context.js';
 import { Overview } from '../Overview.js';

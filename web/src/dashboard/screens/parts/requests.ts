@@ -4,7 +4,7 @@
  * a Result: the data, or the failure to show. Types come from the contract (server/src/generated/dashboard.ts).
  */
 import type { DashboardClient } from '../../api.js';
-import type { components } from '../../../../../server/src/generated/dashboard';
+import type { components } from '../../../generated/dashboard.js';
 import { failureOf, thrownFailure, type Failure } from './errors.js';
 import { fileNameOf } from './fileName.js';
 
