@@ -23,9 +23,6 @@ const OVER_LIMIT_FOR_NOW = new Set([
   'src/dashboard/screens/PaymentDetail.tsx',
 ]);
 
-/** Imports of server/ that the `checkout` branch removes (web/src/checkout/ is that branch's to edit). */
-const SERVER_IMPORT_FOR_NOW = new Set(['src/checkout/DepositPanel.tsx']);
-
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -54,7 +51,6 @@ describe('web/src architecture rules', () => {
     const offending = files.flatMap((file) =>
       specifiers(readFileSync(join(WEB, file), 'utf8'))
         .filter((s) => reachesServer(file, s))
-        .filter(() => !SERVER_IMPORT_FOR_NOW.has(file))
         .map((s) => `${file} imports ${s}`),
     );
     assert.deepEqual(offending, []);

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { PaygateWallet } from '@paygate/sdk-wallet';
-import type { components } from '../../../server/src/generated/gateway';
+import type { components } from '../generated/gateway.js';
 import type { Translate } from '../i18n.js';
 import type { Language } from '../pageConfig.js';
 import { formatToken, toDecimal } from './format.js';
