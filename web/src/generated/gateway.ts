@@ -55,9 +55,12 @@ export interface paths {
          *
          *     - Send every account the wallet has keys for; accounts of namespaces or chains this server does not serve are
          *       ignored. A wallet without keys for a namespace sends no accounts of that namespace.
-         *     - An option may mix chains (for example an EVM action followed by a Solana action).
-         *     - An option's quote is valid until its `expiresAt`. After it, fetch and confirm answer `409 quote_expired`:
-         *       call this operation again (optionally listing the stale ids in `refresh`) and let the buyer choose again.
+         *     - Each option pays on one chain: its actions are all of that chain's namespace, and confirm refuses results that
+         *       do not match them (`400 params_validation`).
+         *     - An option's quote is valid until its `expiresAt`, which is never later than the payment's; a stablecoin of the
+         *       payment's currency needs no rate and has `expiresAt: null` (valid until the payment expires). After it, fetch
+         *       and confirm answer `409 quote_expired`: call this operation again (optionally listing the stale ids in
+         *       `refresh`) and let the buyer choose again.
          *     - Only a payment in `requires_action` can be paid: for any other status this answers `409 invalid_state`
          *       (`410 payment_expired` once the payment has expired). Read the status with [get payment](#operation/getPayment).
          *     - Every call quotes afresh and changes nothing on the payment, so it is safe to repeat.
@@ -977,8 +980,8 @@ export interface components {
         /**
          * PaymentOption
          * @description One way to pay: an account of the buyer, the asset and amount it would send, and the actions that do it.
-         *     Perform the actions in order, then [confirm](#operation/confirmPayment) with one result per action. An option
-         *     may mix chains (for example EVM actions followed by a Solana action); results follow the same order.
+         *     Perform the actions in order, then [confirm](#operation/confirmPayment) with one result per action, in the same
+         *     order. An option pays on one chain: every action is of that chain's namespace.
          * @example {
          *       "id": "opt_eyJwIjoicGF5XzdRejNrUDl4V20yTHJUOHZONGJZNmNKZCIsImEiOiJlaXAxNTU6ODQ1MzoweDcwOTk3OTcwQzUxODEyZGMzQTAxMEM3ZDAxYjUwZTBkMTdkYzc5QzgiLCJ1IjoiZWlwMTU1Ojg0NTMvZXJjMjA6MHg4MzM1ODlmQ0Q2ZURiNkUwOGY0YzdDMzJENGY3MWI1NGJkQTAyOTEzIiwidiI6IjEyNTAwMDAwIiwieCI6MTc3MTQwOTIyMH0.a_9AO6lYuVFrRDShubmtz2idKxvjElX_TJ-GAyoJbHU",
          *       "account": "eip155:8453:0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
@@ -1008,7 +1011,7 @@ export interface components {
          *         }
          *       ],
          *       "etaS": 6,
-         *       "expiresAt": 1771409220,
+         *       "expiresAt": null,
          *       "collectData": null
          *     }
          */
@@ -1205,6 +1208,51 @@ export interface components {
          */
         ConfirmResult: string | components["schemas"]["WalletRpcResult"];
         /**
+         * CollectedDataFields
+         * @description The collected data as WalletConnect Pay's SDKs send it: one `{id, value}` per field, every value a string. It
+         *     means the same as the object form with each `id` as a property: a `checkbox` field's value is `"true"` or
+         *     `"false"` and becomes that boolean; other values stay strings. An `id` given twice is refused with
+         *     `400 params_validation`.
+         * @example {
+         *       "fields": [
+         *         {
+         *           "id": "fullName",
+         *           "value": "Ada Lovelace"
+         *         },
+         *         {
+         *           "id": "dob",
+         *           "value": "1990-01-01"
+         *         },
+         *         {
+         *           "id": "porCountry",
+         *           "value": "GB"
+         *         },
+         *         {
+         *           "id": "porAddress",
+         *           "value": "London"
+         *         },
+         *         {
+         *           "id": "tosConfirmed",
+         *           "value": "true"
+         *         }
+         *       ]
+         *     }
+         */
+        CollectedDataFields: {
+            fields: {
+                /**
+                 * @description The field's `id` (a property of `CollectData.schema`).
+                 * @example fullName
+                 */
+                id: string;
+                /**
+                 * @description The buyer's answer, as text.
+                 * @example Ada Lovelace
+                 */
+                value: string;
+            }[];
+        };
+        /**
          * ConfirmPaymentRequest
          * @description The chosen option, one result per action of it, and the collected data when the option requires it.
          * @example {
@@ -1226,11 +1274,13 @@ export interface components {
             results: components["schemas"]["ConfirmResult"][];
             /**
              * @description The data collected from the buyer, required when the chosen option requires data collection (its own
-             *     `collectData`, or the options answer's top-level `collectData`). It is validated against that
-             *     `collectData.schema`; missing or invalid data is refused with `400 params_validation`. Ignored when the option
-             *     requires none. `null` is the same as absent.
+             *     `collectData`, or the options answer's top-level `collectData`). Two forms mean the same: an object with one
+             *     property per field (what `collectData.schema` describes), or WalletConnect Pay's `{"fields": [{"id", "value"}]}`
+             *     (`CollectedDataFields`). An object whose only property is a `fields` array is read as the second form. It is
+             *     validated against `collectData.schema`; missing or invalid data is refused with `400 params_validation`.
+             *     Ignored when the option requires none. `null` is the same as absent.
              */
-            collectedData?: {
+            collectedData?: components["schemas"]["CollectedDataFields"] | {
                 [key: string]: unknown;
             } | null;
         };
@@ -1275,14 +1325,23 @@ export interface components {
             paidAt: number;
         };
         /**
+         * PaymentFailureCode
+         * @description Why a payment reached `failed`, as WalletConnect Pay names it. `declined_user`: the paying account did not pass
+         *     the server's screening (the confirm was refused with `403 sanctioned_user`).
+         * @example declined_user
+         * @enum {string}
+         */
+        PaymentFailureCode: "declined_user";
+        /**
          * PaymentStatusResponse
          * @description The payment's status after the call, with polling guidance. Confirm, get payment status and cancel all answer
-         *     this shape. All four keys are always present.
+         *     this shape (cancel with the cancellation's fields added). All five keys are always present.
          * @example {
          *       "status": "processing",
          *       "isFinal": false,
          *       "pollInMs": 2000,
-         *       "info": null
+         *       "info": null,
+         *       "failureCode": null
          *     }
          */
         PaymentStatusResponse: {
@@ -1302,6 +1361,12 @@ export interface components {
             pollInMs: number | null;
             /** @description `PaymentResultInfo` once the status is `succeeded`; `null` for every other status. */
             info: components["schemas"]["PaymentResultInfo"] | null;
+            /**
+             * @description Why the payment failed, as a code: `null` unless `status` is `failed`, and `null` for a failure that no
+             *     code describes (a transaction that reverted or was dropped: ask the merchant). `declined_user`: the paying
+             *     account was refused by screening. More codes may appear; treat an unknown one as `null`.
+             */
+            failureCode: components["schemas"]["PaymentFailureCode"] | null;
         };
         /**
          * CancelPaymentRequest
@@ -1309,6 +1374,56 @@ export interface components {
          * @example {}
          */
         CancelPaymentRequest: Record<string, never>;
+        /**
+         * PaymentId
+         * @description A payment id, `pay_` followed by 24 base62 characters: 8 encoding its creation time, then 16 random ones (about 95 bits, so ids cannot be guessed).
+         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+         */
+        PaymentId: string;
+        /**
+         * CancelPaymentResponse
+         * @description The cancelled payment: the status fields every payment call answers (`PaymentStatusResponse`), and the
+         *     cancellation as WalletConnect Pay's gateway reports it (`paymentId`, `cancelledReason`, `cancelledAt`), so
+         *     wallets written for either read what they expect.
+         * @example {
+         *       "status": "cancelled",
+         *       "isFinal": true,
+         *       "pollInMs": null,
+         *       "info": null,
+         *       "failureCode": null,
+         *       "paymentId": "pay_7Qz3kP9xWm2LrT8vN4bY6cJd",
+         *       "cancelledReason": "cancelled_by_user",
+         *       "cancelledAt": "2026-02-18T10:12:30.000Z"
+         *     }
+         */
+        CancelPaymentResponse: {
+            /** @description `cancelled`. */
+            status: components["schemas"]["PaymentStatus"];
+            /** @description `true`. */
+            isFinal: boolean;
+            /**
+             * Format: int32
+             * @description `null`: a cancelled payment never changes again.
+             */
+            pollInMs: number | null;
+            /** @description `null` (only a succeeded payment has a result). */
+            info: components["schemas"]["PaymentResultInfo"] | null;
+            /** @description `null` (the payment did not fail). */
+            failureCode: components["schemas"]["PaymentFailureCode"] | null;
+            paymentId: components["schemas"]["PaymentId"];
+            /**
+             * @description Who cancelled it: `cancelled_by_user` (the buyer, through this call), `cancelled_by_merchant` (the merchant,
+             *     before this call) or `cancelled_by_system` (the server). More values may appear.
+             * @example cancelled_by_user
+             */
+            cancelledReason: string;
+            /**
+             * Format: date-time
+             * @description When the payment was cancelled, ISO 8601 UTC (the first cancellation, when it was cancelled before).
+             * @example 2026-02-18T10:12:30.000Z
+             */
+            cancelledAt: string;
+        };
         /**
          * SolanaPayLabel
          * @description The answer to a Solana Pay transaction request's `GET`: who is asking to be paid, as the wallet shows it before
@@ -1675,16 +1790,19 @@ export interface components {
          */
         ClientIdHeader: string;
         /**
-         * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+         * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+         *     WalletConnect Pay's name.
          *
-         *     **Published versions:** `2026-02-18` (the version this document describes).
+         *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+         *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
          *
          *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
          *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
          *     for that request only), never an older one. Checked in this order:
          *
-         *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-         *     2. older than the credential's pin → `400 api_version_downgrade`;
+         *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+         *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+         *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
          *     3. not a published version → `400 unknown_api_version`;
          *     4. otherwise the request is served at that version.
          *
@@ -1693,6 +1811,17 @@ export interface components {
          * @example 2026-02-18
          */
         SvcVersionHeader: string;
+        /**
+         * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+         *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+         *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+         *     version it was served at in a `WCP-Version` response header.
+         *
+         *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+         *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+         *     preview is compared with the credential's pin by its date.
+         */
+        WcpVersionHeader: string;
         /**
          * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
          *     metrics to help support; it never changes how the request is served.
@@ -1779,16 +1908,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -1797,6 +1929,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -1901,16 +2044,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -1919,6 +2065,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -2040,16 +2197,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -2058,6 +2218,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -2169,16 +2340,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -2187,6 +2361,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -2320,16 +2505,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -2338,6 +2526,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -2478,16 +2677,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -2496,6 +2698,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -2594,16 +2807,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -2612,6 +2828,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -2652,7 +2879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                    "application/json": components["schemas"]["CancelPaymentResponse"];
                 };
             };
             /**
@@ -2792,8 +3019,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `sanctioned_user`: the account is on the operator's screening list; the payment is now `failed`, as after a
-             *     refused confirm.
+             * @description `sanctioned_user`: the account is on the operator's screening list. No transaction is built and the payment is
+             *     unchanged: anyone who sees the QR code can post any account, so this proves no ownership (confirm, which
+             *     holds the account's signature, fails the payment).
              */
             403: {
                 headers: {
@@ -2954,3 +3182,4 @@ export const walletRpcActionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<
 export const buildActionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BuildActionItem"]["type"]> = ["build"];
 export const collectDataFieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CollectDataField"]["type"]> = ["text", "date", "checkbox"];
 export const depositsUnavailableReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DepositsUnavailableReason"]> = ["no_deposit_network", "no_settlement_address", "no_pegged_asset"];
+export const paymentFailureCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentFailureCode"]> = ["declined_user"];
