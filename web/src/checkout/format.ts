@@ -3,6 +3,7 @@
  * arithmetic only, and Intl formats the decimal string exactly, so no amount ever passes through a float.
  */
 import type { Amount } from '@paygate/sdk-wallet';
+import { showFiat } from '../kit/amounts.js';
 
 export function toDecimal(minor: string, decimals: number): string {
   const negative = minor.startsWith('-');
@@ -14,20 +15,9 @@ export function toDecimal(minor: string, decimals: number): string {
   return `${negative ? '-' : ''}${whole}.${fraction}`;
 }
 
-/** A fiat amount (`iso4217/CODE`) in the buyer's locale, with the currency's own digits. */
+/** A fiat amount (`iso4217/CODE`) in the buyer's locale, with the currency's own digits (the kit's one rule). */
 export function formatFiat(amount: Amount, locale: string): string {
-  const currency = amount.unit.replace(/^iso4217\//, '');
-  const decimals = amount.display?.decimals ?? 2;
-  try {
-    return new Intl.NumberFormat(locale, {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: decimals,
-      maximumFractionDigits: decimals,
-    }).format(toDecimal(amount.value, decimals) as `${number}`);
-  } catch {
-    return `${toDecimal(amount.value, decimals)} ${currency}`;
-  }
+  return showFiat(amount.value, amount.unit.replace(/^iso4217\//, ''), amount.display?.decimals ?? 2, locale);
 }
 
 /** A token amount with every significant digit (trailing zeros dropped) and its symbol: "12.5 USDC". */
