@@ -149,7 +149,7 @@ export async function solanaPayTransaction(
     );
   }
   const adapter = requireAdapter(checkout, chain.config.caip2);
-  const options = await pricedOptions(checkout, payment, merchant, new Map([[adapter, [account]]]), collectData);
+  const { options } = await pricedOptions(checkout, payment, merchant, new Map([[adapter, [account]]]), collectData);
   const best = options[0];
   if (!best) {
     const accepted = chain.config.assets.map((a) => a.symbol).join(', ');

@@ -1566,14 +1566,19 @@ export interface components {
          *     merchant API: an on-chain refund asked for (`refundPayment`, target `id=pay_…`) or a claim link cancelled
          *     (`cancelRefund`, target `id=rfd_…`), with the API key as actor and the payment, amount, network fee and kind of
          *     destination (`paying_wallet` or `claim_link`) in `details`; or the operator's change of the merchant's settlement
-         *     mode with `paygate admin set-settlement-mode` (action `setSettlementMode`, details `{ from, to }`).
+         *     mode with `paygate admin set-settlement-mode` (action `setSettlementMode`, details `{ from, to }`); or a security
+         *     event of a team member, written to the log of every merchant the person belongs to, with the person as actor and
+         *     mode `null`: `activateTwoFactor`, `disableTwoFactor`, `regenerateRecoveryCodes`, `signInWithRecoveryCode`,
+         *     `revokeSession` (target `sessionId=ses_…`) and `signInLocked` (failed sign-ins locked the account; details
+         *     `{ lockedUntil }`, Unix seconds). No entry holds a code, password or token.
          */
         AuditEntry: {
             id: components["schemas"]["AuditEntryId"];
             at: components["schemas"]["UnixSeconds"];
             actor: components["schemas"]["AuditActor"];
             /**
-             * @description The operation (its `operationId`), for example `rotateWebhookSecret`.
+             * @description The operation (its `operationId`), for example `rotateWebhookSecret`; for a security event one of the names
+             *     above (`signInWithRecoveryCode` and `signInLocked` are events of a sign-in, not operations).
              * @example rotateWebhookSecret
              */
             action: string;
@@ -2333,8 +2338,10 @@ export interface components {
             /** @description Set when merchant settlement of the succeeded payment completed (`status` stays `succeeded`); `null` before. */
             settled: components["schemas"]["SettledInfo"] | null;
             /**
-             * @description Set when you recorded an off-platform refund with `refundPayment` (`status` stays `succeeded`); `null`
-             *     otherwise. Recording a refund emits no webhook; the next event of the payment, if any, carries it.
+             * @description Set once you refunded the succeeded payment with `refundPayment` (`status` stays `succeeded`): recorded for a
+             *     refund you made off-platform (direct settlement), or sent on chain by Paygate for a payment settled in
+             *     collected mode (`refunded.refunds`); `null` otherwise. A refund emits no webhook; the next event of the payment,
+             *     if any, carries it.
              */
             refunded: components["schemas"]["RefundedInfo"] | null;
         };

@@ -45,7 +45,9 @@ export interface paths {
          *     **How to use the answer**
          *
          *     1. Show the options, in the order given (the server's recommendation), and let the buyer choose one. An empty
-         *        `options` list means that none of the accounts can pay on a chain and asset this server serves.
+         *        `options` list means that none of the accounts can pay on a chain and asset this server serves. A network
+         *        in `unavailable` cannot be reached now (its RPC endpoints are failing): show it as temporarily unavailable
+         *        and ask again later; the other networks' options are unaffected.
          *     2. If the chosen option (or the answer) carries `collectData`, collect that data from the buyer.
          *     3. Perform the option's `actions` in order. A `build` action is first resolved with
          *        [fetch an action](#operation/fetchAction).
@@ -55,9 +57,12 @@ export interface paths {
          *
          *     - Send every account the wallet has keys for; accounts of namespaces or chains this server does not serve are
          *       ignored. A wallet without keys for a namespace sends no accounts of that namespace.
-         *     - An option may mix chains (for example an EVM action followed by a Solana action).
-         *     - An option's quote is valid until its `expiresAt`. After it, fetch and confirm answer `409 quote_expired`:
-         *       call this operation again (optionally listing the stale ids in `refresh`) and let the buyer choose again.
+         *     - Each option pays on one chain: its actions are all of that chain's namespace, and confirm refuses results that
+         *       do not match them (`400 params_validation`).
+         *     - An option's quote is valid until its `expiresAt`, which is never later than the payment's; a stablecoin of the
+         *       payment's currency needs no rate and has `expiresAt: null` (valid until the payment expires). After it, fetch
+         *       and confirm answer `409 quote_expired`: call this operation again (optionally listing the stale ids in
+         *       `refresh`) and let the buyer choose again.
          *     - Only a payment in `requires_action` can be paid: for any other status this answers `409 invalid_state`
          *       (`410 payment_expired` once the payment has expired). Read the status with [get payment](#operation/getPayment).
          *     - Every call quotes afresh and changes nothing on the payment, so it is safe to repeat.
@@ -977,8 +982,8 @@ export interface components {
         /**
          * PaymentOption
          * @description One way to pay: an account of the buyer, the asset and amount it would send, and the actions that do it.
-         *     Perform the actions in order, then [confirm](#operation/confirmPayment) with one result per action. An option
-         *     may mix chains (for example EVM actions followed by a Solana action); results follow the same order.
+         *     Perform the actions in order, then [confirm](#operation/confirmPayment) with one result per action, in the same
+         *     order. An option pays on one chain: every action is of that chain's namespace.
          * @example {
          *       "id": "opt_eyJwIjoicGF5XzdRejNrUDl4V20yTHJUOHZONGJZNmNKZCIsImEiOiJlaXAxNTU6ODQ1MzoweDcwOTk3OTcwQzUxODEyZGMzQTAxMEM3ZDAxYjUwZTBkMTdkYzc5QzgiLCJ1IjoiZWlwMTU1Ojg0NTMvZXJjMjA6MHg4MzM1ODlmQ0Q2ZURiNkUwOGY0YzdDMzJENGY3MWI1NGJkQTAyOTEzIiwidiI6IjEyNTAwMDAwIiwieCI6MTc3MTQwOTIyMH0.a_9AO6lYuVFrRDShubmtz2idKxvjElX_TJ-GAyoJbHU",
          *       "account": "eip155:8453:0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
@@ -1008,7 +1013,7 @@ export interface components {
          *         }
          *       ],
          *       "etaS": 6,
-         *       "expiresAt": 1771409220,
+         *       "expiresAt": null,
          *       "collectData": null
          *     }
          */
@@ -1041,9 +1046,30 @@ export interface components {
             collectData?: components["schemas"]["CollectData"] | null;
         };
         /**
+         * NetworkUnavailableReason
+         * @description Why a network lists no option now.
+         *
+         *     - `network_unavailable`: none of the server's RPC endpoints for the network answers (they time out, fail or are
+         *       rate limited), so balances cannot be read there. Temporary: call get payment options again.
+         * @example network_unavailable
+         * @enum {string}
+         */
+        NetworkUnavailableReason: "network_unavailable";
+        /**
+         * UnavailableNetwork
+         * @description A network the accounts could pay on that the server cannot reach now, so it lists no option there. The other
+         *     networks' options are still listed: a checkout shows this network as temporarily unavailable instead of failing
+         *     the whole payment, and asks again later (the network comes back on its own, without any change to the payment).
+         */
+        UnavailableNetwork: {
+            /** @description The network, CAIP-2. */
+            chain: components["schemas"]["Caip2ChainId"];
+            reason: components["schemas"]["NetworkUnavailableReason"];
+        };
+        /**
          * GetPaymentOptionsResponse
          * @description The options that can complete the payment from the given accounts. Every field is optional and nullable in the
-         *     contract, for compatibility with existing wallet SDKs; Paygate always sends all three keys.
+         *     contract, for compatibility with existing wallet SDKs; Paygate always sends all four keys.
          */
         GetPaymentOptionsResponse: {
             /**
@@ -1059,6 +1085,12 @@ export interface components {
             collectData?: components["schemas"]["CollectData"] | null;
             /** @description The payment's information when the request had `includePaymentInfo=true`; `null` otherwise. */
             info?: components["schemas"]["PaymentInfo"] | null;
+            /**
+             * @description The networks an account was sent for that cannot be reached now, each with why; their options are missing from
+             *     `options` until they come back. Empty when every network answered. A network appears once, whatever the
+             *     number of accounts on it.
+             */
+            unavailable?: components["schemas"]["UnavailableNetwork"][] | null;
         };
         /**
          * DepositOption
@@ -1205,6 +1237,51 @@ export interface components {
          */
         ConfirmResult: string | components["schemas"]["WalletRpcResult"];
         /**
+         * CollectedDataFields
+         * @description The collected data as WalletConnect Pay's SDKs send it: one `{id, value}` per field, every value a string. It
+         *     means the same as the object form with each `id` as a property: a `checkbox` field's value is `"true"` or
+         *     `"false"` and becomes that boolean; other values stay strings. An `id` given twice is refused with
+         *     `400 params_validation`.
+         * @example {
+         *       "fields": [
+         *         {
+         *           "id": "fullName",
+         *           "value": "Ada Lovelace"
+         *         },
+         *         {
+         *           "id": "dob",
+         *           "value": "1990-01-01"
+         *         },
+         *         {
+         *           "id": "porCountry",
+         *           "value": "GB"
+         *         },
+         *         {
+         *           "id": "porAddress",
+         *           "value": "London"
+         *         },
+         *         {
+         *           "id": "tosConfirmed",
+         *           "value": "true"
+         *         }
+         *       ]
+         *     }
+         */
+        CollectedDataFields: {
+            fields: {
+                /**
+                 * @description The field's `id` (a property of `CollectData.schema`).
+                 * @example fullName
+                 */
+                id: string;
+                /**
+                 * @description The buyer's answer, as text.
+                 * @example Ada Lovelace
+                 */
+                value: string;
+            }[];
+        };
+        /**
          * ConfirmPaymentRequest
          * @description The chosen option, one result per action of it, and the collected data when the option requires it.
          * @example {
@@ -1226,11 +1303,13 @@ export interface components {
             results: components["schemas"]["ConfirmResult"][];
             /**
              * @description The data collected from the buyer, required when the chosen option requires data collection (its own
-             *     `collectData`, or the options answer's top-level `collectData`). It is validated against that
-             *     `collectData.schema`; missing or invalid data is refused with `400 params_validation`. Ignored when the option
-             *     requires none. `null` is the same as absent.
+             *     `collectData`, or the options answer's top-level `collectData`). Two forms mean the same: an object with one
+             *     property per field (what `collectData.schema` describes), or WalletConnect Pay's `{"fields": [{"id", "value"}]}`
+             *     (`CollectedDataFields`). An object whose only property is a `fields` array is read as the second form. It is
+             *     validated against `collectData.schema`; missing or invalid data is refused with `400 params_validation`.
+             *     Ignored when the option requires none. `null` is the same as absent.
              */
-            collectedData?: {
+            collectedData?: components["schemas"]["CollectedDataFields"] | {
                 [key: string]: unknown;
             } | null;
         };
@@ -1275,14 +1354,23 @@ export interface components {
             paidAt: number;
         };
         /**
+         * PaymentFailureCode
+         * @description Why a payment reached `failed`, as WalletConnect Pay names it. `declined_user`: the paying account did not pass
+         *     the server's screening (the confirm was refused with `403 sanctioned_user`).
+         * @example declined_user
+         * @enum {string}
+         */
+        PaymentFailureCode: "declined_user";
+        /**
          * PaymentStatusResponse
          * @description The payment's status after the call, with polling guidance. Confirm, get payment status and cancel all answer
-         *     this shape. All four keys are always present.
+         *     this shape (cancel with the cancellation's fields added). All five keys are always present.
          * @example {
          *       "status": "processing",
          *       "isFinal": false,
          *       "pollInMs": 2000,
-         *       "info": null
+         *       "info": null,
+         *       "failureCode": null
          *     }
          */
         PaymentStatusResponse: {
@@ -1302,6 +1390,12 @@ export interface components {
             pollInMs: number | null;
             /** @description `PaymentResultInfo` once the status is `succeeded`; `null` for every other status. */
             info: components["schemas"]["PaymentResultInfo"] | null;
+            /**
+             * @description Why the payment failed, as a code: `null` unless `status` is `failed`, and `null` for a failure that no
+             *     code describes (a transaction that reverted or was dropped: ask the merchant). `declined_user`: the paying
+             *     account was refused by screening. More codes may appear; treat an unknown one as `null`.
+             */
+            failureCode: components["schemas"]["PaymentFailureCode"] | null;
         };
         /**
          * CancelPaymentRequest
@@ -1309,6 +1403,56 @@ export interface components {
          * @example {}
          */
         CancelPaymentRequest: Record<string, never>;
+        /**
+         * PaymentId
+         * @description A payment id, `pay_` followed by 24 base62 characters: 8 encoding its creation time, then 16 random ones (about 95 bits, so ids cannot be guessed).
+         * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+         */
+        PaymentId: string;
+        /**
+         * CancelPaymentResponse
+         * @description The cancelled payment: the status fields every payment call answers (`PaymentStatusResponse`), and the
+         *     cancellation as WalletConnect Pay's gateway reports it (`paymentId`, `cancelledReason`, `cancelledAt`), so
+         *     wallets written for either read what they expect.
+         * @example {
+         *       "status": "cancelled",
+         *       "isFinal": true,
+         *       "pollInMs": null,
+         *       "info": null,
+         *       "failureCode": null,
+         *       "paymentId": "pay_7Qz3kP9xWm2LrT8vN4bY6cJd",
+         *       "cancelledReason": "cancelled_by_user",
+         *       "cancelledAt": "2026-02-18T10:12:30.000Z"
+         *     }
+         */
+        CancelPaymentResponse: {
+            /** @description `cancelled`. */
+            status: components["schemas"]["PaymentStatus"];
+            /** @description `true`. */
+            isFinal: boolean;
+            /**
+             * Format: int32
+             * @description `null`: a cancelled payment never changes again.
+             */
+            pollInMs: number | null;
+            /** @description `null` (only a succeeded payment has a result). */
+            info: components["schemas"]["PaymentResultInfo"] | null;
+            /** @description `null` (the payment did not fail). */
+            failureCode: components["schemas"]["PaymentFailureCode"] | null;
+            paymentId: components["schemas"]["PaymentId"];
+            /**
+             * @description Who cancelled it: `cancelled_by_user` (the buyer, through this call), `cancelled_by_merchant` (the merchant,
+             *     before this call) or `cancelled_by_system` (the server). More values may appear.
+             * @example cancelled_by_user
+             */
+            cancelledReason: string;
+            /**
+             * Format: date-time
+             * @description When the payment was cancelled, ISO 8601 UTC (the first cancellation, when it was cancelled before).
+             * @example 2026-02-18T10:12:30.000Z
+             */
+            cancelledAt: string;
+        };
         /**
          * SolanaPayLabel
          * @description The answer to a Solana Pay transaction request's `GET`: who is asking to be paid, as the wallet shows it before
@@ -1675,16 +1819,19 @@ export interface components {
          */
         ClientIdHeader: string;
         /**
-         * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+         * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+         *     WalletConnect Pay's name.
          *
-         *     **Published versions:** `2026-02-18` (the version this document describes).
+         *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+         *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
          *
          *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
          *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
          *     for that request only), never an older one. Checked in this order:
          *
-         *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-         *     2. older than the credential's pin → `400 api_version_downgrade`;
+         *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+         *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+         *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
          *     3. not a published version → `400 unknown_api_version`;
          *     4. otherwise the request is served at that version.
          *
@@ -1693,6 +1840,17 @@ export interface components {
          * @example 2026-02-18
          */
         SvcVersionHeader: string;
+        /**
+         * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+         *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+         *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+         *     version it was served at in a `WCP-Version` response header.
+         *
+         *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+         *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+         *     preview is compared with the credential's pin by its date.
+         */
+        WcpVersionHeader: string;
         /**
          * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
          *     metrics to help support; it never changes how the request is served.
@@ -1779,16 +1937,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -1797,6 +1958,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -1901,16 +2073,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -1919,6 +2094,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -2040,16 +2226,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -2058,6 +2247,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -2169,16 +2369,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -2187,6 +2390,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -2320,16 +2534,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -2338,6 +2555,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -2478,16 +2706,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -2496,6 +2727,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -2594,16 +2836,19 @@ export interface operations {
                  */
                 "Client-Id"?: components["parameters"]["ClientIdHeader"];
                 /**
-                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`.
+                 * @description The gateway API version to serve this request at, a date `YYYY-MM-DD`. `WCP-Version` is the same header under
+                 *     WalletConnect Pay's name.
                  *
-                 *     **Published versions:** `2026-02-18` (the version this document describes).
+                 *     **Published versions:** `2026-02-18` (the version this document describes), and the preview
+                 *     `2026-02-19.preview` (the same gateway shapes; see `WCP-Version`).
                  *
                  *     Each wallet key and app is pinned, when it is created, to the newest published version; a request without
                  *     `Svc-Version` is served at that pin. A request may ask for a newer published version than its pin (an upgrade
                  *     for that request only), never an older one. Checked in this order:
                  *
-                 *     1. not a `YYYY-MM-DD` calendar date (for example `2026-02-30` or `v1`) → `400 invalid_api_version`;
-                 *     2. older than the credential's pin → `400 api_version_downgrade`;
+                 *     1. not a `YYYY-MM-DD` calendar date, optionally followed by `.preview` (for example `2026-02-30` or `v1`), or a
+                 *        value that differs from `WCP-Version` → `400 invalid_api_version`;
+                 *     2. older than the credential's pin (a preview by its date) → `400 api_version_downgrade`;
                  *     3. not a published version → `400 unknown_api_version`;
                  *     4. otherwise the request is served at that version.
                  *
@@ -2612,6 +2857,17 @@ export interface operations {
                  * @example 2026-02-18
                  */
                 "Svc-Version"?: components["parameters"]["SvcVersionHeader"];
+                /**
+                 * @description WalletConnect Pay's name for `Svc-Version`, which WalletConnect Pay's SDKs send on every request: the same value,
+                 *     the same rules, the same answers. Send either header, or both with the same value; two different values are
+                 *     refused with `400 invalid_api_version`. Every answer to a request that got past the version check carries the
+                 *     version it was served at in a `WCP-Version` response header.
+                 *
+                 *     Besides the published dates, a preview `YYYY-MM-DD.preview` is accepted when it is a published preview:
+                 *     `2026-02-19.preview`, which WalletConnect Pay's SDKs send and whose gateway shapes are those of `2026-02-18`. A
+                 *     preview is compared with the credential's pin by its date.
+                 */
+                "WCP-Version"?: components["parameters"]["WcpVersionHeader"];
                 /**
                  * @description Name of the SDK making the request, for example `@paygate/sdk-wallet`. Informational: recorded in logs and
                  *     metrics to help support; it never changes how the request is served.
@@ -2652,7 +2908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                    "application/json": components["schemas"]["CancelPaymentResponse"];
                 };
             };
             /**
@@ -2792,8 +3048,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `sanctioned_user`: the account is on the operator's screening list; the payment is now `failed`, as after a
-             *     refused confirm.
+             * @description `sanctioned_user`: the account is on the operator's screening list. No transaction is built and the payment is
+             *     unchanged: anyone who sees the QR code can post any account, so this proves no ownership (confirm, which
+             *     holds the account's signature, fails the payment).
              */
             403: {
                 headers: {
@@ -2953,4 +3210,6 @@ export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["s
 export const walletRpcActionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WalletRpcActionItem"]["type"]> = ["walletRpc"];
 export const buildActionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BuildActionItem"]["type"]> = ["build"];
 export const collectDataFieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CollectDataField"]["type"]> = ["text", "date", "checkbox"];
+export const networkUnavailableReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NetworkUnavailableReason"]> = ["network_unavailable"];
 export const depositsUnavailableReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DepositsUnavailableReason"]> = ["no_deposit_network", "no_settlement_address", "no_pegged_asset"];
+export const paymentFailureCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentFailureCode"]> = ["declined_user"];
