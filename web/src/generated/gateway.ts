@@ -3079,7 +3079,22 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["SolanaPayRateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description `internal_error`: none of the server's RPC endpoints for the Solana chain answers now, so the account's
+             *     balances cannot be read (the message says the network is temporarily unavailable; `Retry-After` says when
+             *     to try again); or the server is shutting down, or did not finish the request within its 30-second timeout.
+             *     Retry the request.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying, when the Solana network is unavailable. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getSolanaPayIcon: {
