@@ -42,6 +42,7 @@ export {
   type PaymentFailureCode,
   type PaymentStatus,
   type PaymentStatusResponse,
+  type UnavailableNetwork,
   type WalletRpcAction,
 } from './types.js';
 export {

@@ -17,6 +17,7 @@ export type Action = Schemas['Action'];
 export type WalletRpcAction = Schemas['WalletRpcAction'];
 export type Amount = Schemas['Amount'];
 export type CollectData = Schemas['CollectData'];
+export type UnavailableNetwork = Schemas['UnavailableNetwork'];
 
 /**
  * An option as `getOptions` answers it: the contract's `PaymentOption`, unchanged, plus what paying it needs that the
@@ -41,6 +42,8 @@ export interface PaymentOptions {
   collectData: CollectData | null;
   /** The payment's information when `includePaymentInfo` was asked for, else null. */
   info: PaymentInfo | null;
+  /** Networks of the accounts that cannot be reached now, so they list no option; ask again later. Empty when none. */
+  unavailable: UnavailableNetwork[];
 }
 
 /** The data-collection form that applies to an option (the contract's rule): its own, else the payment-wide one. */

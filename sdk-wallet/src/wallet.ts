@@ -170,6 +170,7 @@ export class PaygateWallet {
       options: (answer.options ?? []).map((option) => ({ ...option, paymentId, paymentCollectData: collectData })),
       collectData,
       info: answer.info ?? null,
+      unavailable: answer.unavailable ?? [],
     };
   }
 

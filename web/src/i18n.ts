@@ -36,6 +36,7 @@ const en = {
   'options.none.body': 'They hold no balance in an asset this payment accepts. It accepts:',
   'options.none.asset': '{asset} on {network}',
   'options.refresh': 'Refresh',
+  'options.unavailable': '{network}: network temporarily unavailable. Refresh in a moment to pay on it.',
   'pay.inWallet': 'Confirm the payment in your wallet…',
   'pay.switching': 'Switching your wallet to {network}…',
   'pay.rejected': 'You declined the request in your wallet. Nothing was paid; choose an option to try again.',
@@ -136,6 +137,8 @@ const fr: Catalogue = {
   'options.none.body': 'Ils ne détiennent aucun solde dans un actif accepté. Ce paiement accepte :',
   'options.none.asset': '{asset} sur {network}',
   'options.refresh': 'Actualiser',
+  'options.unavailable':
+    '{network} : réseau temporairement indisponible. Actualisez dans un instant pour payer sur ce réseau.',
   'pay.inWallet': 'Confirmez le paiement dans votre portefeuille…',
   'pay.switching': 'Passage de votre portefeuille sur {network}…',
   'pay.rejected':

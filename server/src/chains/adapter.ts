@@ -186,9 +186,18 @@ export interface TransactionRequests {
   search(option: VerifiedOption, lastValidBlockHeight: bigint): Promise<TransactionSearch>;
 }
 
+/**
+ * What the accounts hold, and the chains (CAIP-2, each once) whose balances could not be read because none of their
+ * RPC endpoints answered: those list no holdings, and the checkout names them instead of failing the whole answer.
+ */
+export interface Holdings {
+  holdings: Holding[];
+  unavailable: string[];
+}
+
 export interface ChainAdapter extends AccountRules {
   /** What the accounts hold on the chains of the payment's mode where the merchant has a settlement address. */
-  holdings(input: { accounts: string[]; live: boolean; settlement: Record<string, string> }): Promise<Holding[]>;
+  holdings(input: { accounts: string[]; live: boolean; settlement: Record<string, string> }): Promise<Holdings>;
   /** What the option's kind means for confirm. */
   terms(option: VerifiedOption): OptionTerms;
   /** The option's actions, rebuilt from the token alone (deterministic), so fetch and confirm can check them. */

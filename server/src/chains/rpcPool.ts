@@ -7,7 +7,7 @@
  * no breaker and knows nothing of heads; kit has no fallback at all. So both namespaces post JSON-RPC through this
  * pool (decisions.md §27.2) and keep their own clients above it.
  */
-import { postJsonRpc, type JsonRpcResponse, type RpcFailureKind } from './rpcPost.js';
+import { postJsonRpc, RpcEndpointError, type JsonRpcResponse, type RpcFailureKind } from './rpcPost.js';
 import type { EndpointHealthReading, RpcCallRecord } from '../observability/observer.js';
 import type { RpcEndpointConfig } from './rpcEndpoints.js';
 
@@ -82,7 +82,7 @@ export class RpcPool {
       this.refreshing ??= this.refreshHeads().finally(() => (this.refreshing = null));
       await this.refreshing;
     }
-    let last: unknown = new Error(`${this.options.chain}: no RPC endpoint is available`);
+    let last: unknown = new RpcEndpointError('connection', `${this.options.chain}: no RPC endpoint is available`);
     for (let pass = 0; pass < 2; pass += 1) {
       if (pass > 0) await delay(this.pause());
       for (const endpoint of this.readable()) {

@@ -25,6 +25,17 @@ export class RpcEndpointError extends Error {
   }
 }
 
+/**
+ * Whether an error (or one of its causes: viem and kit wrap what the transport threw) is an endpoint failure rather
+ * than the node's answer, such as a revert: a read that failed this way says nothing about what the chain holds.
+ */
+export function isEndpointFailure(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 10; e = e.cause, depth += 1) {
+    if (e instanceof RpcEndpointError) return true;
+  }
+  return false;
+}
+
 /** `Retry-After` as seconds or an HTTP date; providers send either. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   if (!header) return undefined;

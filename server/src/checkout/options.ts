@@ -133,9 +133,13 @@ async function optionOf(
   };
 }
 
+type UnavailableNetwork = components['schemas']['UnavailableNetwork'];
+
 /**
  * The options of the accounts, in the order the options endpoint lists them (each adapter's holdings in its chains'
- * configured asset order); Solana Pay takes the first of one account's.
+ * configured asset order); Solana Pay takes the first of one account's. A chain none of whose RPC endpoints answers
+ * lists no options and is named in `unavailable`, so one chain's outage never fails the other chains' options
+ * (decisions.md §27.9).
  */
 export async function pricedOptions(
   checkout: Checkout,
@@ -143,19 +147,20 @@ export async function pricedOptions(
   merchant: MerchantRow,
   grouped: Map<ChainAdapter, string[]>,
   collectData: CollectData | null,
-): Promise<PaymentOption[]> {
+): Promise<{ options: PaymentOption[]; unavailable: UnavailableNetwork[] }> {
   const options: PaymentOption[] = [];
+  const unavailable: UnavailableNetwork[] = [];
   // The payment's own mode, whatever the merchant switched to since (§22.14), says where its options pay.
   const mode = await settlementModeOf(checkout.db.knex, payment);
   const recipients = await mode.optionRecipients(checkout, payment, merchant);
   for (const [adapter, accounts] of grouped) {
-    const holdings = (
-      await adapter.holdings({ accounts, live: payment.live, settlement: recipients.settlement })
-    ).filter((h) => recipients.assets === null || recipients.assets.has(h.asset.caip19));
+    const read = await adapter.holdings({ accounts, live: payment.live, settlement: recipients.settlement });
+    const holdings = read.holdings.filter((h) => recipients.assets === null || recipients.assets.has(h.asset.caip19));
     const priced = await Promise.all(holdings.map((h) => optionOf(checkout, adapter, payment, h, collectData)));
     options.push(...priced.filter((o): o is PaymentOption => o !== null));
+    unavailable.push(...read.unavailable.map((chain) => ({ chain, reason: 'network_unavailable' as const })));
   }
-  return options;
+  return { options, unavailable };
 }
 
 export async function listPaymentOptions(
@@ -175,9 +180,11 @@ export async function listPaymentOptions(
   const merchant = await findMerchant(checkout.db.knex, payment.merchant_id);
   if (!merchant) throw new Error(`payment ${id} names merchant ${payment.merchant_id}, which does not exist`);
   const collectData = await paymentCollectData(checkout, payment, merchant);
+  const { options, unavailable } = await pricedOptions(checkout, payment, merchant, grouped, collectData);
   return {
-    options: await pricedOptions(checkout, payment, merchant, grouped, collectData),
+    options,
     collectData,
+    unavailable,
     info: includePaymentInfo ? await buyerPaymentInfo(checkout, scope, id) : null,
   };
 }

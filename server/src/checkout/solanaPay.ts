@@ -149,8 +149,21 @@ export async function solanaPayTransaction(
     );
   }
   const adapter = requireAdapter(checkout, chain.config.caip2);
-  const options = await pricedOptions(checkout, payment, merchant, new Map([[adapter, [account]]]), collectData);
+  const { options, unavailable } = await pricedOptions(
+    checkout,
+    payment,
+    merchant,
+    new Map([[adapter, [account]]]),
+    collectData,
+  );
   const best = options[0];
+  // An unreachable chain is not an empty wallet: the wallet should retry, not tell the buyer to top up (§27.9).
+  if (!best && unavailable.length > 0) {
+    throw new ApiError('internal_error', `${chain.config.caip2} is temporarily unavailable; retry in a moment.`, {
+      status: 503,
+      headers: { 'Retry-After': '5' },
+    });
+  }
   if (!best) {
     const accepted = chain.config.assets.map((a) => a.symbol).join(', ');
     throw new ApiError(

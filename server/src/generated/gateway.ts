@@ -45,7 +45,9 @@ export interface paths {
          *     **How to use the answer**
          *
          *     1. Show the options, in the order given (the server's recommendation), and let the buyer choose one. An empty
-         *        `options` list means that none of the accounts can pay on a chain and asset this server serves.
+         *        `options` list means that none of the accounts can pay on a chain and asset this server serves. A network
+         *        in `unavailable` cannot be reached now (its RPC endpoints are failing): show it as temporarily unavailable
+         *        and ask again later; the other networks' options are unaffected.
          *     2. If the chosen option (or the answer) carries `collectData`, collect that data from the buyer.
          *     3. Perform the option's `actions` in order. A `build` action is first resolved with
          *        [fetch an action](#operation/fetchAction).
@@ -1044,9 +1046,30 @@ export interface components {
             collectData?: components["schemas"]["CollectData"] | null;
         };
         /**
+         * NetworkUnavailableReason
+         * @description Why a network lists no option now.
+         *
+         *     - `network_unavailable`: none of the server's RPC endpoints for the network answers (they time out, fail or are
+         *       rate limited), so balances cannot be read there. Temporary: call get payment options again.
+         * @example network_unavailable
+         * @enum {string}
+         */
+        NetworkUnavailableReason: "network_unavailable";
+        /**
+         * UnavailableNetwork
+         * @description A network the accounts could pay on that the server cannot reach now, so it lists no option there. The other
+         *     networks' options are still listed: a checkout shows this network as temporarily unavailable instead of failing
+         *     the whole payment, and asks again later (the network comes back on its own, without any change to the payment).
+         */
+        UnavailableNetwork: {
+            /** @description The network, CAIP-2. */
+            chain: components["schemas"]["Caip2ChainId"];
+            reason: components["schemas"]["NetworkUnavailableReason"];
+        };
+        /**
          * GetPaymentOptionsResponse
          * @description The options that can complete the payment from the given accounts. Every field is optional and nullable in the
-         *     contract, for compatibility with existing wallet SDKs; Paygate always sends all three keys.
+         *     contract, for compatibility with existing wallet SDKs; Paygate always sends all four keys.
          */
         GetPaymentOptionsResponse: {
             /**
@@ -1062,6 +1085,12 @@ export interface components {
             collectData?: components["schemas"]["CollectData"] | null;
             /** @description The payment's information when the request had `includePaymentInfo=true`; `null` otherwise. */
             info?: components["schemas"]["PaymentInfo"] | null;
+            /**
+             * @description The networks an account was sent for that cannot be reached now, each with why; their options are missing from
+             *     `options` until they come back. Empty when every network answered. A network appears once, whatever the
+             *     number of accounts on it.
+             */
+            unavailable?: components["schemas"]["UnavailableNetwork"][] | null;
         };
         /**
          * DepositOption
@@ -3050,7 +3079,22 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["SolanaPayRateLimited"];
             500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description `internal_error`: none of the server's RPC endpoints for the Solana chain answers now, so the account's
+             *     balances cannot be read (the message says the network is temporarily unavailable; `Retry-After` says when
+             *     to try again); or the server is shutting down, or did not finish the request within its 30-second timeout.
+             *     Retry the request.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying, when the Solana network is unavailable. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     getSolanaPayIcon: {
@@ -3181,5 +3225,6 @@ export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["s
 export const walletRpcActionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WalletRpcActionItem"]["type"]> = ["walletRpc"];
 export const buildActionItemTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BuildActionItem"]["type"]> = ["build"];
 export const collectDataFieldTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CollectDataField"]["type"]> = ["text", "date", "checkbox"];
+export const networkUnavailableReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NetworkUnavailableReason"]> = ["network_unavailable"];
 export const depositsUnavailableReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DepositsUnavailableReason"]> = ["no_deposit_network", "no_settlement_address", "no_pegged_asset"];
 export const paymentFailureCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentFailureCode"]> = ["declined_user"];

@@ -47,7 +47,7 @@ interface Connected {
 type OptionsState =
   | { kind: 'idle' }
   | { kind: 'loading' }
-  | { kind: 'ready'; options: PayableOption[] }
+  | { kind: 'ready'; options: PayableOption[]; unavailable: string[] }
   | { kind: 'failed'; message: string };
 
 const POLL_MS = 20_000;
@@ -220,7 +220,7 @@ export function App(props: { config: CheckoutPageConfig }) {
       try {
         const answer = await gateway.getOptions({ paymentId, accounts, refresh });
         if (round !== optionsRound.current) return;
-        setOptions({ kind: 'ready', options: answer.options });
+        setOptions({ kind: 'ready', options: answer.options, unavailable: answer.unavailable.map((u) => u.chain) });
         if (refresh.length > 0) announce(t('options.refreshing'));
       } catch (error) {
         if (paymentEnded(error)) {
@@ -691,10 +691,28 @@ function Options(props: {
       </section>
     );
   }
+  // A network whose RPC endpoints all fail lists no option: say so, rather than "no balance" (decisions.md §27.9).
+  const unavailable = state.unavailable.length > 0 && (
+    <div class="unavailable" data-testid="unavailable-networks">
+      <ul>
+        {state.unavailable.map((caip2) => (
+          <li key={caip2} class="message" data-chain={caip2}>
+            {t('options.unavailable', { network: props.chains.find((c) => c.caip2 === caip2)?.name ?? caip2 })}
+          </li>
+        ))}
+      </ul>
+      {state.options.length > 0 && (
+        <button type="button" class="secondary" onClick={props.onRefresh}>
+          {t('options.refresh')}
+        </button>
+      )}
+    </div>
+  );
   if (state.options.length === 0) {
     return (
       <section class="options" data-testid="no-options" aria-labelledby="none-title">
         <h2 id="none-title">{t('options.none.title')}</h2>
+        {unavailable}
         <p>{t('options.none.body')}</p>
         <ul class="accepted">
           {props.chains.flatMap((chain) =>
@@ -712,6 +730,7 @@ function Options(props: {
   return (
     <section class="options" aria-labelledby="options-title">
       <h2 id="options-title">{t('options.title')}</h2>
+      {unavailable}
       <ul class="option-list">
         {state.options.map((option) => {
           const amount = formatToken(option.amount, props.lang);

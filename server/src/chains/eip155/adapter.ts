@@ -6,6 +6,7 @@ import type { ChainAdapter, Holding } from '../adapter.js';
 import type { Chains, EvmChain } from '../index.js';
 import { evmFinality } from './finality.js';
 import { evmAccountRules } from './accountRules.js';
+import { isEndpointFailure } from '../rpcPost.js';
 import { erc20Abi, multicall3BalanceAbi } from './abis.js';
 import { evmActions } from './actions.js';
 import {
@@ -49,7 +50,7 @@ export function createEvmAdapter(chains: Chains, db: Database, options: EvmAdapt
     return chain;
   };
 
-  /** Every configured asset's balance in one multicall; a failed read counts as nothing held. */
+  /** Every configured asset's balance in one multicall; a reverted read counts as nothing held, an RPC failure throws. */
   const readBalances = (chain: EvmChain, owner: Address): Promise<bigint[]> => {
     const key = `${chain.config.caip2}:${owner}`;
     const cached = balances.get(key);
@@ -68,7 +69,14 @@ export function createEvmAdapter(chains: Chains, db: Database, options: EvmAdapt
               },
         ),
       })
-      .then((results) => results.map((r) => (r.status === 'success' ? (r.result as bigint) : 0n)));
+      .then((results) =>
+        results.map((r) => {
+          if (r.status === 'success') return r.result as bigint;
+          // multicall turns a failed request into failed results: that is an unreachable chain, not an empty wallet.
+          if (isEndpointFailure(r.error)) throw r.error;
+          return 0n;
+        }),
+      );
     values.catch(() => balances.delete(key));
     balances.set(key, { at: wallNow(), values });
     return values;
@@ -81,6 +89,7 @@ export function createEvmAdapter(chains: Chains, db: Database, options: EvmAdapt
 
     async holdings({ accounts, live, settlement }) {
       const mode = live ? 'live' : 'test';
+      const unavailable = new Set<string>();
       const perAccount = await Promise.all(
         accounts.map(async (account): Promise<Holding[]> => {
           const caip2 = account.slice(0, account.lastIndexOf(':'));
@@ -92,7 +101,8 @@ export function createEvmAdapter(chains: Chains, db: Database, options: EvmAdapt
           try {
             values = await readBalances(chain, owner);
           } catch {
-            // An unreachable chain yields no options rather than failing the whole answer.
+            // An unreachable chain yields no options rather than failing the whole answer; the answer names it.
+            unavailable.add(caip2);
             return [];
           }
           return chain.config.assets.map((asset, i) => ({
@@ -115,7 +125,7 @@ export function createEvmAdapter(chains: Chains, db: Database, options: EvmAdapt
           }));
         }),
       );
-      return perAccount.flat();
+      return { holdings: perAccount.flat(), unavailable: [...unavailable] };
     },
 
     actions: (option) => evmActions(chainOf(option.claims.chain), option),

@@ -92,12 +92,14 @@ export interface ClientOptions {
   observer?: Observer;
   /** How often to poll for new blocks and receipts; viem's default (4 s) suits public chains, not anvil. */
   pollingIntervalMs?: number;
+  /** The pool's tuning (a test shortens the breaker so a healed endpoint is probed again within its wait). */
+  pool?: Partial<RpcPoolOptions>;
 }
 
 export function createEvmClients(config: EvmChainConfig, options: ClientOptions = {}): EvmClients {
   const chain = viemChain(config);
   const observer = options.observer ?? silentObserver;
-  const pool = evmRpcPool(config, observer);
+  const pool = evmRpcPool(config, observer, options.pool);
   const transport = observedTransport(config, observer, pool);
   const pollingInterval = options.pollingIntervalMs;
   return {

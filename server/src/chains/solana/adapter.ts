@@ -186,6 +186,7 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
 
     async holdings({ accounts, live, settlement }) {
       const mode = live ? 'live' : 'test';
+      const unavailable = new Set<string>();
       const perAccount = await Promise.all(
         accounts.map(async (account): Promise<Holding[]> => {
           const caip2 = account.slice(0, account.lastIndexOf(':'));
@@ -196,6 +197,8 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
           try {
             values = await balances(chain, solanaAddressOf(account));
           } catch {
+            // An unreachable chain yields no options rather than failing the whole answer; the answer names it.
+            unavailable.add(caip2);
             return [];
           }
           return chain.config.assets.map((asset, i) => ({
@@ -218,7 +221,7 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
           }));
         }),
       );
-      return perAccount.flat();
+      return { holdings: perAccount.flat(), unavailable: [...unavailable] };
     },
 
     async actions(option): Promise<Action[]> {
