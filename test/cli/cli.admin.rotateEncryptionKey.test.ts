@@ -5,13 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { Webhook } from '@paygate/webhook-verifier';
 import { SecretBox } from '../../server/src/crypto/secretBox.js';
 import { readCollectedData, saveCollectedData } from '../../server/src/collect/store.js';
 import { findEndpoint } from '../../server/src/db/queries/webhooks.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
 import { createUser, emailOf, findUserByEmail } from '../../server/src/users/userAccounts.js';
 import type { UsersDeps } from '../../server/src/users/usersDeps.js';
+import { signatureHeader } from '../../server/src/webhooks/delivery.js';
 import { createEndpoint, rotateSecret } from '../../server/src/webhooks/endpoints.js';
+import type { WebhookDeps } from '../../server/src/webhooks/deliveryDeps.js';
 import { parseJson, runCliInProcess } from '../helpers/cli.js';
 import { testConfig } from '../helpers/config.js';
 import { describeEachDatabase } from '../helpers/db.js';
@@ -124,6 +127,22 @@ describeEachDatabase('cli.admin rotate-encryption-key', (database) => {
     assert.equal(onlyK2.secretBox.open(stored.secret_sealed, endpoint.id), secret);
     assert.equal(SecretBox.keyIdOf(stored.previous_secret_sealed!), 'k2');
     assert.ok(onlyK2.secretBox.open(stored.previous_secret_sealed!, `${endpoint.id}:previous`).length > 0);
+    // A delivery signed from the re-sealed row verifies with the secret the merchant holds.
+    const body = JSON.stringify({ type: 'payment.completed', data: { payment_id: paymentId } });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signed = signatureHeader(
+      { ...runtime, secretBox: onlyK2.secretBox } as WebhookDeps,
+      stored,
+      'evt_keyrot1',
+      timestamp,
+      body,
+      Date.now(),
+    );
+    new Webhook(secret).verify(body, {
+      'webhook-id': 'evt_keyrot1',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signed,
+    });
     assert.deepEqual(await readCollectedData(onlyK2, paymentId), data);
     const answer = (await t.db.knex('idempotency_keys').where({ key: 'refund-keyrot-1' }).first()) as {
       response_body: string;
