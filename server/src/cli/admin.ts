@@ -29,6 +29,7 @@ import {
   type CliIo,
 } from './common.js';
 import { readPassword } from './passwordInput.js';
+import { rotateEncryptionKeyCommand } from './rotateEncryptionKey.js';
 import { depositSeedAvailable, settlementCommands, settlementHelp, settlementUsage } from './adminSettlement.js';
 import { DEFAULT_SETTLEMENT_MODE, isSettlementMode } from '../accounts/settlementMode.js';
 
@@ -46,6 +47,7 @@ Commands:
   revoke-key         <prefix|key id>
   rotate-key         <prefix|key id>
   create-user        --email <email> --merchant <id> --role owner|developer|viewer [--password-file <path>]
+  rotate-encryption-key  [--check] [--batch <n>]: re-seal data at rest under the first PAYGATE_ENCRYPTION_KEY
   bootstrap          demo partner and merchant with test and live credentials, and a dashboard login
   discrepancies      [--mode test|live] [--payment <id>] [--limit <n>]: money that moved but did not pay
 ${settlementUsage}  webhook-endpoint   a merchant's webhook endpoint and deliveries (paygate admin webhook-endpoint --help)
@@ -86,6 +88,7 @@ Options:
   'revoke-key': 'Usage: paygate admin revoke-key <prefix|key id> [--json]\n',
   'rotate-key': 'Usage: paygate admin rotate-key <prefix|key id> [--json]\n',
   bootstrap: 'Usage: paygate admin bootstrap [--json]\n',
+  'rotate-encryption-key': 'Usage: paygate admin rotate-encryption-key [--check] [--batch <n>] [--json]\n',
   'create-user': `Usage: paygate admin create-user --email <email> --merchant <id> --role owner|developer|viewer
                               [--password-file <path>] [--json]
 
@@ -405,6 +408,22 @@ const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> =
       `Created user ${user.id}, ${role} of merchant ${merchantId}. Sign in at /dashboard with the email and password.`,
     );
     return 0;
+  },
+
+  async 'rotate-encryption-key'(args, io) {
+    const parsed = parse('rotate-encryption-key', () =>
+      parseArgs({
+        ...strict(args),
+        options: { ...commonOptions, check: { type: 'boolean' }, batch: { type: 'string' } },
+      }),
+    );
+    if (!parsed) return showHelp(io, 'rotate-encryption-key');
+    const { values } = parsed;
+    const batch = values.batch === undefined ? 500 : Number(values.batch);
+    if (!Number.isInteger(batch) || batch < 1 || batch > 10000) {
+      throw new UsageError('--batch must be an integer from 1 to 10000', help['rotate-encryption-key']!);
+    }
+    return rotateEncryptionKeyCommand(io, { check: values.check ?? false, batch, json: values.json ?? false });
   },
 
   async bootstrap(args, io) {
