@@ -113,4 +113,38 @@ describe('dashboard.paymentDetail [browser]', function () {
     assert.equal(await page.getByRole('button', { name: /^Simulate|^Cancel payment|^Record a refund/ }).count(), 0);
     assert.deepEqual(problems, []);
   });
+
+  it('a test payment paid to a deposit address (collected mode) is not offered a settlement the server refuses', async () => {
+    const m = await s.d.merchant();
+    const paymentId = await m.createPayment();
+    const { page, problems } = await s.open(m, `/dashboard/payments/${paymentId}`);
+    await button(page, 'Simulate processing').click();
+    await page.getByText('Simulated processing: the payment is now processing.').waitFor();
+    // Paid on chain to its deposit address: succeeded with a real transaction, waiting for the payout to settle it.
+    const knex = s.d.harness.runtime.db.knex;
+    const row = (await knex('payments').where({ id: paymentId }).first('processing')) as { processing: string };
+    const chain = (JSON.parse(row.processing) as { chain_caip2: string }).chain_caip2;
+    await knex('deposit_addresses').insert({
+      chain_caip2: chain,
+      address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      payment_id: paymentId,
+      derivation_index: 0,
+      created_at: Date.now(),
+    });
+    await knex('payments')
+      .where({ id: paymentId })
+      .update({
+        status: 'succeeded',
+        success: JSON.stringify({ succeeded_at: new Date().toISOString(), tx_id: `0x${'7c'.repeat(32)}` }),
+        settled: null,
+      });
+    const refused = await m.call('POST', `/v1/merchant/test/payment/${paymentId}/simulate`, {
+      body: { to: 'settled' },
+    });
+    assert.equal(refused.status, 409, 'the server refuses a settlement by hand of a payment paid to a deposit address');
+    await page.reload();
+    await button(page, 'Record a refund').waitFor();
+    assert.equal(await button(page, 'Simulate settled').count(), 0);
+    assert.deepEqual(problems, []);
+  });
 });

@@ -31,7 +31,9 @@ export function simulatorSteps(payment: PaymentSnapshot): SimulateTarget[] {
     case 'processing':
       return ['succeeded', 'failed', 'expired'];
     case 'succeeded':
-      return payment.settled ? [] : ['settled'];
+      // The server settles by hand only a payment the simulator made succeed: one paid on chain waits for its own
+      // settlement (in collected mode the payout that covers it) and a step by hand is refused with 409.
+      return payment.settled || payment.success?.tx_id !== `test:${payment.payment_id}` ? [] : ['settled'];
     default:
       return [];
   }
