@@ -5,9 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { createMerchant, updateMerchantSettings } from '../../server/src/accounts/merchants.js';
-import { settlementModeOfPayment } from '../../server/src/db/queries/payments.js';
+import { findPayment, settlementModeOfPayment } from '../../server/src/db/queries/payments.js';
 import { ApiError } from '../../server/src/errors.js';
 import { createPayment } from '../../server/src/payments/lifecycle.js';
+import { settlementModeOf } from '../../server/src/settlement/modes.js';
 import type { Runtime } from '@paygate/server';
 import { describeEachDatabase } from '../helpers/db.js';
 import { createMerchantAccount } from '../helpers/fixtures.js';
@@ -58,6 +59,29 @@ describeEachDatabase('settlement.mode', (get) => {
     assert.equal(await settlementModeOfPayment(knex, after1!.id), 'collected');
     assert.equal(await settlementModeOfPayment(knex, after2!.id), 'collected');
     assert.equal(await settlementModeOfPayment(knex, last.id), 'direct');
+  });
+
+  it("a read payment carries its own settlement mode, and the mode's lookup answers it without reading the table again", async () => {
+    const { merchantId } = await createMerchantAccount(runtime, { settlementAddresses: { [BASE]: ADDRESS } });
+    await updateMerchantSettings(runtime, merchantId, { settlementMode: 'collected' }, seeded);
+    const created = await newPayment(merchantId);
+    await updateMerchantSettings(runtime, merchantId, { settlementMode: 'direct' }, seeded);
+    const knex = get().db.knex;
+    const row = await findPayment(knex, created.id);
+    assert.equal(row!.settlement_mode, 'collected');
+
+    const queries: string[] = [];
+    const count = (q: { sql: string }) => queries.push(q.sql);
+    knex.on('query', count);
+    try {
+      assert.equal((await settlementModeOf(knex, row!)).paidByDeposit, true);
+      assert.deepEqual(queries, []);
+      // The row a create answers is made before its insert: the mode is read by id then.
+      assert.equal((await settlementModeOf(knex, created)).paidByDeposit, true);
+      assert.equal(queries.length, 1);
+    } finally {
+      knex.off('query', count);
+    }
   });
 
   it('collected is refused without a deposit seed, without a payout address, or by removing the last one', async () => {

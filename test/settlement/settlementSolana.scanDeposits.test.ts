@@ -5,6 +5,7 @@
  * both databases in settlement.scanDeposits.
  */
 import assert from 'node:assert/strict';
+import { screeningListOf } from '../../server/src/checkout/screening.js';
 import { ASKED, FEE_TOTAL, ledgerOf } from './detection.js';
 import { startSolanaCollectedHarness, type SolanaCollectedHarness } from './solanaCollected.js';
 
@@ -54,6 +55,36 @@ describe('settlementSolana scanDeposits through the job', () => {
       (await h.transfers(paymentId)).every((t) => t.state === 'final'),
     );
     assert.equal((await h.ledger(paymentId)).length, 3);
+  });
+
+  it('a transfer whose source owner is screened pays nothing and is held; a clean wallet then pays (decisions §25.8)', async () => {
+    const { paymentId, deposit } = await h.livePayment();
+    const screened = await h.sender();
+    const checkout = h.runtime.checkout!;
+    checkout.screening = screeningListOf(`${h.caip2}:${screened.address}`);
+    try {
+      const held = await h.transfer(screened, [[deposit, ASKED]]);
+      await h.scanUntil('the screened transfer held', async () => (await h.discrepancies(paymentId)).length === 1);
+      assert.equal(await status(paymentId), 'requires_action');
+      assert.deepEqual(
+        (await h.discrepancies(paymentId)).map((d) => [d.kind, d.txId, d.receivedValue]),
+        [['screened_sender', held.signature, ASKED.toString()]],
+      );
+      assert.deepEqual(ledgerOf(await h.ledger(paymentId)), [['received', received(held, 1), ASKED]]);
+
+      const paid = await h.transfer(await h.sender(), [[deposit, ASKED]]);
+      const payment = await h.scanUntil('the payment to succeed', async () => {
+        const p = await h.payment(paymentId);
+        return p.status === 'succeeded' && p;
+      });
+      assert.equal(payment.stages.success?.tx_id, paid.signature);
+      assert.deepEqual(
+        (await h.discrepancies(paymentId)).map((d) => d.kind),
+        ['screened_sender'],
+      );
+    } finally {
+      checkout.screening = screeningListOf('');
+    }
   });
 
   it('an underpayment stays requires_action; a top-up completes it with the top-up as the success transaction', async () => {

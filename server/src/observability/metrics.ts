@@ -198,6 +198,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
     labelNames: ['chain', 'kind'] as const,
     registers,
   });
+  const screenedDeposits = new Counter({
+    name: 'paygate_settlement_screened_deposits_total',
+    help: 'Transfers to deposit addresses from screened accounts: they pay nothing and are held at the deposit address (a screened_sender discrepancy). Alert on any increase: the operator decides what becomes of the funds.',
+    labelNames: ['chain'] as const,
+    registers,
+  });
   const reconciliationDifference = new Gauge({
     name: 'paygate_reconciliation_difference',
     help: 'Standing shortfalls: money the ledger says an account holds and the chain does not, in minor units of the asset (on chain − ledger, ≤ 0, summed over the accounts of the role: deposit, collection, treasury). 0 when nothing is missing; the one to alert on.',
@@ -275,6 +281,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
     },
     settlementMoveUnknown({ chain, kind }) {
       settlementMovesUnknown.inc({ chain, kind });
+    },
+    screenedDeposit({ chain }) {
+      screenedDeposits.inc({ chain });
     },
   };
 

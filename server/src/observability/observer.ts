@@ -67,6 +67,11 @@ export interface Observer {
    */
   settlementMoveUnknown?(r: { chain: string; kind: 'sweep' | 'payout' | 'refund' }): void;
   /**
+   * A transfer to a deposit address from a screened account was held (settlement/collected/detection.ts,
+   * docs/decisions.md §25.8): counted once, when its `screened_sender` finding is recorded.
+   */
+  screenedDeposit?(r: { chain: string }): void;
+  /**
    * A reconciliation run's outcome (settlement/reconciliation.ts): the accounts compared and their differences.
    * Optional: observers that only time calls (the benchmarks') need not know it.
    */

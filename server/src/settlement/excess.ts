@@ -27,6 +27,7 @@ export const HELD_BY_DISCREPANCY: Partial<Record<DiscrepancyKind, (d: Discrepanc
   unroutable_deposit: (d) => BigInt(d.receivedValue),
   // Not `unwatched_deposit` (§22.15): reconciliation saw a balance, not a transfer, and nothing sweeps it, so it is
   // never at the collection account a refund is sent from; the operator returns it with the deposit key.
+  // Not `screened_sender` (§25.8): money from a screened account is held for the operator, never refunded to it.
 };
 
 /** The `excess` entry of a discrepancy that holds funds, or null (a kind that holds none, or nothing held). */

@@ -26,13 +26,15 @@ export function settlementModeNamed(name: SettlementModeName): SettlementMode {
 }
 
 /**
- * The mode the payment was created under, whatever its merchant's is now (§22.14). An unknown payment is direct,
- * the mode in which Paygate holds nothing of it.
+ * The mode the payment was created under, whatever its merchant's is now (§22.14): the row's own column, which no
+ * write changes after the insert. Read by id only for a row that does not carry it (the one a create answers); an
+ * unknown payment is direct, the mode in which Paygate holds nothing of it.
  */
 export async function settlementModeOf(
   db: Knex | Knex.Transaction,
-  payment: Pick<PaymentRow, 'id'>,
+  payment: Pick<PaymentRow, 'id' | 'settlement_mode'>,
 ): Promise<SettlementMode> {
+  if (payment.settlement_mode) return settlementModeNamed(payment.settlement_mode);
   return settlementModeNamed((await settlementModeOfPayment(db, payment.id)) ?? 'direct');
 }
 

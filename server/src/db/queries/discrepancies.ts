@@ -10,9 +10,18 @@ import type { Knex } from 'knex';
  * `unroutable_deposit`: a transfer to a payment's deposit address on a chain where its merchant has no settlement
  * address (removed after the address was given out, or the payment is not collected): it pays nothing and is never
  * the merchant's payable; the money stays in the service's accounts, refundable from itself (§22.14).
+ * `screened_sender`: a transfer to a payment's deposit address from an account on the screening list (§25.8): it
+ * pays nothing, is neither the merchant's nor a refundable excess, and is never swept: it is held at the deposit
+ * address for the operator. `expected_value` is 0 (nothing of it was taken).
  */
 export type DiscrepancyKind =
-  'late_payment' | 'overpayment' | 'underpayment' | 'reorged_out' | 'unwatched_deposit' | 'unroutable_deposit';
+  | 'late_payment'
+  | 'overpayment'
+  | 'underpayment'
+  | 'reorged_out'
+  | 'unwatched_deposit'
+  | 'unroutable_deposit'
+  | 'screened_sender';
 
 export interface DiscrepancyRow {
   id: string;
@@ -60,6 +69,22 @@ export async function insertDiscrepancy(db: Knex | Knex.Transaction, row: Discre
     })
     .onConflict(db.raw('(payment_id, kind, chain_caip2, tx_id) WHERE tx_id IS NOT NULL'))
     .ignore();
+}
+
+/**
+ * The transactions of a payment on a chain already held as `screened_sender`: once held, a transfer stays held
+ * whatever the screening list says later (a list changed by a restart never releases money into a payment).
+ */
+export async function screenedTransactionsOf(
+  db: Knex | Knex.Transaction,
+  paymentId: string,
+  chain: string,
+): Promise<Set<string>> {
+  const rows = (await db('discrepancies')
+    .where({ payment_id: paymentId, kind: 'screened_sender', chain_caip2: chain })
+    .whereNotNull('tx_id')
+    .select('tx_id')) as { tx_id: string }[];
+  return new Set(rows.map((r) => r.tx_id));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { isPaymentId } from '../../ids.js';
 import type { components } from '../../generated/gateway.js';
+import type { SettlementMode } from './accounts.js';
 import { stageColumns, type PaymentStages, type StageChange, type StageColumn } from './paymentStages.js';
 import { preparedReadAll } from '../connect.js';
 import { dialectOf } from '../dialect.js';
@@ -22,11 +23,20 @@ export interface PaymentRow {
   created_at: number;
   expires_at: number;
   updated_at: number;
+  /**
+   * The settlement mode the payment was created under (its merchant's then, §22.14): on every row read from the
+   * table. Absent only on the row a create answers, made before its insert, which takes the merchant's mode in its
+   * own statement: settlement/modes.ts reads it by id then.
+   */
+  settlement_mode?: SettlementMode;
   /** Each stage's sub-object, parsed; null when the stage does not apply. */
   stages: PaymentStages;
 }
 
-type RawRow = Omit<PaymentRow, 'live' | 'stages'> & { live: boolean | number } & Record<StageColumn, string | null>;
+type RawRow = Omit<PaymentRow, 'live' | 'stages' | 'settlement_mode'> & {
+  live: boolean | number;
+  settlement_mode: SettlementMode;
+} & Record<StageColumn, string | null>;
 
 /**
  * A stage column's JSON, as its stage type. The one place the stage types are asserted rather than checked: the
@@ -69,6 +79,7 @@ function fromRaw(raw: RawRow): PaymentRow {
     created_at: Number(raw.created_at),
     expires_at: Number(raw.expires_at),
     updated_at: Number(raw.updated_at),
+    settlement_mode: raw.settlement_mode,
     stages,
   };
 }

@@ -32,6 +32,15 @@ export async function unsweptTransfers(db: Knex | Knex.Transaction): Promise<Uns
         .select(db.raw('1')),
     )
     .whereNotExists(db('sweep_transfers as s').whereRaw('s.transfer_id = t.id').select(db.raw('1')))
+    // Money from a screened sender is held at its deposit address for the operator (docs/decisions.md §25.8).
+    .whereNotExists(
+      db('discrepancies as d')
+        .whereRaw('d.payment_id = t.payment_id')
+        .where('d.kind', 'screened_sender')
+        .whereRaw('d.chain_caip2 = t.chain_caip2')
+        .whereRaw('d.tx_id = t.tx_id')
+        .select(db.raw('1')),
+    )
     .orderBy('t.id')
     .select(
       't.id',

@@ -9,31 +9,43 @@ import {
 } from '../../hostedCheckout/index.js';
 import { webAssets } from '../../http/webAssets.js';
 import { notBuilt } from '../../http/webPages.js';
-import type { Runtime } from '../../runtime.js';
+import type { Logger } from 'pino';
+import type { Chains } from '../../chains/index.js';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/connect.js';
 
 /**
  * The hosted checkout (docs/decisions.md, "The hosted checkout"): the page at the merchant's `gatewayUrl` and its
  * built assets. Outside the contracts, like the collect form: app.ts mounts it after the contract validators.
  */
-export function checkoutRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Router {
+export interface CheckoutPageDeps {
+  db: Database;
+  chains: Chains | null;
+  now: () => number;
+  logger: Logger;
+  /** The option secret names the hosted checkout's app ids (resolved: always set); the base URL is the links'. */
+  config: Pick<Config, 'publicBaseUrl'> & { optionSecret: Buffer };
+}
+
+export function checkoutRouter(deps: CheckoutPageDeps, distDir = DEFAULT_WEB_DIST): Router {
   const router = Router({ caseSensitive: true, strict: true });
   const template = checkoutTemplate(distDir);
   const apps = hostedCheckoutApps({
-    db: runtime.db,
-    optionSecret: runtime.config.optionSecret,
-    now: runtime.now,
+    db: deps.db,
+    optionSecret: deps.config.optionSecret,
+    now: deps.now,
     onRevoked: (mode) =>
-      runtime.logger.warn({ mode }, 'the hosted checkout app id is revoked: the checkout page cannot call the gateway'),
+      deps.logger.warn({ mode }, 'the hosted checkout app id is revoked: the checkout page cannot call the gateway'),
   });
-  const deps = {
-    db: runtime.db,
-    chains: runtime.chains,
+  const pageDeps = {
+    db: deps.db,
+    chains: deps.chains,
     // Read per request, as the collect form's links are: the same base URL the rest of the API hands out.
     get publicBaseUrl() {
-      return runtime.config.publicBaseUrl;
+      return deps.config.publicBaseUrl;
     },
     apps,
-    now: runtime.now,
+    now: deps.now,
   };
 
   router.get('/pay/:paymentId', async (req, res) => {
@@ -43,7 +55,7 @@ export function checkoutRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Ro
       return;
     }
     const lang = pickLanguage(req.query.lang, req.get('accept-language'));
-    const page = await renderCheckoutPage(deps, built, req.params.paymentId, lang);
+    const page = await renderCheckoutPage(pageDeps, built, req.params.paymentId, lang);
     res
       .status(page.status)
       .set({ 'Cache-Control': 'no-store', 'Content-Language': lang, Vary: 'Accept-Language' })

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { join } from 'node:path';
 import { webAssets } from '../../http/webAssets.js';
 import { DEFAULT_WEB_DIST } from '../../http/webPages.js';
-import type { Runtime } from '../../runtime.js';
+import type { CollectFormDeps } from '../../collect/index.js';
 import { getCollectPageHandler } from './getCollectPage.js';
 import { submitCollectedDataHandler } from './submitCollectedData.js';
 
@@ -11,10 +11,10 @@ import { submitCollectedDataHandler } from './submitCollectedData.js';
  * app.ts mounts this after the contract validators, which ignore paths outside their prefixes. The token in the link
  * is the credential; there is no API key.
  */
-export function collectRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Router {
+export function collectRouter(deps: CollectFormDeps, distDir = DEFAULT_WEB_DIST): Router {
   const router = Router({ caseSensitive: true, strict: true });
   router.use('/collect/assets', webAssets(join(distDir, 'assets')));
-  router.get('/collect/:paymentId', getCollectPageHandler(runtime, distDir));
-  router.post('/collect/:paymentId', submitCollectedDataHandler(runtime));
+  router.get('/collect/:paymentId', getCollectPageHandler(deps, distDir));
+  router.post('/collect/:paymentId', submitCollectedDataHandler(deps));
   return router;
 }

@@ -1,13 +1,13 @@
 import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/dashboard.js';
 import { contractRouter } from '../../http/operations.js';
-import type { Runtime } from '../../runtime.js';
 import { acceptInvitationHandler } from './acceptInvitation.js';
 import { activateTwoFactorHandler } from './activateTwoFactor.js';
 import { cancelDashboardPaymentHandler } from './cancelDashboardPayment.js';
 import { createApiKeyHandler } from './createApiKey.js';
 import { createInvitationHandler } from './createInvitation.js';
 import { createWebhookEndpointHandler } from './createWebhookEndpoint.js';
+import type { DashboardRouterDeps } from './deps.js';
 import { deleteWebhookEndpointHandler } from './deleteWebhookEndpoint.js';
 import { disableTwoFactorHandler } from './disableTwoFactor.js';
 import { exportLedgerHandler } from './exportLedger.js';
@@ -58,64 +58,64 @@ import { updateWebhookEndpointHandler } from './updateWebhookEndpoint.js';
  * deliveries; the team and the audit log. Mounted after the contract validator, with authentication and roles
  * before it (http/dashboardAuth.ts).
  */
-export function dashboardRouter(runtime: Runtime): RequestHandler {
+export function dashboardRouter(deps: DashboardRouterDeps): RequestHandler {
   // After the schema, before any lookup (docs/decisions.md §2); the key's bucket is the merchant API's too, a
   // session's is its user's. Sign-in has no bucket: the login throttle (users/loginThrottle.ts) guards it.
-  return contractRouter<operations>('dashboard', [runtime.merchantKeyLimit], {
-    signIn: signInHandler(runtime),
-    signOut: signOutHandler(runtime),
-    getSession: getSessionHandler(runtime),
-    listSessions: listSessionsHandler(runtime),
-    revokeSession: revokeSessionHandler(runtime),
-    startTwoFactorEnrolment: startTwoFactorEnrolmentHandler(runtime),
-    activateTwoFactor: activateTwoFactorHandler(runtime),
-    disableTwoFactor: disableTwoFactorHandler(runtime),
-    regenerateRecoveryCodes: regenerateRecoveryCodesHandler(runtime),
+  return contractRouter<operations>('dashboard', [deps.merchantKeyLimit], {
+    signIn: signInHandler(deps),
+    signOut: signOutHandler(deps),
+    getSession: getSessionHandler(deps),
+    listSessions: listSessionsHandler(deps),
+    revokeSession: revokeSessionHandler(deps),
+    startTwoFactorEnrolment: startTwoFactorEnrolmentHandler(deps),
+    activateTwoFactor: activateTwoFactorHandler(deps),
+    disableTwoFactor: disableTwoFactorHandler(deps),
+    regenerateRecoveryCodes: regenerateRecoveryCodesHandler(deps),
 
-    createWebhookEndpoint: createWebhookEndpointHandler(runtime),
-    getWebhookEndpoint: getWebhookEndpointHandler(runtime),
-    updateWebhookEndpoint: updateWebhookEndpointHandler(runtime),
-    deleteWebhookEndpoint: deleteWebhookEndpointHandler(runtime),
-    rotateWebhookSecret: rotateWebhookSecretHandler(runtime),
-    sendTestEvent: sendTestEventHandler(runtime),
-    listWebhookDeliveries: listWebhookDeliveriesHandler(runtime),
-    resendFailedWebhookDeliveries: resendFailedWebhookDeliveriesHandler(runtime),
-    getWebhookDelivery: getWebhookDeliveryHandler(runtime),
-    resendWebhookDelivery: resendWebhookDeliveryHandler(runtime),
-    replayWebhookEvents: replayWebhookEventsHandler(runtime),
-    getWebhookSources: getWebhookSourcesHandler(runtime),
+    createWebhookEndpoint: createWebhookEndpointHandler(deps),
+    getWebhookEndpoint: getWebhookEndpointHandler(deps),
+    updateWebhookEndpoint: updateWebhookEndpointHandler(deps),
+    deleteWebhookEndpoint: deleteWebhookEndpointHandler(deps),
+    rotateWebhookSecret: rotateWebhookSecretHandler(deps),
+    sendTestEvent: sendTestEventHandler(deps),
+    listWebhookDeliveries: listWebhookDeliveriesHandler(deps),
+    resendFailedWebhookDeliveries: resendFailedWebhookDeliveriesHandler(deps),
+    getWebhookDelivery: getWebhookDeliveryHandler(deps),
+    resendWebhookDelivery: resendWebhookDeliveryHandler(deps),
+    replayWebhookEvents: replayWebhookEventsHandler(deps),
+    getWebhookSources: getWebhookSourcesHandler(deps),
 
-    getOverview: getOverviewHandler(runtime),
-    listDashboardPayments: listDashboardPaymentsHandler(runtime),
-    exportPayments: exportPaymentsHandler(runtime),
-    getDashboardPayment: getDashboardPaymentHandler(runtime),
-    getPaymentTimeline: getPaymentTimelineHandler(runtime),
-    cancelDashboardPayment: cancelDashboardPaymentHandler(runtime),
-    refundDashboardPayment: refundDashboardPaymentHandler(runtime),
-    simulateDashboardPayment: simulateDashboardPaymentHandler(runtime),
+    getOverview: getOverviewHandler(deps),
+    listDashboardPayments: listDashboardPaymentsHandler(deps),
+    exportPayments: exportPaymentsHandler(deps),
+    getDashboardPayment: getDashboardPaymentHandler(deps),
+    getPaymentTimeline: getPaymentTimelineHandler(deps),
+    cancelDashboardPayment: cancelDashboardPaymentHandler(deps),
+    refundDashboardPayment: refundDashboardPaymentHandler(deps),
+    simulateDashboardPayment: simulateDashboardPaymentHandler(deps),
 
-    listApiKeys: listApiKeysHandler(runtime),
-    createApiKey: createApiKeyHandler(runtime),
-    rotateApiKey: rotateApiKeyHandler(runtime),
-    revokeApiKey: revokeApiKeyHandler(runtime),
+    listApiKeys: listApiKeysHandler(deps),
+    createApiKey: createApiKeyHandler(deps),
+    rotateApiKey: rotateApiKeyHandler(deps),
+    revokeApiKey: revokeApiKeyHandler(deps),
 
-    getSettings: getSettingsHandler(runtime),
-    updateSettings: updateSettingsHandler(runtime),
-    getDashboardFeeBalance: getDashboardFeeBalanceHandler(runtime),
-    getDashboardSettlementBalances: getDashboardSettlementBalancesHandler(runtime),
-    listDashboardPayouts: listDashboardPayoutsHandler(runtime),
-    exportPayouts: exportPayoutsHandler(runtime),
-    getDashboardPayout: getDashboardPayoutHandler(runtime),
-    exportLedger: exportLedgerHandler(runtime),
+    getSettings: getSettingsHandler(deps),
+    updateSettings: updateSettingsHandler(deps),
+    getDashboardFeeBalance: getDashboardFeeBalanceHandler(deps),
+    getDashboardSettlementBalances: getDashboardSettlementBalancesHandler(deps),
+    listDashboardPayouts: listDashboardPayoutsHandler(deps),
+    exportPayouts: exportPayoutsHandler(deps),
+    getDashboardPayout: getDashboardPayoutHandler(deps),
+    exportLedger: exportLedgerHandler(deps),
 
     // Team, invitations and the audit log (owner only, but the invitation link's two open operations).
-    getTeam: getTeamHandler(runtime),
-    createInvitation: createInvitationHandler(runtime),
-    revokeInvitation: revokeInvitationHandler(runtime),
-    updateMember: updateMemberHandler(runtime),
-    removeMember: removeMemberHandler(runtime),
-    lookupInvitation: lookupInvitationHandler(runtime),
-    acceptInvitation: acceptInvitationHandler(runtime),
-    listAuditLog: listAuditLogHandler(runtime),
+    getTeam: getTeamHandler(deps),
+    createInvitation: createInvitationHandler(deps),
+    revokeInvitation: revokeInvitationHandler(deps),
+    updateMember: updateMemberHandler(deps),
+    removeMember: removeMemberHandler(deps),
+    lookupInvitation: lookupInvitationHandler(deps),
+    acceptInvitation: acceptInvitationHandler(deps),
+    listAuditLog: listAuditLogHandler(deps),
   });
 }

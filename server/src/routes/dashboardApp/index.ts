@@ -1,10 +1,9 @@
 import { Router } from 'express';
 import { join } from 'node:path';
 import type { DashboardPageConfig } from '@paygate/web/dashboardConfig';
-import { allChains } from '../../chains/index.js';
+import { allChains, type Chains } from '../../chains/index.js';
 import { webAssets } from '../../http/webAssets.js';
 import { DEFAULT_WEB_DIST, notBuilt, webPageTemplate } from '../../http/webPages.js';
-import type { Runtime } from '../../runtime.js';
 
 /**
  * The merchant dashboard web app (web/dashboard.html): one page for `/dashboard` and every path under it (the app
@@ -12,13 +11,13 @@ import type { Runtime } from '../../runtime.js';
  * built assets under /dashboard/assets/. Outside the contracts like the checkout: app.ts mounts it after the
  * contract validators. The page holds no data: it signs in and reads everything through /v1/dashboard.
  */
-export function dashboardAppRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Router {
+export function dashboardAppRouter(deps: { chains: Chains | null }, distDir = DEFAULT_WEB_DIST): Router {
   const router = Router({ caseSensitive: true, strict: true });
   const template = webPageTemplate(join(distDir, 'dashboard.html'));
   // Built once: the chains do not change while the process runs.
   const config: DashboardPageConfig = {
-    chains: runtime.chains
-      ? allChains(runtime.chains).map(({ config: chain }) => ({
+    chains: deps.chains
+      ? allChains(deps.chains).map(({ config: chain }) => ({
           caip2: chain.caip2,
           name: chain.name,
           mode: chain.mode,

@@ -3,8 +3,7 @@ import type { operations } from '../../generated/gateway.js';
 import { confirmPayment } from '../../checkout/confirm.js';
 import { gatewayAuthOf } from '../../http/gatewayAuth.js';
 import type { PaymentNotifier } from '../../payments/paymentWatch.js';
-import type { Runtime } from '../../runtime.js';
-import { checkoutOf } from './checkoutOf.js';
+import { checkoutOf, type CheckoutSource } from './checkoutOf.js';
 
 type Operation = operations['confirmPayment'];
 type Body = Operation['requestBody']['content']['application/json'];
@@ -13,7 +12,7 @@ type Ok = Operation['responses'][200]['content']['application/json'];
 
 /** POST /v1/gateway/payment/{id}/confirm, long-polling up to `maxPollMs` for a final status */
 export function confirmPaymentHandler(
-  runtime: Runtime,
+  deps: CheckoutSource,
   notifier: PaymentNotifier,
 ): RequestHandler<Operation['parameters']['path'], Ok, Body, Query> {
   return async (req, res) => {
@@ -21,7 +20,7 @@ export function confirmPaymentHandler(
     const gone = new AbortController();
     res.on('close', () => gone.abort());
     const answer = await confirmPayment(
-      checkoutOf(runtime),
+      checkoutOf(deps),
       { live: auth.mode === 'live' },
       req.params.id,
       req.body,

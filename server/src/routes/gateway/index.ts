@@ -1,10 +1,13 @@
 import type { RequestHandler } from 'express';
+import type { BuyerPaymentDeps } from '../../checkout/buyerPayments.js';
+import type { Config } from '../../config.js';
 import type { operations } from '../../generated/gateway.js';
 import { contractRouter } from '../../http/operations.js';
 import { refundClaimRateLimit } from '../../http/claimRateLimit.js';
 import { gatewayRateLimit } from '../../http/gatewayAuth.js';
-import type { Runtime } from '../../runtime.js';
+import type { PaymentNotifier } from '../../payments/paymentWatch.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
+import type { CheckoutSource } from './checkoutOf.js';
 import { claimRefundHandler } from './claimRefund.js';
 import { confirmPaymentHandler } from './confirmPayment.js';
 import { fetchActionHandler } from './fetchAction.js';
@@ -17,26 +20,33 @@ import { getSolanaPayLabelHandler } from './getSolanaPayLabel.js';
 import { lookupRefundClaimHandler } from './lookupRefundClaim.js';
 import { postSolanaPayTransactionHandler } from './postSolanaPayTransaction.js';
 
+/** What the gateway's handlers read, each its own part of it (a Runtime has all of it). */
+export interface GatewayRouterDeps extends BuyerPaymentDeps, CheckoutSource {
+  /** Wakes the long polls of status and confirm when a payment changes. */
+  paymentNotifier: PaymentNotifier;
+  config: Pick<Config, 'rateLimit'>;
+}
+
 /**
  * The gateway, by operation (http/operations.ts). Mounted after the contract validator, so handlers get validated
  * input; authentication ran before it (http/gatewayAuth.ts).
  */
-export function gatewayRouter(runtime: Runtime): RequestHandler {
-  const notifier = runtime.paymentNotifier;
-  const claimLimit = refundClaimRateLimit(runtime);
+export function gatewayRouter(deps: GatewayRouterDeps): RequestHandler {
+  const notifier = deps.paymentNotifier;
+  const claimLimit = refundClaimRateLimit(deps);
   // After the schema, before any resource lookup (docs/decisions.md §2); limited per credential (§6).
-  return contractRouter<operations>('gateway', [gatewayRateLimit(runtime)], {
-    getPayment: getPaymentHandler(runtime),
-    getPaymentStatus: getPaymentStatusHandler(runtime, notifier),
-    cancelPayment: cancelPaymentHandler(runtime),
-    getPaymentOptions: getPaymentOptionsHandler(runtime),
-    getDepositOptions: getDepositOptionsHandler(runtime),
-    fetchAction: fetchActionHandler(runtime),
-    confirmPayment: confirmPaymentHandler(runtime, notifier),
-    getSolanaPayLabel: getSolanaPayLabelHandler(runtime),
-    postSolanaPayTransaction: postSolanaPayTransactionHandler(runtime),
+  return contractRouter<operations>('gateway', [gatewayRateLimit(deps)], {
+    getPayment: getPaymentHandler(deps),
+    getPaymentStatus: getPaymentStatusHandler(deps, notifier),
+    cancelPayment: cancelPaymentHandler(deps),
+    getPaymentOptions: getPaymentOptionsHandler(deps),
+    getDepositOptions: getDepositOptionsHandler(deps),
+    fetchAction: fetchActionHandler(deps),
+    confirmPayment: confirmPaymentHandler(deps, notifier),
+    getSolanaPayLabel: getSolanaPayLabelHandler(deps),
+    postSolanaPayTransaction: postSolanaPayTransactionHandler(deps),
     getSolanaPayIcon: getSolanaPayIconHandler(),
-    lookupRefundClaim: [claimLimit, lookupRefundClaimHandler(runtime)],
-    claimRefund: [claimLimit, claimRefundHandler(runtime)],
+    lookupRefundClaim: [claimLimit, lookupRefundClaimHandler(deps)],
+    claimRefund: [claimLimit, claimRefundHandler(deps)],
   });
 }

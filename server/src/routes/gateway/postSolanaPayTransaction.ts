@@ -1,14 +1,13 @@
 import type { RequestHandler } from 'express';
 import type { operations } from '../../generated/gateway.js';
 import { solanaPayTransaction } from '../../checkout/solanaPay.js';
-import type { Runtime } from '../../runtime.js';
-import { checkoutOf } from './checkoutOf.js';
+import { checkoutOf, type CheckoutSource } from './checkoutOf.js';
 
 type Post = operations['postSolanaPayTransaction'];
 
 /** POST /v1/gateway/payment/{id}/solana-pay */
 export function postSolanaPayTransactionHandler(
-  runtime: Runtime,
+  deps: CheckoutSource,
 ): RequestHandler<
   Post['parameters']['path'],
   Post['responses'][200]['content']['application/json'],
@@ -16,6 +15,6 @@ export function postSolanaPayTransactionHandler(
 > {
   return async (req, res) => {
     const query = req.query as NonNullable<Post['parameters']['query']>;
-    res.json(await solanaPayTransaction(checkoutOf(runtime), req.params.id, req.body, query));
+    res.json(await solanaPayTransaction(checkoutOf(deps), req.params.id, req.body, query));
   };
 }

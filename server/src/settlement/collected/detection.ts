@@ -3,8 +3,9 @@
  * stored cursor, recorded in `deposit_transfers` with the cursor's move in one transaction, then credited to their
  * payments. A payment is paid by the transfers of one deposit asset mined by its `expiresAt` once, at the chain's
  * required confirmations, they sum to the amount asked; money it cannot take (an excess, a transfer after it ended)
- * is recorded as a discrepancy for refund (§17). Every step is idempotent: a scan repeated or run by two processes at
- * once records each transfer, ledger row and finding once.
+ * is recorded as a discrepancy for refund (§17); money from a screened sender pays nothing and is held (§25.8). Every
+ * step is idempotent: a scan repeated or run by two processes at once records each transfer, ledger row and finding
+ * once.
  */
 import type { Knex } from 'knex';
 import type { ChainAdapter, DepositScan, OnChainState } from '../../chains/adapter.js';
@@ -12,7 +13,12 @@ import { allChains, type Chains } from '../../chains/index.js';
 import { currencyOfUnit } from '../../currencies.js';
 import { findMerchant } from '../../db/queries/accounts.js';
 import { findClaimOfPayment, type ClaimRow } from '../../db/queries/claims.js';
-import { insertDiscrepancy, type DiscrepancyKind, type DiscrepancyRow } from '../../db/queries/discrepancies.js';
+import {
+  insertDiscrepancy,
+  screenedTransactionsOf,
+  type DiscrepancyKind,
+  type DiscrepancyRow,
+} from '../../db/queries/discrepancies.js';
 import { findPayment, type PaymentRow } from '../../db/queries/payments.js';
 import { advanceScanCursor, readScanCursor } from '../../db/queries/scanCursors.js';
 import {
@@ -30,6 +36,7 @@ import { newId, randomBase62 } from '../../ids.js';
 import { assertPayload, IDLE, type TaskList } from '../../jobs/types.js';
 import { feeOnAsset, type FeeBreakdown } from '../../payments/fees.js';
 import { expireIfOverdue, transitionPayment, type LifecycleDeps } from '../../payments/lifecycle.js';
+import type { Observer } from '../../observability/observer.js';
 import { iso } from '../../payments/snapshot.js';
 import type { Pricing } from '../../quotes/index.js';
 import { paysOutOn } from './deposits.js';
@@ -50,6 +57,9 @@ export interface DetectionDeps extends LifecycleDeps {
   chains: Chains;
   adapters: ChainAdapter[];
   pricing: Pricing;
+  /** The screening list (PAYGATE_SCREENING_FILE): a sender on it pays nothing (checkout/screening.ts). */
+  screening: { matches(caip10: string): boolean };
+  observer?: Pick<Observer, 'paymentTransition' | 'screenedDeposit'>;
 }
 
 export interface ScanOptions {
@@ -333,22 +343,30 @@ async function creditPayment(
   // Money that no payout can send on (§22.14): the merchant has no settlement address on this chain (any more), or
   // the payment's mode is not paid by deposit. It never pays the payment and is never the merchant's payable.
   const routable = paysOutOn(merchant, chain) && (await settlementModeOf(deps.db.knex, payment)).paidByDeposit;
+  const held: SeenTransferRow[] = [];
   try {
-    return await deps.db.knex.transaction(async (trx) => {
+    const succeeded = await deps.db.knex.transaction(async (trx) => {
+      held.length = 0;
       let current = (await findPayment(trx, paymentId, { forUpdate: true }))!;
       const live = (await listTransfersOfPayment(trx, paymentId, chain)).filter((t) => t.state !== 'reorged');
-      const counted = live.filter((t) => ['confirmed', 'final'].includes(stateOf(t) ?? 'pending'));
+      const confirmed = live.filter((t) => ['confirmed', 'final'].includes(stateOf(t) ?? 'pending'));
+      // Everything that arrived is in the ledger as received: it is at the deposit address, screened or not.
       await insertLedgerEntries(
         trx,
-        counted.map((t) => receivedEntry(current, t, deps.now())),
+        confirmed.map((t) => receivedEntry(current, t, deps.now())),
       );
+      const claim = await findClaimOfPayment(trx, paymentId);
+      const { counted, screened } = await splitScreened(deps, trx, current, chain, confirmed, claim);
+      for (const t of screened.filter((x) => x.isNew)) {
+        await recordFinding(deps, trx, current, screenedFinding(t.transfer));
+        held.push(t.transfer);
+      }
       if (!routable) {
         for (const t of counted) await recordFinding(deps, trx, current, unroutable(t));
         for (const t of live)
           if (stateOf(t) === 'final' && t.state === 'seen') await settleSeenTransfer(trx, t.id, 'final');
         return false;
       }
-      const claim = await findClaimOfPayment(trx, paymentId);
       let succeeded = false;
       if (current.status === 'requires_action' && !claim) {
         const completion = completionOf(current, counted, asked);
@@ -364,11 +382,60 @@ async function creditPayment(
         if (stateOf(t) === 'final' && t.state === 'seen') await settleSeenTransfer(trx, t.id, 'final');
       return succeeded;
     });
+    for (const t of held) {
+      deps.observer?.screenedDeposit?.({ chain: t.chain });
+      // The sender is not logged: the finding names the transaction, and the operator reads it there.
+      deps.logger.warn(
+        { paymentId, chain: t.chain, txId: t.txId },
+        'a deposit from a screened sender is held at its deposit address: it pays nothing',
+      );
+    }
+    return succeeded;
   } catch (err) {
     // Confirm, a cancel or the expiry sweep moved it meanwhile: the next scan looks at it again as it is then.
     if (err instanceof ApiError && err.code === 'invalid_state') return false;
     throw err;
   }
+}
+
+/**
+ * The confirmed transfers that may pay the payment, and those from a screened sender (§25.8), each marked new when
+ * it is not yet held. Held once, held for good: a transaction with a `screened_sender` finding stays out whatever the
+ * list says now. The transaction of the payment's claim is never screened here: confirm screened its account before
+ * it was accepted (checkout/confirm.ts).
+ */
+async function splitScreened(
+  deps: DetectionDeps,
+  trx: Knex.Transaction,
+  payment: PaymentRow,
+  chain: string,
+  confirmed: SeenTransferRow[],
+  claim: ClaimRow | null,
+): Promise<{ counted: SeenTransferRow[]; screened: { transfer: SeenTransferRow; isNew: boolean }[] }> {
+  // The finding's key is the transaction: every transfer of a held transaction is held with it.
+  const already = await screenedTransactionsOf(trx, payment.id, chain);
+  const counted: SeenTransferRow[] = [];
+  const screened: { transfer: SeenTransferRow; isNew: boolean }[] = [];
+  for (const t of confirmed) {
+    const listed = t.from !== null && claim?.txId !== t.txId && deps.screening.matches(`${t.chain}:${t.from}`);
+    if (already.has(t.txId)) screened.push({ transfer: t, isNew: false });
+    else if (listed) {
+      screened.push({ transfer: t, isNew: true });
+      already.add(t.txId);
+    } else counted.push(t);
+  }
+  return { counted, screened };
+}
+
+function screenedFinding(t: SeenTransferRow): Finding {
+  return {
+    kind: 'screened_sender',
+    transfer: t,
+    expected: 0n,
+    note:
+      `Deposit on ${t.chain} from an account on the screening list: it pays nothing, is not refundable, and is ` +
+      'held at the deposit address for the operator.',
+  };
 }
 
 function unroutable(t: SeenTransferRow): Finding {
