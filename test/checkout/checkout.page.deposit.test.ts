@@ -1,5 +1,5 @@
 /**
- * The hosted checkout's "Pay from any wallet or exchange" view (web/src/checkout/DepositPanel.tsx) for a merchant in
+ * The hosted checkout's "Pay from any wallet or exchange" view (web/src/checkout/views/DepositPanel.tsx) for a merchant in
  * collected settlement: each network and asset with the exact amount, the payment's deposit address, copy buttons
  * and a QR code of the payment URI; a partial payment (deposit_transfers rows written directly, as detection would)
  * shows what was received and what is left, read again through the page's status poll.

@@ -7,11 +7,11 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { PaygateWallet } from '@paygate/sdk-wallet';
-import type { components } from '../generated/gateway.js';
-import type { Translate } from '../i18n.js';
-import type { Language } from '../pageConfig.js';
-import { formatToken, toDecimal } from './format.js';
-import { QrCode } from './qr.js';
+import type { components } from '../../generated/gateway.js';
+import type { Translate } from '../../i18n.js';
+import type { Language } from '../../pageConfig.js';
+import { formatToken, toDecimal } from '../format.js';
+import { QrCode } from './QrCode.js';
 
 type DepositOption = components['schemas']['DepositOption'];
 

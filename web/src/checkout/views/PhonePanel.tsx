@@ -4,9 +4,9 @@
  * Solana Pay wallet can scan. The page learns of a phone payment through its status poll.
  */
 import { useState } from 'preact/hooks';
-import type { Translate } from '../i18n.js';
-import type { CheckoutPageConfig } from '../pageConfig.js';
-import { QrCode } from './qr.js';
+import type { Translate } from '../../i18n.js';
+import type { CheckoutPageConfig } from '../../pageConfig.js';
+import { QrCode } from './QrCode.js';
 
 export function PhonePanel(props: { config: CheckoutPageConfig; t: Translate; open: boolean }) {
   const { config, t } = props;
