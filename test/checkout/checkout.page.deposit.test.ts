@@ -93,7 +93,7 @@ describe('hosted checkout page: deposits of a collected-mode payment', () => {
     );
     assert.match(
       (await evm.getByTestId('deposit-progress').textContent()) ?? '',
-      /Received 5 TUSD on .+; 7\.5 TUSD left to pay\./,
+      /Received 5\.00 TUSD on .+; 7\.50 TUSD left to pay\./,
     );
     assert.equal(await evm.getByTestId('deposit-amount').textContent(), '7.5 TUSD');
     assert.equal(await solana.getByTestId('deposit-progress').count(), 0);

@@ -29,6 +29,12 @@ export interface CheckoutPageConfig {
   lang: string;
   /** The public app id of the hosted checkout in the payment's mode (docs/decisions.md, "The hosted checkout"). */
   appId: string | null;
+  /**
+   * The merchant's own reference of the order (the payment's `referenceId`), shown to the buyer beside the amount and
+   * on the final views: it is what the buyer and the merchant both know the order by (not `pay_…`). Null when the
+   * page names no payment.
+   */
+  reference: string | null;
   /** The payment link for phones: the payment's `gatewayUrl`. */
   paymentLink: string | null;
   /** A Solana Pay transaction request link (`solana:https://…`), when the payment's mode has a Solana chain. */

@@ -10,12 +10,14 @@ import { gatewayFor } from './api.js';
 import { showsMessage } from './checkoutMachine.js';
 import { serverClock } from './clock.js';
 import { useOptions } from './hooks/useOptions.js';
+import { usePhone } from './hooks/usePhone.js';
 import { usePay } from './hooks/usePay.js';
 import { usePayment, useStatusPoll } from './hooks/usePayment.js';
 import { useWallets } from './hooks/useWallets.js';
+import { Accepted } from './views/Accepted.js';
 import { Cancel } from './views/Cancel.js';
 import { CollectClosed, CollectDialog } from './views/CollectDialog.js';
-import { DepositPanel } from './views/DepositPanel.js';
+import { depositKey, DepositPanel, type DepositOption } from './views/DepositPanel.js';
 import { Final } from './views/Final.js';
 import { Languages, NotFound } from './views/Languages.js';
 import { Options } from './views/Options.js';
@@ -41,8 +43,11 @@ export function App(props: { config: CheckoutPageConfig }) {
   const { view, message } = state;
   const setMessage = useCallback((text: string | null) => dispatch({ type: 'message', message: text }), [dispatch]);
   const [busy, setBusy] = useState<string | null>(null);
-  // Money at a deposit address: Cancel is refused by the gateway from then on (§26.2), so it is not offered.
-  const [received, setReceived] = useState(false);
+  const [deposits, setDeposits] = useState<DepositOption[]>([]);
+  // Money at a deposit address: Cancel is refused by the gateway from then on (§26.2), so it is not offered, and
+  // a final view says what arrived and what happens to it.
+  const received = deposits.filter((d) => d.received.value !== '0');
+  const phone = usePhone();
 
   const { wallets, connected, accounts, connect } = useWallets(config.chains, t, announce, setMessage);
   const { options, loadOptions } = useOptions({
@@ -55,7 +60,7 @@ export function App(props: { config: CheckoutPageConfig }) {
     showStatus,
     busy: busy !== null,
   });
-  const { pay, confirmAgain, cancel, collect, setCollect, closeCollect } = usePay({
+  const { pay, confirmAgain, cancel, collect, setCollect, closeCollect, chosen } = usePay({
     gateway,
     paymentId,
     chains: config.chains,
@@ -73,6 +78,20 @@ export function App(props: { config: CheckoutPageConfig }) {
   // payment expired meanwhile) decides what comes next, rather than a view change under the buyer's hands.
   const following = (view.kind === 'open' && collect === null) || view.kind === 'processing';
   const statusAnswers = useStatusPoll(gateway, paymentId, following, showStatus);
+
+  // The way to pay the buyer chose (a deposit entry or the phone panel), the one place with a QR code (§26.9).
+  // Until the buyer chooses: the first deposit entry when there are some, else the phone panel when this browser has
+  // no wallet.
+  const [chosenWay, setChosenWay] = useState<string | null | undefined>(undefined);
+  const firstDeposit = deposits[0];
+  const way =
+    chosenWay !== undefined
+      ? chosenWay
+      : firstDeposit
+        ? depositKey(firstDeposit)
+        : wallets.length === 0
+          ? 'phone'
+          : null;
 
   // A payment that ended (the countdown reached zero) closes the form: there is nothing left to collect for.
   useEffect(() => {
@@ -113,6 +132,7 @@ export function App(props: { config: CheckoutPageConfig }) {
             t={t}
             config={config}
             live={view.kind === 'open'}
+            status={view.kind === 'final' ? view.status : view.kind}
             now={now}
             onEnd={payment.countdownEnded}
           />
@@ -124,11 +144,13 @@ export function App(props: { config: CheckoutPageConfig }) {
         )}
         {info && paymentId && view.kind === 'open' && (
           <section data-view="open">
-            <Wallets wallets={wallets} connected={connected} onConnect={connect} t={t} busy={busy !== null} />
-            {busy && (
-              <p class="busy" data-testid="busy">
-                {busy}
-              </p>
+            {/* The deposit entries name each token and network themselves; without them, say what is accepted. */}
+            {connected.length === 0 && deposits.length === 0 && (
+              <Accepted chains={config.chains} t={t} title={t('accepted.title')} />
+            )}
+            {/* A phone without a browser wallet pays through the links below: no "install an extension" there. */}
+            {!(phone && wallets.length === 0) && (
+              <Wallets wallets={wallets} connected={connected} onConnect={connect} t={t} busy={busy !== null} />
             )}
             <Options
               state={options}
@@ -137,6 +159,9 @@ export function App(props: { config: CheckoutPageConfig }) {
               busy={busy !== null}
               connected={connected.length > 0}
               chains={config.chains}
+              fiat={info.amount}
+              chosen={chosen}
+              progress={busy}
               onPay={(o) => void pay(o)}
               onRefresh={() => void loadOptions()}
             />
@@ -146,10 +171,19 @@ export function App(props: { config: CheckoutPageConfig }) {
               lang={lang}
               t={t}
               refresh={statusAnswers}
-              onReceived={setReceived}
+              onDeposits={setDeposits}
+              openKey={way}
+              onOpen={setChosenWay}
+              phone={phone}
             />
-            <PhonePanel config={config} t={t} open={wallets.length === 0} />
-            {received ? (
+            <PhonePanel
+              config={config}
+              t={t}
+              open={way === 'phone'}
+              onToggle={(open) => setChosenWay(open ? 'phone' : null)}
+              phone={phone}
+            />
+            {received.length > 0 ? (
               <p class="muted" data-testid="received-note">
                 {t('deposit.received')}
               </p>
@@ -162,7 +196,7 @@ export function App(props: { config: CheckoutPageConfig }) {
           <Processing t={t} view={view} chains={config.chains} onConfirmAgain={(r) => void confirmAgain(r)} />
         )}
         {view.kind === 'final' && info && paymentId && (
-          <Final view={view} info={info} lang={lang} t={t} config={config} paymentId={paymentId} />
+          <Final view={view} info={info} lang={lang} t={t} config={config} paymentId={paymentId} received={received} />
         )}
         {paymentId && view.kind !== 'notFound' && <p class="reference muted">{t('reference', { paymentId })}</p>}
       </main>

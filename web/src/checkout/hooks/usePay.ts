@@ -40,6 +40,8 @@ export function usePay(deps: {
   const { gateway, paymentId, chains, connected, t, announce, showStatus, dispatch, viewRef, loadOptions, setBusy } =
     deps;
   const [collect, setCollect] = useState<CollectRequest | null>(null);
+  // The option being paid: its progress is shown on it (§26.8), not somewhere else on the page.
+  const [chosen, setChosen] = useState<string | null>(null);
   const closeCollect = useCallback(() => setCollect(null), []);
   const setMessage = (text: string | null) => dispatch({ type: 'message', message: text });
 
@@ -59,6 +61,7 @@ export function usePay(deps: {
         (wallet.kind === 'evm') === caip2.startsWith('eip155:'),
     );
     if (!holder) return;
+    setChosen(option.id);
     const signers: Signers =
       holder.wallet.kind === 'evm' ? { eip155: holder.wallet.provider } : { solana: holder.wallet.wallet };
     const chain = chains.find((c) => c.caip2 === caip2);
@@ -173,5 +176,5 @@ export function usePay(deps: {
     }
   };
 
-  return { pay, confirmAgain, cancel, collect, setCollect, closeCollect };
+  return { pay, confirmAgain, cancel, collect, setCollect, closeCollect, chosen };
 }

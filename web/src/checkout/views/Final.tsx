@@ -6,6 +6,7 @@ import type { CheckoutChain, CheckoutPageConfig, Language } from '../../pageConf
 import type { ResultInfo, View } from '../checkoutMachine.js';
 import { formatTime, formatToken } from '../format.js';
 import { withPaymentId } from '../links.js';
+import type { DepositOption } from './DepositPanel.js';
 import { Heading } from './Heading.js';
 import { TxLink } from './TxLink.js';
 
@@ -18,8 +19,20 @@ export function Final(props: {
   t: Translate;
   config: CheckoutPageConfig;
   paymentId: string;
+  /** Deposit entries that received money while this page was open (finding 1): said on an unpaid ending. */
+  received: DepositOption[];
 }) {
   const { view, t, config } = props;
+  const merchant = props.info.merchant.name;
+  // Opened after the payment ended, or a status the merchant has no URL for: no redirect, but still the way back.
+  const back =
+    config.redirect && !view.live
+      ? withPaymentId(
+          view.status === 'succeeded' ? config.redirect.successUrl : config.redirect.errorUrl,
+          props.paymentId,
+        )
+      : null;
+  const partly = view.status !== 'succeeded' && props.received.length > 0;
   const target =
     config.redirect && view.live
       ? withPaymentId(
@@ -33,9 +46,31 @@ export function Final(props: {
       {view.status === 'succeeded' ? (
         <Receipt result={view.result} seenAt={view.seenAt} lang={props.lang} t={t} chains={config.chains} />
       ) : (
-        <p>{t(`${view.status}.body`, { paymentId: props.paymentId })}</p>
+        <p>
+          {partly && view.status === 'cancelled'
+            ? t('cancelled.bodyReceived')
+            : t(`${view.status}.body`, { paymentId: props.paymentId })}
+        </p>
       )}
-      {target && <Redirect to={target} merchant={props.info.merchant.name} t={t} />}
+      {partly && (
+        <div class="received" data-testid="received">
+          {props.received.map((d) => (
+            <p key={`${d.chain}/${d.amount.unit}`}>
+              {t(view.status === 'cancelled' ? 'cancelled.received' : 'expired.received', {
+                amount: formatToken(d.received, props.lang, 'nearest'),
+                network: d.amount.display.networkName ?? d.chain,
+              })}
+            </p>
+          ))}
+          <p>{t('ended.refund', { merchant })}</p>
+        </div>
+      )}
+      {target && <Redirect to={target} merchant={merchant} t={t} />}
+      {back && (
+        <p>
+          <a href={back}>{t('back.toMerchant', { merchant })}</a>
+        </p>
+      )}
     </section>
   );
 }
@@ -55,22 +90,46 @@ function Receipt(props: {
   return (
     <dl class="receipt">
       <dt>{t('succeeded.paid')}</dt>
-      <dd data-testid="paid-amount">{formatToken(amount, props.lang)}</dd>
+      <dd data-testid="paid-amount">{formatToken(amount, props.lang, 'nearest')}</dd>
       <dt>{t('succeeded.token')}</dt>
       <dd>{amount.display?.assetName ?? amount.display?.assetSymbol}</dd>
       <dt>{t('succeeded.network')}</dt>
       <dd>{amount.display?.networkName ?? caip2}</dd>
       <dt>{t('succeeded.tx')}</dt>
-      <dd>
-        <TxLink txId={result.txId} caip2={caip2} chains={props.chains} />
+      <dd class="tx">
+        <TxLink txId={result.txId} caip2={caip2} chains={props.chains} />{' '}
+        <CopyButton text={result.txId} label={t('succeeded.copyTx')} copied={t('succeeded.copiedTx')} t={t} />
       </dd>
       {time !== null && (
         <>
           <dt>{t('succeeded.time')}</dt>
-          <dd>{formatTime(time, props.lang)}</dd>
+          <dd data-testid="paid-time">{formatTime(time, props.lang)}</dd>
         </>
       )}
     </dl>
+  );
+}
+
+/** Copies the exact value (a transaction id is what a buyer pastes into a message to the merchant). */
+function CopyButton(props: { text: string; label: string; copied: string; t: Translate }) {
+  const [done, setDone] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.text);
+      setDone(true);
+    } catch {
+      setDone(false);
+    }
+  };
+  return (
+    <>
+      <button type="button" class="secondary small" aria-label={props.label} onClick={() => void copy()}>
+        {props.t('deposit.copy')}
+      </button>
+      <span role="status" class="muted copied">
+        {done ? props.copied : ''}
+      </span>
+    </>
   );
 }
 

@@ -13,6 +13,8 @@ export function Summary(props: {
   t: Translate;
   config: CheckoutPageConfig;
   live: boolean;
+  /** What the amount is to the buyer: due while open, paid once succeeded, only the amount otherwise. */
+  status: string;
   now: () => number;
   onEnd: () => void;
 }) {
@@ -25,9 +27,14 @@ export function Summary(props: {
         <h1 id="pay-title">{t('header.payTo', { merchant: info.merchant.name })}</h1>
       </div>
       <p class="amount">
-        <span class="sr-only">{t('header.amount')}: </span>
+        <span class="sr-only">{t(amountLabel(props.status))}: </span>
         <span data-testid="fiat-amount">{formatFiat(info.amount, props.lang)}</span>
       </p>
+      {config.reference && (
+        <p class="order" data-testid="order-reference">
+          {t('summary.order', { reference: config.reference })}
+        </p>
+      )}
       {props.live && <Countdown expiresAt={info.expiresAt} t={t} now={props.now} onEnd={props.onEnd} />}
       {back && (
         <p>
@@ -38,6 +45,11 @@ export function Summary(props: {
       )}
     </section>
   );
+}
+
+function amountLabel(status: string): 'header.amount' | 'header.amountPaid' | 'header.amountTotal' {
+  if (status === 'open') return 'header.amount';
+  return status === 'succeeded' ? 'header.amountPaid' : 'header.amountTotal';
 }
 
 function Countdown(props: { expiresAt: number; t: Translate; now: () => number; onEnd: () => void }) {
