@@ -23,6 +23,7 @@ const config: CheckoutPageConfig = {
   lang: 'fr',
   appId: 'app_test_000000000000000000000000',
   reference: 'order_7',
+  payment: null,
   paymentLink: 'https://pay.example/pay/pay_000000000000000000000000',
   solanaPayLink: null,
   chains: [],

@@ -38,7 +38,7 @@ export function App(props: { config: CheckoutPageConfig }) {
   // marks every view of a test payment.
   const testMode = paymentId !== null && (config.appId ?? '').startsWith('app_test_');
 
-  const payment = usePayment(gateway, paymentId, t, now);
+  const payment = usePayment(gateway, paymentId, t, now, config.payment ?? null);
   const { state, dispatch, info, announce, showStatus } = payment;
   const { view, message } = state;
   const setMessage = useCallback((text: string | null) => dispatch({ type: 'message', message: text }), [dispatch]);

@@ -18,9 +18,18 @@ export type ShowStatus = (
   caip2?: string | null,
 ) => void;
 
-export function usePayment(gateway: PaygateWallet, paymentId: string | null, t: Translate, now: () => number) {
-  const [state, dispatch] = useReducer(checkoutReducer, paymentId, initialState);
-  const [info, setInfo] = useState<PaymentInfo | null>(null);
+export function usePayment(
+  gateway: PaygateWallet,
+  paymentId: string | null,
+  t: Translate,
+  now: () => number,
+  /** The gateway's read of an open payment, embedded in the page (§26.15): no first request to wait for. */
+  embedded: PaymentInfo | null,
+) {
+  const [state, dispatch] = useReducer(checkoutReducer, paymentId, (id) =>
+    embedded?.status === 'requires_action' ? { view: { kind: 'open' as const }, message: null } : initialState(id),
+  );
+  const [info, setInfo] = useState<PaymentInfo | null>(embedded);
   const [announcement, setAnnouncement] = useState('');
   const viewRef = useRef(state.view);
   viewRef.current = state.view;
@@ -60,8 +69,17 @@ export function usePayment(gateway: PaygateWallet, paymentId: string | null, t: 
     }
   }, [gateway, paymentId, showStatus, t]);
 
-  // Before the first paint, not after it: the payment read is what the buyer waits for.
-  useLayoutEffect(() => void load(), [load]);
+  // Before the first paint, not after it: the payment read is what the buyer waits for. An embedded read is the
+  // same answer: nothing to wait for, and the status poll follows the payment from here.
+  const embeddedOpen = useRef(embedded?.status === 'requires_action');
+  useLayoutEffect(() => {
+    if (embeddedOpen.current) {
+      embeddedOpen.current = false;
+      document.title = t('page.title', { merchant: embedded!.merchant.name });
+      return;
+    }
+    void load();
+  }, [load]);
 
   const countdownEnded = useCallback(() => {
     if (!paymentId) return;
