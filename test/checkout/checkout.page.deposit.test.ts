@@ -1,5 +1,5 @@
 /**
- * The hosted checkout's "Pay from any wallet or exchange" view (web/src/checkout/DepositPanel.tsx) for a merchant in
+ * The hosted checkout's "Pay from any wallet or exchange" view (web/src/checkout/views/DepositPanel.tsx) for a merchant in
  * collected settlement: each network and asset with the exact amount, the payment's deposit address, copy buttons
  * and a QR code of the payment URI; a partial payment (deposit_transfers rows written directly, as detection would)
  * shows what was received and what is left, read again through the page's status poll.
@@ -93,7 +93,7 @@ describe('hosted checkout page: deposits of a collected-mode payment', () => {
     );
     assert.match(
       (await evm.getByTestId('deposit-progress').textContent()) ?? '',
-      /Received 5 TUSD on .+; 7\.5 TUSD left to pay\./,
+      /Received 5\.00 TUSD on .+; 7\.50 TUSD left to pay\./,
     );
     assert.equal(await evm.getByTestId('deposit-amount').textContent(), '7.5 TUSD');
     assert.equal(await solana.getByTestId('deposit-progress').count(), 0);

@@ -29,7 +29,7 @@ describe('hosted checkout page: direct transfers', () => {
     const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
     await option.waitFor();
     assert.doesNotMatch((await option.textContent()) ?? '', /No gas needed/, 'the buyer pays the gas of a transfer');
-    await pressByKeyboard(page, /^Pay 12\.5 TUSD/);
+    await pressByKeyboard(page, /^Pay 12\.50 TUSD/);
 
     await h.view(page, 'processing');
     const link = page.getByTestId('tx-link');
@@ -64,7 +64,7 @@ describe('hosted checkout page: direct transfers', () => {
     await h.view(page, 'open');
     await page.getByRole('button', { name: 'Connect Test EVM Wallet' }).click();
     const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
-    await option.getByRole('button', { name: /^Pay 12\.5 TUSD/ }).click();
+    await option.getByRole('button', { name: /^Pay 12\.50 TUSD/ }).click();
     await h.view(page, 'processing');
     await shows(page, /Your wallet has signed, but the payment could not be confirmed yet/);
     await h.accessible(page, 'a confirm to send again');
@@ -83,7 +83,7 @@ describe('hosted checkout page: direct transfers', () => {
     await h.view(page, 'open');
     await page.getByRole('button', { name: 'Connect Test EVM Wallet' }).click();
     const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
-    await option.getByRole('button', { name: /^Pay 12\.5 TUSD/ }).click();
+    await option.getByRole('button', { name: /^Pay 12\.50 TUSD/ }).click();
     await h.view(page, 'processing');
     const asked = evm!.calls.filter((m) => m.startsWith('wallet_'));
     assert.deepEqual(asked.slice(0, 3), [

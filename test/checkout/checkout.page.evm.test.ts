@@ -28,10 +28,10 @@ describe('hosted checkout page: EVM wallets', () => {
     await h.accessible(page, 'the options');
     await h.capture(page, 'options');
 
-    await option.getByRole('button', { name: /^Pay 12\.5 TUSD/ }).click();
+    await option.getByRole('button', { name: /^Pay 12\.50 TUSD/ }).click();
     await h.settleTo(paymentId, 'succeeded');
     await h.view(page, 'succeeded');
-    assert.equal(await page.getByTestId('paid-amount').textContent(), '12.5 TUSD');
+    assert.equal(await page.getByTestId('paid-amount').textContent(), '12.50 TUSD');
     assert.equal(await page.getByTestId('announcer').textContent(), 'Payment successful');
     assert.ok(evm!.calls.includes('eth_signTypedData_v4'), 'the wallet signed the authorization');
     await h.accessible(page, 'the success view');
@@ -72,7 +72,7 @@ describe('hosted checkout page: EVM wallet decisions', () => {
     const { page, evm } = await connected(paymentId);
     const held = evm!.holdNext('eth_signTypedData_v4');
     const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
-    await option.getByRole('button', { name: /^Pay 12\.5 TUSD/ }).click();
+    await option.getByRole('button', { name: /^Pay 12\.50 TUSD/ }).click();
     await held.asked;
     await shows(page, 'Confirm the payment in your wallet…');
     await h.accessible(page, 'waiting for the wallet');
@@ -96,7 +96,7 @@ describe('hosted checkout page: EVM wallet decisions', () => {
     await page
       .getByTestId('option')
       .filter({ hasText: 'TUSD' })
-      .getByRole('button', { name: /^Pay 12\.5 TUSD/ })
+      .getByRole('button', { name: /^Pay 12\.50 TUSD/ })
       .click();
     await held.asked;
     held.reject();
@@ -151,7 +151,7 @@ describe('hosted checkout page: EVM wallet decisions', () => {
     const { page } = await connected(paymentId);
     const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
     assert.match((await option.textContent()) ?? '', /Information required/);
-    await option.getByRole('button', { name: /^Pay 1,000 TUSD/ }).click();
+    await option.getByRole('button', { name: /^Pay 1,000\.00 TUSD/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Information required by Test merchant' });
     await dialog.waitFor();
     await h.accessible(page, 'the data-collection dialog');
@@ -173,7 +173,7 @@ describe('hosted checkout page: EVM wallet decisions', () => {
     const paymentId = await h.payment({ amount: { unit: 'iso4217/USD', value: '100000' }, expiresInSeconds: 600 });
     const { page, evm } = await connected(paymentId);
     const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
-    await option.getByRole('button', { name: /^Pay 1,000 TUSD/ }).click();
+    await option.getByRole('button', { name: /^Pay 1,000\.00 TUSD/ }).click();
     const form = page.frameLocator('dialog iframe');
     await form.getByLabel('Full name').fill('Ada Lovelace');
     // The payment runs out while the buyer fills the form: the form is refused and says why.
@@ -197,7 +197,7 @@ describe('hosted checkout page: EVM wallet decisions', () => {
     const { page, context } = await connected(paymentId);
     await context.route(`${shop}/**`, (route) => route.fulfill({ contentType: 'text/plain', body: 'the shop' }));
     const option = page.getByTestId('option').filter({ hasText: 'TUSD' });
-    await option.getByRole('button', { name: /^Pay 12\.5 TUSD/ }).click();
+    await option.getByRole('button', { name: /^Pay 12\.50 TUSD/ }).click();
     await h.settleTo(paymentId, 'succeeded');
     // The countdown's own view is checked (axe, screenshots) on a paused clock in the cancel test; here the page's
     // time flows, and the navigation is what counts.

@@ -39,11 +39,11 @@ describe('hosted checkout page: Solana', () => {
     await h.accessible(page, 'options of two wallets');
     await h.capture(page, 'options-two-wallets');
 
-    await option.getByRole('button', { name: /^Pay 12\.5 TUSD/ }).click();
+    await option.getByRole('button', { name: /^Pay 12\.50 TUSD/ }).click();
     await h.settleTo(paymentId, 'succeeded');
     await h.view(page, 'succeeded');
     assert.ok(solana!.calls.includes('solana:signTransaction'), 'the wallet signed; the gateway broadcast');
-    assert.equal(await page.getByTestId('paid-amount').textContent(), '12.5 TUSD');
+    assert.equal(await page.getByTestId('paid-amount').textContent(), '12.50 TUSD');
     await h.fulfilled(paymentId);
   });
 
@@ -53,13 +53,14 @@ describe('hosted checkout page: Solana', () => {
       const paymentId = await h.payment();
       const { page } = await h.open(paymentId);
       await h.view(page, 'open');
-      // No browser wallet here: the phone panel is open from the start.
+      // No browser wallet here: the phone panel is open from the start, with one QR code, of the buyer's choice.
+      await page.getByRole('button', { name: 'Solana Pay', exact: true }).click();
       assert.ok(await page.getByRole('img', { name: 'Solana Pay QR code' }).isVisible());
-      assert.equal(await page.getByTestId('payment-link').inputValue(), `${PUBLIC}/pay/${paymentId}`);
       await h.accessible(page, 'the phone panel');
-      await h.capture(page, 'phone');
-
       const scanned = (await page.getByTestId('solana-pay-link').textContent()) ?? '';
+      await page.getByRole('button', { name: 'Payment link', exact: true }).click();
+      assert.equal(await page.getByTestId('payment-link').inputValue(), `${PUBLIC}/pay/${paymentId}`);
+      await h.capture(page, 'phone');
       const parsed = parseURL(scanned) as TransactionRequestURL;
       assert.equal(parsed.link.href, `${PUBLIC}/v1/gateway/payment/${paymentId}/solana-pay`);
       const keypair = Keypair.generate();

@@ -109,14 +109,23 @@ describe('hosted checkout page: views without paying', () => {
   });
 
   it('a gateway that cannot be reached shows "could not be loaded" with a retry, which then shows the payment', async () => {
+    // An open payment comes embedded in the page (§26.15); an ended one is read from the gateway, which fails here.
     const paymentId = await h.payment();
+    await h.simulate(paymentId, 'failed');
     const { page, context } = await h.open(paymentId, { blockGateway: true });
     await h.view(page, 'load-failed');
     await h.accessible(page, 'the load failure');
     await h.capture(page, 'load-failed');
     await context.unroute(`${h.server.url}/v1/gateway/**`);
     await page.getByRole('button', { name: 'Try again' }).click();
+    await h.view(page, 'failed');
+  });
+
+  it('an open payment is shown from the page itself, before any gateway call answers (§26.15)', async () => {
+    const paymentId = await h.payment();
+    const { page } = await h.open(paymentId, { blockGateway: true });
     await h.view(page, 'open');
+    assert.equal(await page.getByTestId('fiat-amount').textContent(), '$12.50');
   });
 
   it('a payment that has ended shows its view to a buyer who opens the link later', async () => {

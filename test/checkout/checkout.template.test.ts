@@ -22,6 +22,8 @@ const config: CheckoutPageConfig = {
   paymentId: 'pay_000000000000000000000000',
   lang: 'fr',
   appId: 'app_test_000000000000000000000000',
+  reference: 'order_7',
+  payment: null,
   paymentLink: 'https://pay.example/pay/pay_000000000000000000000000',
   solanaPayLink: null,
   chains: [],

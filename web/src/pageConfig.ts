@@ -2,8 +2,11 @@
  * What the server tells the checkout page about itself, in a JSON block of the HTML (`#paygate-config`), which is
  * data and never executed, so the page's CSP allows no inline script. Only what the gateway API cannot answer goes
  * here: the public app credential the page calls the gateway with, the chains' wallet metadata, and the merchant's
- * redirect URLs. Amounts, addresses and statuses always come from the gateway API, never from here or the query.
+ * redirect URLs. Amounts, addresses and statuses always come from the gateway API, never from the query: the one
+ * exception to "not from here" is `payment`, the gateway's own read of an open payment embedded at render.
  */
+import type { components } from './generated/gateway.js';
+
 export interface CheckoutChain {
   /** CAIP-2, e.g. `eip155:8453` or `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp`. */
   caip2: string;
@@ -29,6 +32,18 @@ export interface CheckoutPageConfig {
   lang: string;
   /** The public app id of the hosted checkout in the payment's mode (docs/decisions.md, "The hosted checkout"). */
   appId: string | null;
+  /**
+   * The merchant's own reference of the order (the payment's `referenceId`), shown to the buyer beside the amount and
+   * on the final views: it is what the buyer and the merchant both know the order by (not `pay_…`). Null when the
+   * page names no payment.
+   */
+  reference: string | null;
+  /**
+   * The gateway's read of the payment (`GET /v1/gateway/payment/{id}`, the same function answers both) when it is
+   * open, so the page shows it without waiting for a first request (docs/decisions.md §26.15); null otherwise, and
+   * the page reads it.
+   */
+  payment: components['schemas']['PaymentInfo'] | null;
   /** The payment link for phones: the payment's `gatewayUrl`. */
   paymentLink: string | null;
   /** A Solana Pay transaction request link (`solana:https://…`), when the payment's mode has a Solana chain. */

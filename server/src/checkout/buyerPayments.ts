@@ -4,7 +4,7 @@
  * the mode must match the credential's.
  */
 import { allChains, type Chains } from '../chains/index.js';
-import { findMerchant } from '../db/queries/accounts.js';
+import { findMerchant, type MerchantRow } from '../db/queries/accounts.js';
 import { findClaimOfPayment } from '../db/queries/claims.js';
 import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import { receivedTransfers } from '../db/queries/seenTransfers.js';
@@ -111,12 +111,24 @@ export async function buyerPaymentInfo(deps: BuyerPaymentDeps, scope: GatewaySco
   const payment = await readBuyerPayment(deps, scope, id);
   const merchant = await findMerchant(deps.db.knex, payment.merchant_id);
   if (!merchant) throw new Error(`payment ${id} names merchant ${payment.merchant_id}, which does not exist`);
+  return paymentInfoOf(payment, merchant, await buyerOf(deps, payment));
+}
+
+/**
+ * getPayment's answer from rows already read. The hosted checkout page embeds it for an open payment (no buyer yet),
+ * so the page shows the payment without first calling the gateway (decisions.md §26.15).
+ */
+export function paymentInfoOf(
+  payment: PaymentRow,
+  merchant: Pick<MerchantRow, 'name' | 'icon_url'>,
+  buyer: PaymentInfo['buyer'],
+): PaymentInfo {
   return {
     status: payment.status,
     amount: { unit: payment.amount_unit, value: payment.amount_value, display: fiatDisplay(payment.amount_unit) },
     expiresAt: Math.floor(payment.expires_at / 1000),
     merchant: { name: merchant.name, iconUrl: merchant.icon_url },
-    buyer: await buyerOf(deps, payment),
+    buyer,
   };
 }
 

@@ -8,6 +8,7 @@ import { solanaPayUri, type Chains } from '../chains/index.js';
 import { findMerchant } from '../db/queries/accounts.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { Database } from '../db/connect.js';
+import { paymentInfoOf } from '../checkout/buyerPayments.js';
 import { solanaPayLink } from '../checkout/solanaPay.js';
 import { gatewayUrlOf } from '../payments/merchantPayments.js';
 import type { HostedCheckoutApps } from './appIds.js';
@@ -34,6 +35,8 @@ export async function renderCheckoutPage(
     paymentId: null,
     lang,
     appId: null,
+    reference: null,
+    payment: null,
     paymentLink: null,
     solanaPayLink: null,
     chains: [],
@@ -49,6 +52,13 @@ export async function renderCheckoutPage(
     paymentId: payment.id,
     lang,
     appId: await deps.apps.appIdFor(mode),
+    reference: payment.reference_id,
+    // The gateway's own read of an open payment, embedded: the page shows it without a first round trip (§26.15).
+    // Any other status (or one past its deadline, which the gateway's read would expire first) is read by the page.
+    payment:
+      merchant && payment.status === 'requires_action' && payment.expires_at > deps.now()
+        ? paymentInfoOf(payment, merchant, null)
+        : null,
     paymentLink: gatewayUrlOf(deps.publicBaseUrl, payment.id),
     solanaPayLink: solanaPayUri(chains, (chain) => solanaPayLink(deps.publicBaseUrl, payment.id, chain)),
     chains,

@@ -1,35 +1,46 @@
 /**
- * Amounts are integer strings of minor units (the contract's rule); they are turned into decimal strings by string
- * arithmetic only, and Intl formats the decimal string exactly, so no amount ever passes through a float.
+ * The checkout's amounts and times for people. Amounts follow the one display rule of web/src/kit/amounts.ts
+ * (significant digits by asset, a payable amount never rounded down, the full amount beside it); minor units never
+ * pass through a float.
  */
 import type { Amount } from '@paygate/sdk-wallet';
-import { showFiat } from '../kit/amounts.js';
-
-export function toDecimal(minor: string, decimals: number): string {
-  const negative = minor.startsWith('-');
-  const digits = (negative ? minor.slice(1) : minor).replace(/^0+(?=\d)/, '');
-  if (decimals === 0) return `${negative ? '-' : ''}${digits}`;
-  const padded = digits.padStart(decimals + 1, '0');
-  const whole = padded.slice(0, -decimals);
-  const fraction = padded.slice(-decimals);
-  return `${negative ? '-' : ''}${whole}.${fraction}`;
-}
+import { showAmount, showFiat, type Rounding, type ShownAmount } from '../kit/amounts.js';
 
 /** A fiat amount (`iso4217/CODE`) in the buyer's locale, with the currency's own digits (the kit's one rule). */
 export function formatFiat(amount: Amount, locale: string): string {
-  return showFiat(amount.value, amount.unit.replace(/^iso4217\//, ''), amount.display?.decimals ?? 2, locale);
+  return showFiat(amount.value, fiatCode(amount), amount.display?.decimals ?? 2, locale);
 }
 
-/** A token amount with every significant digit (trailing zeros dropped) and its symbol: "12.5 USDC". */
-export function formatToken(amount: Amount, locale: string): string {
-  const decimals = amount.display?.decimals ?? 0;
-  const decimal = toDecimal(amount.value, decimals);
-  const fractionDigits = decimal.includes('.') ? decimal.split('.')[1]!.replace(/0+$/, '').length : 0;
-  const number = new Intl.NumberFormat(locale, {
-    minimumFractionDigits: 0,
-    maximumFractionDigits: Math.min(Math.max(fractionDigits, 0), 20),
-  }).format(decimal as `${number}`);
-  return `${number} ${amount.display?.assetSymbol ?? ''}`.trim();
+function fiatCode(amount: Amount): string {
+  return amount.unit.replace(/^iso4217\//, '');
+}
+
+/**
+ * A token amount under the display rule: `rounding: 'up'` for what the buyer pays (the default), 'nearest' for what
+ * was paid or received. `text` is "0.00416667 ETH", `full` "0.004166666666666667 ETH".
+ */
+export function showToken(amount: Amount, locale: string, rounding: Rounding = 'up'): ShownAmount {
+  return showAmount(
+    { value: amount.value, decimals: amount.display?.decimals ?? 0, symbol: amount.display?.assetSymbol },
+    { locale, rounding },
+  );
+}
+
+export function formatToken(amount: Amount, locale: string, rounding: Rounding = 'up'): string {
+  return showToken(amount, locale, rounding).text;
+}
+
+/**
+ * What one whole unit of the token costs in the payment's currency, from the option's own quote (fiat for token):
+ * "$3,000.00". Integer arithmetic on minor units, rounded to the nearest minor unit of the currency.
+ */
+export function formatRate(fiat: Amount, token: Amount, locale: string): string | null {
+  const tokenValue = BigInt(token.value);
+  if (tokenValue === 0n || !fiat.unit.startsWith('iso4217/')) return null;
+  const tokenDecimals = BigInt(token.display?.decimals ?? 0);
+  const scaled = BigInt(fiat.value) * 10n ** tokenDecimals;
+  const rate = (2n * scaled + tokenValue) / (2n * tokenValue);
+  return showFiat(rate, fiatCode(fiat), fiat.display?.decimals ?? 2, locale);
 }
 
 /** "4:05" for a countdown; hours when the payment lives longer than one. */
@@ -47,6 +58,12 @@ export function shorten(value: string): string {
   return value.length > 14 ? `${value.slice(0, 6)}…${value.slice(-4)}` : value;
 }
 
+/** A moment with its date and its time zone, so a receipt read later or elsewhere is not ambiguous. */
 export function formatTime(epochMs: number, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(epochMs));
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'long' }).format(new Date(epochMs));
+}
+
+/** A time of day today ("11:05 AM"), for how long a price holds. */
+export function formatClock(epochMs: number, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(new Date(epochMs));
 }

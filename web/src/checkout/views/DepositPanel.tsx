@@ -7,13 +7,19 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { PaygateWallet } from '@paygate/sdk-wallet';
-import type { components } from '../generated/gateway.js';
-import type { Translate } from '../i18n.js';
-import type { Language } from '../pageConfig.js';
-import { formatToken, toDecimal } from './format.js';
-import { QrCode } from './qr.js';
+import type { components } from '../../generated/gateway.js';
+import type { Translate } from '../../i18n.js';
+import type { Language } from '../../pageConfig.js';
+import { toDecimal } from '../../kit/amounts.js';
+import { formatToken } from '../format.js';
+import { QrCode } from './QrCode.js';
 
-type DepositOption = components['schemas']['DepositOption'];
+export type DepositOption = components['schemas']['DepositOption'];
+
+/** An entry's key: its network and asset, so a refresh keeps the buyer's choice. */
+export function depositKey(deposit: DepositOption): string {
+  return `${deposit.chain}/${deposit.amount.unit}`;
+}
 
 /** The deposit options, or null when the gateway refuses them (a payment paid directly: 409 `invalid_state`). */
 async function readDeposits(gateway: PaygateWallet, paymentId: string): Promise<DepositOption[] | null> {
@@ -21,7 +27,9 @@ async function readDeposits(gateway: PaygateWallet, paymentId: string): Promise<
     params: { path: { id: paymentId } },
   });
   if (answer.response.status === 409) return null;
-  return answer.data?.deposits ?? [];
+  // Any other failure (a 429, a 503 under load) says nothing about the deposits: keep what is shown.
+  if (!answer.data) throw new Error(`deposit options answered ${answer.response.status}`);
+  return answer.data.deposits;
 }
 
 export function DepositPanel(props: {
@@ -31,16 +39,20 @@ export function DepositPanel(props: {
   t: Translate;
   /** Changes each time the status poll answers: the moment to read what was received again. */
   refresh: number;
-  /** Told whether any money has arrived at a deposit address (then the payment can no longer be cancelled, §26.2). */
-  onReceived?(received: boolean): void;
+  /** Told of the deposit options at each read: what was received (§26.2) and which entries there are. */
+  onDeposits(deposits: DepositOption[]): void;
+  /**
+   * The one entry open (the page's chosen way to pay, which may be another panel: then none here). One at a time:
+   * every network's amount, address and QR at once is a long page on a phone, and a buyer pays on one network.
+   */
+  openKey: string | null;
+  onOpen(key: string | null): void;
+  phone: boolean;
 }) {
-  const { gateway, paymentId, t, onReceived } = props;
+  const { gateway, paymentId, t, onDeposits } = props;
   const [deposits, setDeposits] = useState<DepositOption[]>([]);
   // A direct-mode payment answers 409 once and always will: no read again on each status poll.
   const [refused, setRefused] = useState(false);
-  // One entry open at a time, the first by default: every network's amount, address and QR at once is a long page on
-  // a phone, and a buyer pays on one network. The key, not the index, so a refresh keeps the buyer's choice.
-  const [openKey, setOpenKey] = useState<string | null | undefined>(undefined);
   useEffect(() => {
     if (refused) return;
     let current = true;
@@ -49,14 +61,14 @@ export function DepositPanel(props: {
         if (!current) return;
         if (list === null) return setRefused(true);
         setDeposits(list);
-        onReceived?.(list.some((d) => d.received.value !== '0'));
+        onDeposits(list);
       })
       // Unreachable for now: keep what is shown; the next status answer reads again.
       .catch(() => undefined);
     return () => {
       current = false;
     };
-  }, [gateway, paymentId, props.refresh, refused, onReceived]);
+  }, [gateway, paymentId, props.refresh, refused, onDeposits]);
 
   if (deposits.length === 0) return null;
   return (
@@ -64,9 +76,9 @@ export function DepositPanel(props: {
       <h2 id="deposits-title">{t('deposit.title')}</h2>
       <p class="muted">{t('deposit.body')}</p>
       <ul class="deposit-list">
-        {deposits.map((d, i) => {
-          const key = `${d.chain}/${d.amount.unit}`;
-          const open = openKey === undefined ? i === 0 : openKey === key;
+        {deposits.map((d) => {
+          const key = depositKey(d);
+          const open = props.openKey === key;
           return (
             <DepositEntry
               key={key}
@@ -74,11 +86,12 @@ export function DepositPanel(props: {
               lang={props.lang}
               t={t}
               open={open}
+              phone={props.phone}
               onToggle={(nowOpen) => {
                 // A toggle event also follows our own closing of the entry another one replaced: only a change of
                 // this entry's own state by the buyer counts.
-                if (nowOpen && !open) setOpenKey(key);
-                else if (!nowOpen && open) setOpenKey(null);
+                if (nowOpen && !open) props.onOpen(key);
+                else if (!nowOpen && open) props.onOpen(null);
               }}
             />
           );
@@ -93,17 +106,17 @@ function DepositEntry(props: {
   lang: Language;
   t: Translate;
   open: boolean;
+  phone: boolean;
   onToggle(open: boolean): void;
 }) {
   const { deposit, t } = props;
-  const [shown, setShown] = useState(props.open);
   const [copied, setCopied] = useState('');
   const symbol = deposit.amount.display.assetSymbol;
   const network = deposit.amount.display.networkName ?? deposit.chain;
   const partial = deposit.received.value !== '0';
-  // The amount to type into an exchange's form: what is left, in whole units, every digit kept.
-  const exact = toDecimal(deposit.remaining.value, deposit.remaining.display.decimals);
-  const toSend = exact.includes('.') ? exact.replace(/\.?0+$/, '') : exact;
+  // The amount to type into an exchange's form: what is left, in whole units, every digit kept (a deposit is
+  // credited by its exact amount, so this is the one place the page shows the full amount rather than the rule's).
+  const toSend = toDecimal(deposit.remaining.value, deposit.remaining.display.decimals);
   const copy = async (what: string, text: string) => {
     try {
       await navigator.clipboard.writeText(text);
@@ -118,19 +131,12 @@ function DepositEntry(props: {
         <p class="deposit-progress" data-testid="deposit-progress">
           {t('deposit.partial', {
             network,
-            received: formatToken(deposit.received, props.lang),
+            received: formatToken(deposit.received, props.lang, 'nearest'),
             left: formatToken(deposit.remaining, props.lang),
           })}
         </p>
       )}
-      <details
-        open={props.open}
-        onToggle={(e) => {
-          const open = e.currentTarget.open;
-          if (open) setShown(true);
-          props.onToggle(open);
-        }}
-      >
+      <details open={props.open} onToggle={(e) => props.onToggle(e.currentTarget.open)}>
         <summary>{t('deposit.entry', { asset: symbol, network })}</summary>
         <p>{t('deposit.instruction', { asset: symbol, network })}</p>
         <dl class="deposit-fields">
@@ -162,7 +168,10 @@ function DepositEntry(props: {
           </dd>
         </dl>
         <p class="muted">{t('deposit.warning', { asset: symbol, network })}</p>
-        {shown && <QrCode value={deposit.uri} label={t('deposit.qr', { asset: symbol, network })} />}
+        {/* One QR code on the page, the open entry's; none on a phone, where the link below opens the wallet. */}
+        {props.open && !props.phone && (
+          <QrCode value={deposit.uri} label={t('deposit.qr', { asset: symbol, network })} />
+        )}
         <p>
           <a href={deposit.uri} data-testid="deposit-uri">
             {t('deposit.open')}
