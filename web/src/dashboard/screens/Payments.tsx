@@ -4,19 +4,18 @@
  * shared), paging keeps a stack of cursors. "Export CSV" downloads the same filters through the API (fetch with the
  * dashboard's headers → Blob → a download link), named from Content-Disposition.
  */
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { useDashboard } from '../context.js';
-import { fieldMessage, formMessage, type Failure } from './parts/errors.js';
+import { Notice, StatusBadge } from '../../kit/Badge.js';
+import { fieldMessage } from '../../kit/failure.js';
+import { FieldError, FormError } from '../../kit/Field.js';
+import { Loading } from '../../kit/Loading.js';
+import { Pager } from '../../kit/Pager.js';
+import { loaded, useAction, useLoad } from '../../kit/request.js';
+import { Time } from '../../kit/Time.js';
 import { localMidnight, localMidnightAfter, shortId } from './parts/format.js';
-import {
-  exportPayments,
-  saveBlob,
-  listPayments,
-  type PaymentFilters,
-  type PaymentList,
-  type PaymentStatus,
-} from './parts/requests.js';
-import { Amount, FieldError, FormError, Loading, Notice, Pager, StatusBadge, Time } from './parts/ui.js';
+import { Amount } from './parts/money.js';
+import { exportPayments, saveBlob, listPayments, type PaymentFilters, type PaymentStatus } from './parts/requests.js';
 import './parts/screens.css';
 
 export const PAYMENT_STATUSES = [
@@ -72,31 +71,15 @@ export function Payments() {
   const [form, setForm] = useState<FilterForm>(() => formFromQuery(location.search));
   const [applied, setApplied] = useState<FilterForm>(form);
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [page, setPage] = useState<PaymentList | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [exporting, setExporting] = useState(false);
-  const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const [exportNote, setExportNote] = useState<string | null>(null);
   const ids = { status: useId(), from: useId(), to: useId(), reference: useId(), settled: useId() };
   const cursor = cursors[cursors.length - 1];
   const dateError =
     form.from !== '' && form.to !== '' && form.to < form.from ? 'The end date is before the start date.' : null;
 
-  useEffect(() => {
-    let live = true;
-    setBusy(true);
-    void listPayments(api, filtersOf(applied), cursor).then((result) => {
-      if (!live) return;
-      setBusy(false);
-      if (result.ok) {
-        setPage(result.data);
-        setFailure(null);
-      } else setFailure(result.failure);
-    });
-    return () => {
-      live = false;
-    };
-  }, [api, mode, applied, cursor]);
+  const [load] = useLoad(() => listPayments(api, filtersOf(applied), cursor), [api, mode, applied, cursor]);
+  const page = loaded(load);
+  const failure = load.state === 'failed' ? load.failure : null;
 
   const apply = (next: FilterForm) => {
     setApplied(next);
@@ -104,18 +87,12 @@ export function Payments() {
     history.replaceState(history.state, '', `${location.pathname}${queryFromForm(next)}`);
   };
 
-  const download = async () => {
-    setExporting(true);
+  const exporting = useAction(async () => {
     setExportNote(null);
-    const result = await exportPayments(api, filtersOf(applied));
-    setExporting(false);
-    if (!result.ok) {
-      setExportNote({ ok: false, text: result.failure.message });
-      return;
-    }
-    saveBlob(result.data.blob, result.data.fileName);
-    setExportNote({ ok: true, text: `Downloading ${result.data.fileName}.` });
-  };
+    const { blob, fileName } = await exportPayments(api, filtersOf(applied));
+    saveBlob(blob, fileName);
+    setExportNote(`Downloading ${fileName}.`);
+  });
 
   return (
     <section class="screen" aria-labelledby="payments-title">
@@ -123,17 +100,16 @@ export function Payments() {
         <h1 id="payments-title" tabIndex={-1}>
           Payments
         </h1>
-        <button type="button" class="button" disabled={exporting} onClick={() => void download()}>
-          {exporting ? 'Exporting…' : 'Export CSV'}
+        <button type="button" class="button secondary" disabled={exporting.busy} onClick={() => void exporting.run()}>
+          {exporting.busy ? 'Exporting…' : 'Export CSV'}
         </button>
       </header>
-      {exportNote ? (
-        exportNote.ok ? (
-          <Notice tone="ok">{exportNote.text}</Notice>
-        ) : (
-          <FormError message={`The export failed: ${exportNote.text}`} />
-        )
-      ) : null}
+      {exportNote ? <Notice tone="ok">{exportNote}</Notice> : null}
+      <FormError
+        failure={
+          exporting.failure && { ...exporting.failure, message: `The export failed: ${exporting.failure.message}` }
+        }
+      />
       <form
         class="card filters"
         aria-label="Filter payments"
@@ -229,7 +205,7 @@ export function Payments() {
           </p>
         ) : null}
       </form>
-      <FormError message={formMessage(failure, ['referenceId', 'createdGte'])} />
+      <FormError failure={failure} fields={['referenceId', 'createdGte']} />
       <div class="card">
         {page === null ? (
           failure ? null : (
@@ -298,7 +274,7 @@ export function Payments() {
           label="Payments pages"
           page={cursors.length - 1}
           hasMore={!!page?.hasMore}
-          busy={busy}
+          busy={load.state === 'loading'}
           onPrevious={() => setCursors(cursors.slice(0, -1))}
           onNext={() => {
             if (page?.nextCursor) setCursors([...cursors, page.nextCursor]);

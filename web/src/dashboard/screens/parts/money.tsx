@@ -1,6 +1,6 @@
-/** What the settlement screens share: a network's name and a token amount in whole tokens (format.ts). */
+/** Money and networks as the screens show them: a network's name, a token amount in whole tokens, a fiat amount. */
 import type { DashboardChain } from '../../config';
-import { assetOfUnit, formatTokenAmount, type Money } from './format.js';
+import { assetOfUnit, formatMoney, formatTokenAmount, type Money } from './format.js';
 
 export function chainName(chains: DashboardChain[], caip2: string): string {
   return chains.find((c) => c.caip2 === caip2)?.name ?? caip2;
@@ -21,6 +21,15 @@ export function TokenAmount(props: { chains: DashboardChain[]; amount: Money }) 
   return (
     <span class="num" title={`${props.amount.value} minor units of ${asset ?? props.amount.unit}`}>
       {formatTokenAmount(props.amount, assetInfo(props.chains, asset))}
+    </span>
+  );
+}
+
+/** A fiat amount in the user's locale; the title keeps the exact minor units. */
+export function Amount(props: { amount: Money }) {
+  return (
+    <span class="num" title={`${props.amount.value} ${props.amount.unit} (minor units)`}>
+      {formatMoney(props.amount)}
     </span>
   );
 }
