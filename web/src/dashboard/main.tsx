@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { App } from './App';
 import { DASHBOARD_CONFIG_ELEMENT_ID, type DashboardPageConfig } from './config';
-import './styles.css';
+import '../kit/kit.css';
 
 function readConfig(): DashboardPageConfig {
   const element = document.getElementById(DASHBOARD_CONFIG_ELEMENT_ID);

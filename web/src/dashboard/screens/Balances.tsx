@@ -25,7 +25,6 @@ import { Pager } from '../../kit/Pager.js';
 import { loaded, useAction, useLoad, type Load } from '../../kit/request.js';
 import { Time } from '../../kit/Time.js';
 import { TokenAmount, chainName } from './parts/money.js';
-import './parts/screens.css';
 
 export function Balances(props: { chains: DashboardChain[] }) {
   const { api, mode } = useDashboard();
@@ -310,7 +309,7 @@ function ExportCard() {
           </button>
           <button
             type="button"
-            class="button"
+            class="button secondary"
             disabled={busy !== null || !!dateError}
             onClick={() => void download('payouts')}
           >

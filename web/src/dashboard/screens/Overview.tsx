@@ -8,7 +8,6 @@ import { useLoad } from '../../kit/request.js';
 import { currencyCode, formatCount, formatMoney, formatRate } from './parts/format.js';
 import { getOverview, type Totals } from './parts/requests.js';
 import { fillDays, VolumeChart } from './parts/VolumeChart.js';
-import './parts/screens.css';
 
 const WINDOWS = [
   ['today', 'Today'],

@@ -16,7 +16,6 @@ import { Time } from '../../kit/Time.js';
 import { localMidnight, localMidnightAfter, shortId } from './parts/format.js';
 import { Amount } from './parts/money.js';
 import { exportPayments, saveBlob, listPayments, type PaymentFilters, type PaymentStatus } from './parts/requests.js';
-import './parts/screens.css';
 
 export const PAYMENT_STATUSES = [
   'requires_action',
@@ -190,7 +189,7 @@ export function Payments() {
           </button>
           <button
             type="button"
-            class="button"
+            class="button secondary"
             onClick={() => {
               setForm(EMPTY);
               apply(EMPTY);

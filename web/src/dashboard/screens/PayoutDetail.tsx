@@ -11,7 +11,6 @@ import { useLoad } from '../../kit/request.js';
 import { Time } from '../../kit/Time.js';
 import { getPayout } from './parts/requests.js';
 import { TokenAmount, chainName } from './parts/money.js';
-import './parts/screens.css';
 
 const STATE_TEXT: Record<string, string> = {
   planned: 'Planned: written, not sent yet.',

@@ -14,7 +14,6 @@ import { getPayment } from '../parts/requests.js';
 import { Actions } from './Actions.js';
 import { Snapshot } from './Snapshot.js';
 import { Timeline } from './Timeline.js';
-import '../parts/screens.css';
 
 export { simulatorSteps } from './Actions.js';
 

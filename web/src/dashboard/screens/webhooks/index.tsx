@@ -15,7 +15,6 @@ import { getWebhookSources } from '../parts/requests.js';
 import { DeliveryLog } from './DeliveryLog.js';
 import { CreateEndpoint, EndpointCard } from './EndpointCard.js';
 import { Recovery, TestEvent } from './Recovery.js';
-import '../parts/screens.css';
 
 interface ShownSecret {
   title: string;
