@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { createDashboardClient, type Mode } from './api';
 import { asFailure } from '../kit/failure.js';
 import { request } from '../kit/request.js';
-import type { DashboardPageConfig } from './config';
+import { displayChains, type DashboardPageConfig } from './config';
 import { DashboardContext, ShellContext, type DashboardContextValue, type ShellContextValue } from './context';
 import { Layout } from './Layout';
 import type { DashboardSession } from './schemas';
@@ -262,11 +262,11 @@ function Screen(props: { route: Route; hasMerchant: boolean; config: DashboardPa
     case 'payments':
       return <Payments />;
     case 'payment':
-      return <PaymentDetail paymentId={route.paymentId} />;
+      return <PaymentDetail paymentId={route.paymentId} chains={displayChains(props.config)} />;
     case 'balances':
-      return <Balances chains={props.config.chains} />;
+      return <Balances chains={displayChains(props.config)} />;
     case 'payout':
-      return <PayoutDetail payoutId={route.payoutId} chains={props.config.chains} />;
+      return <PayoutDetail payoutId={route.payoutId} chains={displayChains(props.config)} />;
     case 'webhooks':
       return <Webhooks />;
     case 'apiKeys':

@@ -1,7 +1,9 @@
 /** A payment's facts, stage by stage (processing, succeeded, settled, refunded, failed, cancelled, expired). */
 import type { ComponentChildren } from 'preact';
 import { Time } from '../../../kit/Time.js';
-import { Amount } from '../parts/money.js';
+import type { DashboardChain } from '../../config';
+import { Account, Amount, AnyAmount, Network, TokenAmount, Transaction } from '../parts/money.js';
+import { currencyCode } from '../parts/format.js';
 import type { PaymentSnapshot } from '../parts/requests.js';
 
 function Stage({ title, children }: { title: string; children: ComponentChildren }) {
@@ -22,7 +24,8 @@ function Fact({ label, children }: { label: string; children: ComponentChildren 
   );
 }
 
-export function Snapshot({ payment: p }: { payment: PaymentSnapshot }) {
+export function Snapshot({ payment: p, chains }: { payment: PaymentSnapshot; chains: DashboardChain[] }) {
+  const chain = p.processing?.chain_caip2 ?? null;
   return (
     <section class="card" aria-labelledby="snapshot-title">
       <h2 id="snapshot-title">Details</h2>
@@ -53,17 +56,25 @@ export function Snapshot({ payment: p }: { payment: PaymentSnapshot }) {
             <Time value={p.processing.processing_at} />
           </Fact>
           <Fact label="Paid with">
-            <Amount amount={p.processing.option_amount} />
+            <TokenAmount chains={chains} amount={p.processing.option_amount} />
+            {currencyCode(p.amount.unit) ? (
+              <span class="muted">
+                {' '}
+                (<Amount amount={p.amount} />)
+              </span>
+            ) : null}
           </Fact>
           <Fact label="Settlement">
-            <Amount amount={p.processing.settlement_amount} />
+            <AnyAmount chains={chains} amount={p.processing.settlement_amount} />
           </Fact>
-          <Fact label="Fee">{p.processing.fee ? <Amount amount={p.processing.fee.total_amount} /> : 'None'}</Fact>
+          <Fact label="Fee">
+            {p.processing.fee ? <AnyAmount chains={chains} amount={p.processing.fee.total_amount} /> : 'None'}
+          </Fact>
           <Fact label="Buyer">
-            <code class="break">{p.processing.buyer_caip10}</code>
+            <Account caip10={p.processing.buyer_caip10} />
           </Fact>
-          <Fact label="Chain">
-            <code>{p.processing.chain_caip2}</code>
+          <Fact label="Network">
+            <Network chains={chains} caip2={p.processing.chain_caip2} />
           </Fact>
         </Stage>
       ) : null}
@@ -73,7 +84,7 @@ export function Snapshot({ payment: p }: { payment: PaymentSnapshot }) {
             <Time value={p.success.succeeded_at} />
           </Fact>
           <Fact label="Transaction">
-            <code class="break">{p.success.tx_id}</code>
+            <Transaction chains={chains} caip2={chain} txId={p.success.tx_id} />
           </Fact>
         </Stage>
       ) : null}
@@ -83,7 +94,7 @@ export function Snapshot({ payment: p }: { payment: PaymentSnapshot }) {
             <Time value={p.settled.settled_at} />
           </Fact>
           <Fact label="Amount">
-            <Amount amount={p.settled.settlement_amount} />
+            <AnyAmount chains={chains} amount={p.settled.settlement_amount} />
           </Fact>
         </Stage>
       ) : null}

@@ -5,6 +5,7 @@
  * test mode the simulator's steps allowed from the current state.
  */
 import { useState } from 'preact/hooks';
+import type { DashboardChain } from '../../config';
 import { useDashboard } from '../../context.js';
 import { Notice, StatusBadge } from '../../../kit/Badge.js';
 import { Loaded } from '../../../kit/Loading.js';
@@ -17,7 +18,7 @@ import { Timeline } from './Timeline.js';
 
 export { simulatorSteps } from './Actions.js';
 
-export function PaymentDetail({ paymentId }: { paymentId: string }) {
+export function PaymentDetail({ paymentId, chains }: { paymentId: string; chains: DashboardChain[] }) {
   const { api, mode, navigate } = useDashboard();
   const [load, , show] = useLoad(() => getPayment(api, paymentId), [api, paymentId, mode]);
   const [json, setJson] = useState(false);
@@ -78,7 +79,7 @@ export function PaymentDetail({ paymentId }: { paymentId: string }) {
                 </pre>
               </section>
             ) : (
-              <Snapshot payment={payment} />
+              <Snapshot payment={payment} chains={chains} />
             )}
             <Timeline paymentId={paymentId} version={version} />
           </>
