@@ -23,6 +23,7 @@ import { FormError } from '../../kit/Field.js';
 import { Loaded } from '../../kit/Loading.js';
 import { Pager } from '../../kit/Pager.js';
 import { loaded, useAction, useLoad, type Load } from '../../kit/request.js';
+import { Table } from '../../kit/Table.js';
 import { Time } from '../../kit/Time.js';
 import { TokenAmount, chainName } from './parts/money.js';
 
@@ -65,28 +66,15 @@ function UnpaidCard(props: { chains: DashboardChain[]; load: Load<SettlementBala
             <p class="empty">Nothing owed: no collected payment in this mode yet.</p>
           ) : (
             // Focusable, like the other tables: on a phone it scrolls sideways.
-            <div class="table-wrap" tabIndex={0} role="group" aria-label="Balances owed table">
-              <table class="table" aria-labelledby="unpaid-title">
-                <thead>
-                  <tr>
-                    <th scope="col">Network</th>
-                    <th scope="col" class="num">
-                      Unpaid
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.data.map((b) => (
-                    <tr key={`${b.chain_caip2} ${b.unpaid.unit}`}>
-                      <td>{chainName(props.chains, b.chain_caip2)}</td>
-                      <td class="num">
-                        <TokenAmount chains={props.chains} amount={b.unpaid} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              label="Balances owed table"
+              rows={data.data}
+              rowKey={(b) => `${b.chain_caip2} ${b.unpaid.unit}`}
+              columns={[
+                { label: 'Network', cell: (b) => chainName(props.chains, b.chain_caip2) },
+                { label: 'Unpaid', num: true, cell: (b) => <TokenAmount chains={props.chains} amount={b.unpaid} /> },
+              ]}
+            />
           )
         }
       </Loaded>
@@ -109,40 +97,21 @@ function FeeCard(props: { chains: DashboardChain[]; load: Load<FeeBalances> }) {
             <p class="empty">No fee has accrued in this mode.</p>
           ) : (
             // Focusable: on a phone the table scrolls sideways, and a keyboard must be able to scroll it too.
-            <div class="table-wrap" tabIndex={0} role="group" aria-label="Fee balance table">
-              <table class="table" aria-labelledby="fees-title">
-                <thead>
-                  <tr>
-                    <th scope="col">Network</th>
-                    <th scope="col" class="num">
-                      Accrued
-                    </th>
-                    <th scope="col" class="num">
-                      Invoiced
-                    </th>
-                    <th scope="col" class="num">
-                      Outstanding
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.balances.map((b) => (
-                    <tr key={`${b.chain} ${b.asset}`}>
-                      <td>{chainName(props.chains, b.chain)}</td>
-                      <td class="num">
-                        <TokenAmount chains={props.chains} amount={money(b.asset, b.accrued)} />
-                      </td>
-                      <td class="num">
-                        <TokenAmount chains={props.chains} amount={money(b.asset, b.invoiced)} />
-                      </td>
-                      <td class="num">
-                        <TokenAmount chains={props.chains} amount={money(b.asset, b.outstanding)} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              label="Fee balance table"
+              rows={data.balances}
+              rowKey={(b) => `${b.chain} ${b.asset}`}
+              columns={[
+                { label: 'Network', cell: (b) => chainName(props.chains, b.chain) },
+                ...(['accrued', 'invoiced', 'outstanding'] as const).map((key) => ({
+                  label: key[0]!.toUpperCase() + key.slice(1),
+                  num: true,
+                  cell: (b: FeeBalances['balances'][number]) => (
+                    <TokenAmount chains={props.chains} amount={money(b.asset, b[key])} />
+                  ),
+                })),
+              ]}
+            />
           )
         }
       </Loaded>
@@ -156,6 +125,8 @@ const STATE_TONE: Record<string, string> = {
   final: 'settled',
   failed: 'failed',
 };
+
+const payoutHref = (id: string) => `/dashboard/balances/payouts/${encodeURIComponent(id)}`;
 
 function PayoutsCard(props: { chains: DashboardChain[] }) {
   const { api, mode, navigate } = useDashboard();
@@ -173,68 +144,46 @@ function PayoutsCard(props: { chains: DashboardChain[] }) {
               No {mode}-mode payout yet. In collected mode, payouts send what you are owed to your settlement address.
             </p>
           ) : (
-            <div class="table-wrap" tabIndex={0} role="group" aria-label="Payouts table">
-              <table class="table" aria-labelledby="payouts-title">
-                <thead>
-                  <tr>
-                    <th scope="col">Created</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Network</th>
-                    <th scope="col" class="num">
-                      Paid out
-                    </th>
-                    <th scope="col" class="num">
-                      Fee
-                    </th>
-                    <th scope="col" class="num">
-                      Payments
-                    </th>
-                    <th scope="col">Transaction</th>
-                    <th scope="col">Payout</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.data.map((p) => {
-                    const href = `/dashboard/balances/payouts/${encodeURIComponent(p.payout_id)}`;
-                    return (
-                      <tr key={p.payout_id} data-payout={p.payout_id}>
-                        <td>
-                          <Time value={p.created_at} />
-                        </td>
-                        <td>
-                          <StatusBadge status={STATE_TONE[p.state] ?? p.state} label={p.state} />
-                        </td>
-                        <td>{chainName(props.chains, p.chain_caip2)}</td>
-                        <td class="num">
-                          <TokenAmount chains={props.chains} amount={p.net} />
-                        </td>
-                        <td class="num">
-                          <TokenAmount chains={props.chains} amount={p.fee} />
-                        </td>
-                        <td class="num">{p.payments.length}</td>
-                        <td>
-                          {p.tx_id ? <code title={p.tx_id}>{shortId(p.tx_id)}</code> : <span class="muted">—</span>}
-                        </td>
-                        <td>
-                          <a
-                            href={href}
-                            title={p.payout_id}
-                            onClick={(e) => {
-                              if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-                              e.preventDefault();
-                              navigate(href);
-                            }}
-                          >
-                            <code>{shortId(p.payout_id)}</code>
-                            <span class="visually-hidden"> (open payout)</span>
-                          </a>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              label="Payouts table"
+              rows={page.data}
+              rowKey={(p) => p.payout_id}
+              rowData={(p) => ({ 'data-payout': p.payout_id })}
+              open={(p) => navigate(payoutHref(p.payout_id))}
+              columns={[
+                { label: 'Created', cell: (p) => <Time value={p.created_at} /> },
+                {
+                  label: 'State',
+                  cell: (p) => <StatusBadge status={STATE_TONE[p.state] ?? p.state} label={p.state} />,
+                },
+                { label: 'Network', cell: (p) => chainName(props.chains, p.chain_caip2) },
+                { label: 'Paid out', num: true, cell: (p) => <TokenAmount chains={props.chains} amount={p.net} /> },
+                { label: 'Fee', num: true, cell: (p) => <TokenAmount chains={props.chains} amount={p.fee} /> },
+                { label: 'Payments', num: true, cell: (p) => p.payments.length },
+                {
+                  label: 'Transaction',
+                  cell: (p) =>
+                    p.tx_id ? <code title={p.tx_id}>{shortId(p.tx_id)}</code> : <span class="muted">—</span>,
+                },
+                {
+                  label: 'Payout',
+                  cell: (p) => (
+                    <a
+                      href={payoutHref(p.payout_id)}
+                      title={p.payout_id}
+                      onClick={(e) => {
+                        if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                        e.preventDefault();
+                        navigate(payoutHref(p.payout_id));
+                      }}
+                    >
+                      <code>{shortId(p.payout_id)}</code>
+                      <span class="visually-hidden"> (open payout)</span>
+                    </a>
+                  ),
+                },
+              ]}
+            />
           )
         }
       </Loaded>

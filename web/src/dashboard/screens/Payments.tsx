@@ -12,6 +12,7 @@ import { FieldError, FormError } from '../../kit/Field.js';
 import { Loading } from '../../kit/Loading.js';
 import { Pager } from '../../kit/Pager.js';
 import { loaded, useAction, useLoad } from '../../kit/request.js';
+import { Table } from '../../kit/Table.js';
 import { Time } from '../../kit/Time.js';
 import { localMidnight, localMidnightAfter, shortId } from './parts/format.js';
 import { Amount } from './parts/money.js';
@@ -64,6 +65,8 @@ export function filtersOf(form: FilterForm): PaymentFilters {
   if (form.reference.trim() !== '') filters.referenceId = form.reference.trim();
   return filters;
 }
+
+const paymentHref = (id: string) => `/dashboard/payments/${encodeURIComponent(id)}`;
 
 export function Payments() {
   const { api, mode, navigate } = useDashboard();
@@ -215,59 +218,50 @@ export function Payments() {
             {queryFromForm(applied) === '' ? `No ${mode}-mode payments yet.` : 'No payment matches these filters.'}
           </p>
         ) : (
-          <div class="table-wrap">
-            <table class="table" aria-labelledby="payments-title">
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Reference</th>
-                  <th scope="col" class="num">
-                    Amount
-                  </th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Settled</th>
-                  <th scope="col">Payment</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((p) => (
-                  <tr key={p.payment_id} data-payment={p.payment_id}>
-                    <td>
-                      <Time value={p.created_at} />
-                    </td>
-                    <td class="break">{p.reference_id}</td>
-                    <td class="num">
-                      <Amount amount={p.amount} />
-                    </td>
-                    <td>
-                      <StatusBadge status={p.status} />
-                      {p.refunded ? (
-                        <>
-                          {' '}
-                          <StatusBadge status="refunded" />
-                        </>
-                      ) : null}
-                    </td>
-                    <td>{p.settled ? <Time value={p.settled.settled_at} /> : 'No'}</td>
-                    <td>
-                      <a
-                        href={`/dashboard/payments/${encodeURIComponent(p.payment_id)}`}
-                        title={p.payment_id}
-                        onClick={(e) => {
-                          if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-                          e.preventDefault();
-                          navigate(`/dashboard/payments/${encodeURIComponent(p.payment_id)}`);
-                        }}
-                      >
-                        <code>{shortId(p.payment_id)}</code>
-                        <span class="visually-hidden"> (open payment {p.reference_id})</span>
-                      </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            label="Payments"
+            rows={page.data}
+            rowKey={(p) => p.payment_id}
+            rowData={(p) => ({ 'data-payment': p.payment_id })}
+            open={(p) => navigate(paymentHref(p.payment_id))}
+            columns={[
+              { label: 'Created', cell: (p) => <Time value={p.created_at} /> },
+              { label: 'Reference', cell: (p) => <span class="break">{p.reference_id}</span> },
+              { label: 'Amount', num: true, cell: (p) => <Amount amount={p.amount} /> },
+              {
+                label: 'Status',
+                cell: (p) => (
+                  <span>
+                    <StatusBadge status={p.status} />
+                    {p.refunded ? (
+                      <>
+                        {' '}
+                        <StatusBadge status="refunded" />
+                      </>
+                    ) : null}
+                  </span>
+                ),
+              },
+              { label: 'Settled', cell: (p) => (p.settled ? <Time value={p.settled.settled_at} /> : 'No') },
+              {
+                label: 'Payment',
+                cell: (p) => (
+                  <a
+                    href={paymentHref(p.payment_id)}
+                    title={p.payment_id}
+                    onClick={(e) => {
+                      if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                      e.preventDefault();
+                      navigate(paymentHref(p.payment_id));
+                    }}
+                  >
+                    <code>{shortId(p.payment_id)}</code>
+                    <span class="visually-hidden"> (open payment {p.reference_id})</span>
+                  </a>
+                ),
+              },
+            ]}
+          />
         )}
         <Pager
           label="Payments pages"
