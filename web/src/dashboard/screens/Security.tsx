@@ -10,6 +10,7 @@ import { Time } from '../../kit/Time.js';
 import { request, useAction, useLoad } from '../../kit/request.js';
 import { Badge } from '../../kit/Badge.js';
 import { BASE } from '../routes';
+import { describeAgent } from './parts/agent.js';
 
 /** The base32 secret in groups of four, easier to type into an app by hand. */
 function grouped(secret: string): string {
@@ -262,7 +263,9 @@ function Sessions() {
                 {sessions.map((s) => (
                   <tr key={s.id} data-session={s.current ? 'current' : 'other'}>
                     <td>
-                      <span class="ua">{s.userAgent ?? 'Unknown browser'}</span>{' '}
+                      <span class="ua" title={s.userAgent ?? undefined}>
+                        {describeAgent(s.userAgent)}
+                      </span>{' '}
                       {s.current && <Badge tone="info">This device</Badge>}
                     </td>
                     <td class="mono">{s.ip ?? '—'}</td>
