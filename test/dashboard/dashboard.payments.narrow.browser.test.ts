@@ -23,9 +23,9 @@ describe('dashboard.payments.narrow [browser]', function () {
     const link = row.getByRole('link');
     const box = (await link.boundingBox())!;
     assert.ok(box.x >= 0 && box.x + box.width <= 375, `the payment's link is on screen: ${JSON.stringify(box)}`);
-    const widest = await row.locator('td').evaluateAll((cells) =>
-      Math.max(...cells.map((c) => c.getBoundingClientRect().right)),
-    );
+    const widest = await row
+      .locator('td')
+      .evaluateAll((cells) => Math.max(...cells.map((c) => c.getBoundingClientRect().right)));
     assert.ok(widest <= 375, `every cell of the row is on screen (right edge ${widest})`);
     await s.review(page, 'payments-narrow');
 
