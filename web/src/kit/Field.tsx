@@ -74,3 +74,28 @@ function waitText(seconds: number): string {
   if (seconds < 90) return `${seconds} seconds`;
   return `${Math.ceil(seconds / 60)} minutes`;
 }
+
+/** A labelled choice among `options` (value and label alike unless `labelOf` names them); `any` adds an empty choice. */
+export function SelectField<V extends string>(props: {
+  label: string;
+  value: V | '';
+  options: readonly V[];
+  labelOf?(value: V): string;
+  any?: string;
+  onChange(value: V | ''): void;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select id={id} class="input" value={props.value} onChange={(e) => props.onChange(e.currentTarget.value as V)}>
+        {props.any !== undefined ? <option value="">{props.any}</option> : null}
+        {props.options.map((v) => (
+          <option key={v} value={v}>
+            {props.labelOf ? props.labelOf(v) : v}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -21,8 +21,8 @@ import {
 import { Notice, StatusBadge } from '../../kit/Badge.js';
 import { FormError } from '../../kit/Field.js';
 import { Loaded } from '../../kit/Loading.js';
-import { Pager } from '../../kit/Pager.js';
-import { loaded, useAction, useLoad, type Load } from '../../kit/request.js';
+import { Pager, useCursors } from '../../kit/Pager.js';
+import { useAction, useLoad, type Load } from '../../kit/request.js';
 import { Table } from '../../kit/Table.js';
 import { Time } from '../../kit/Time.js';
 import { TokenAmount, chainName } from './parts/money.js';
@@ -130,10 +130,9 @@ const payoutHref = (id: string) => `/dashboard/balances/payouts/${encodeURICompo
 
 function PayoutsCard(props: { chains: DashboardChain[] }) {
   const { api, mode, navigate } = useDashboard();
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
+  const cursors = useCursors();
+  const { cursor } = cursors;
   const [load] = useLoad(() => listPayouts(api, cursor), [api, mode, cursor]);
-  const page = loaded(load);
   return (
     <div class="card" aria-labelledby="payouts-title" role="region">
       <h2 id="payouts-title">Payouts</h2>
@@ -187,16 +186,7 @@ function PayoutsCard(props: { chains: DashboardChain[] }) {
           )
         }
       </Loaded>
-      <Pager
-        label="Payout pages"
-        page={cursors.length - 1}
-        hasMore={!!page?.hasMore}
-        busy={load.state === 'loading'}
-        onPrevious={() => setCursors(cursors.slice(0, -1))}
-        onNext={() => {
-          if (page?.nextCursor) setCursors([...cursors, page.nextCursor]);
-        }}
-      />
+      <Pager label="Payout pages" cursors={cursors} load={load} />
     </div>
   );
 }

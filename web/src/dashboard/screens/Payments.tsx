@@ -10,7 +10,7 @@ import { Notice, StatusBadge } from '../../kit/Badge.js';
 import { fieldMessage } from '../../kit/failure.js';
 import { FieldError, FormError } from '../../kit/Field.js';
 import { Loading } from '../../kit/Loading.js';
-import { Pager } from '../../kit/Pager.js';
+import { Pager, useCursors } from '../../kit/Pager.js';
 import { loaded, useAction, useLoad } from '../../kit/request.js';
 import { Table } from '../../kit/Table.js';
 import { Time } from '../../kit/Time.js';
@@ -72,10 +72,10 @@ export function Payments() {
   const { api, mode, navigate } = useDashboard();
   const [form, setForm] = useState<FilterForm>(() => formFromQuery(location.search));
   const [applied, setApplied] = useState<FilterForm>(form);
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursors = useCursors();
   const [exportNote, setExportNote] = useState<string | null>(null);
   const ids = { status: useId(), from: useId(), to: useId(), reference: useId(), settled: useId() };
-  const cursor = cursors[cursors.length - 1];
+  const { cursor } = cursors;
   const dateError =
     form.from !== '' && form.to !== '' && form.to < form.from ? 'The end date is before the start date.' : null;
 
@@ -85,7 +85,7 @@ export function Payments() {
 
   const apply = (next: FilterForm) => {
     setApplied(next);
-    setCursors([undefined]);
+    cursors.reset();
     history.replaceState(history.state, '', `${location.pathname}${queryFromForm(next)}`);
   };
 
@@ -263,16 +263,7 @@ export function Payments() {
             ]}
           />
         )}
-        <Pager
-          label="Payments pages"
-          page={cursors.length - 1}
-          hasMore={!!page?.hasMore}
-          busy={load.state === 'loading'}
-          onPrevious={() => setCursors(cursors.slice(0, -1))}
-          onNext={() => {
-            if (page?.nextCursor) setCursors([...cursors, page.nextCursor]);
-          }}
-        />
+        <Pager label="Payments pages" cursors={cursors} load={load} />
       </div>
     </section>
   );

@@ -1,10 +1,10 @@
 /** The delivery log: filters, a page of deliveries, each one's attempts on demand and a resend. */
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useDashboard } from '../../context.js';
 import { Notice, StatusBadge } from '../../../kit/Badge.js';
-import { FormError } from '../../../kit/Field.js';
+import { FormError, SelectField } from '../../../kit/Field.js';
 import { Loaded, Loading } from '../../../kit/Loading.js';
-import { Pager } from '../../../kit/Pager.js';
+import { Pager, useCursors } from '../../../kit/Pager.js';
 import { loaded, request, useAction, useLoad } from '../../../kit/request.js';
 import { Time } from '../../../kit/Time.js';
 import {
@@ -25,12 +25,10 @@ export function DeliveryLog(props: {
   const { api, mode } = useDashboard();
   const [status, setStatus] = useState<WebhookDeliveryStatus | ''>('');
   const [eventType, setEventType] = useState<WebhookEventType | ''>('');
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursors = useCursors();
   const [open, setOpen] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const statusId = useId();
-  const typeId = useId();
-  const cursor = cursors[cursors.length - 1];
+  const { cursor } = cursors;
   const [load, reload] = useLoad(
     () =>
       request(
@@ -57,7 +55,7 @@ export function DeliveryLog(props: {
     return () => clearTimeout(timer);
   }, [pending, page]);
 
-  const resetPaging = () => setCursors([undefined]);
+  const resetPaging = () => cursors.reset();
 
   return (
     <section class="card" aria-labelledby="deliveries-title">
@@ -76,44 +74,26 @@ export function DeliveryLog(props: {
         </button>
       </div>
       <div class="filters">
-        <div class="field">
-          <label for={statusId}>Status</label>
-          <select
-            id={statusId}
-            class="input"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.currentTarget.value as WebhookDeliveryStatus | '');
-              resetPaging();
-            }}
-          >
-            <option value="">Any status</option>
-            {DELIVERY_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for={typeId}>Event type</label>
-          <select
-            id={typeId}
-            class="input"
-            value={eventType}
-            onChange={(e) => {
-              setEventType(e.currentTarget.value as WebhookEventType | '');
-              resetPaging();
-            }}
-          >
-            <option value="">Any event type</option>
-            {EVENT_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Status"
+          value={status}
+          options={DELIVERY_STATUSES}
+          any="Any status"
+          onChange={(v) => {
+            setStatus(v);
+            resetPaging();
+          }}
+        />
+        <SelectField
+          label="Event type"
+          value={eventType}
+          options={EVENT_TYPES}
+          any="Any event type"
+          onChange={(v) => {
+            setEventType(v);
+            resetPaging();
+          }}
+        />
       </div>
       {notice ? <Notice tone="ok">{notice}</Notice> : null}
       <Loaded load={load} what="deliveries">
@@ -160,16 +140,7 @@ export function DeliveryLog(props: {
           )
         }
       </Loaded>
-      <Pager
-        label="Deliveries pages"
-        page={cursors.length - 1}
-        hasMore={!!page?.hasMore}
-        busy={load.state === 'loading'}
-        onPrevious={() => setCursors(cursors.slice(0, -1))}
-        onNext={() => {
-          if (page?.nextCursor) setCursors([...cursors, page.nextCursor]);
-        }}
-      />
+      <Pager label="Deliveries pages" cursors={cursors} load={load} />
     </section>
   );
 }

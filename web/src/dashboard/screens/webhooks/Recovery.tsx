@@ -3,7 +3,7 @@ import { useId, useState } from 'preact/hooks';
 import { useDashboard } from '../../context.js';
 import { Notice } from '../../../kit/Badge.js';
 import { FailureError, localFailure } from '../../../kit/failure.js';
-import { Field, FormError } from '../../../kit/Field.js';
+import { Field, FormError, SelectField } from '../../../kit/Field.js';
 import { request, useAction } from '../../../kit/request.js';
 import { webhookEventTypeValues as EVENT_TYPES } from '../../../generated/dashboard.js';
 import { dateInputValue, localMidnight } from '../parts/format.js';
@@ -33,16 +33,14 @@ export function TestEvent(props: { disabled: boolean; onSent(): void }) {
       <p class="muted">
         Sample data (live: false), signed like a real event. Checks reachability and your signature check.
       </p>
-      <div class="field">
-        <label for={id}>Event type</label>
-        <select id={id} class="input" value={type} onChange={(e) => setType(e.currentTarget.value as WebhookEventType)}>
-          {EVENT_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        label="Event type"
+        value={type}
+        options={EVENT_TYPES}
+        onChange={(v) => {
+          if (v) setType(v);
+        }}
+      />
       <FormError failure={send.failure} />
       {sent ? (
         <Notice tone={sent.status === 'failed' ? 'warn' : 'ok'}>
