@@ -60,11 +60,17 @@ describe('dashboard.overview [browser]', function () {
     assert.deepEqual(problems, []);
   });
 
-  it('shows the server’s refusal instead of figures (a merchant the user is not a member of)', async () => {
+  it('shows the server’s refusal instead of figures (a member removed while signed in)', async () => {
     const m = await s.d.merchant();
-    const other = await s.d.merchant();
-    const { page } = await s.open(m, '/dashboard', { pageMerchantId: other.account.merchantId });
-    const alert = page.getByRole('alert');
+    const { page, person } = await s.open(m, '/dashboard');
+    await page.getByTestId('overview-empty').waitFor();
+    await s.d.harness.runtime.db
+      .knex('memberships')
+      .where({ merchant_id: m.account.merchantId, user_id: person.userId })
+      .delete();
+    // The next read (the live figures) is made for a merchant the user no longer belongs to.
+    await page.getByRole('switch', { name: 'Test mode' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: /\S/ });
     await alert.waitFor();
     assert.ok((await alert.textContent())!.length > 0);
     assert.equal(await page.locator('[data-currency]').count(), 0);

@@ -24,9 +24,9 @@ describe('dashboard.webhooks [browser]', function () {
   /** The secret in the "shown once" dialog, which the test then closes. */
   async function takeSecret(page: Page): Promise<string> {
     const dialog = page.getByRole('dialog');
-    const secret = (await dialog.getByTestId('secret').textContent())!.trim();
+    const secret = (await dialog.locator('[data-secret]').textContent())!.trim();
     assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
-    await dialog.getByRole('button', { name: 'I have stored it' }).click();
+    await dialog.getByRole('button', { name: 'I have saved it' }).click();
     await dialog.waitFor({ state: 'detached' });
     return secret;
   }
@@ -67,7 +67,7 @@ describe('dashboard.webhooks [browser]', function () {
     await button(page, 'Add endpoint').click();
     const secret = await takeSecret(page);
     assert.equal(await page.getByTestId('endpoint-url').textContent(), m.url);
-    assert.equal(await page.getByTestId('secret').count(), 0, 'the secret is gone once the dialog is closed');
+    assert.equal(await page.locator('[data-secret]').count(), 0, 'the secret is gone once the dialog is closed');
     const created = (await (await m.call('GET', '/v1/dashboard/webhook-endpoint')).json()) as { eventTypes: string[] };
     assert.equal(created.eventTypes.includes('payment.processing'), false);
     assert.equal(created.eventTypes.length, 6);

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { asFailure, createDashboardClient, expect, type Mode } from './api';
-import type { DashboardPageConfig } from './config';
+import { createDashboardClient, type Mode } from './api';
+import { asFailure } from '../kit/failure.js';
+import { request } from '../kit/request.js';
+import { displayChains, type DashboardPageConfig } from './config';
 import { DashboardContext, ShellContext, type DashboardContextValue, type ShellContextValue } from './context';
 import { Layout } from './Layout';
 import type { DashboardSession } from './schemas';
@@ -11,13 +13,13 @@ import { Balances } from './screens/Balances';
 import { Invite } from './screens/Invite';
 import { Login } from './screens/Login';
 import { Overview } from './screens/Overview';
-import { PaymentDetail } from './screens/PaymentDetail';
+import { PaymentDetail } from './screens/payment/index.js';
 import { PayoutDetail } from './screens/PayoutDetail';
 import { Payments } from './screens/Payments';
 import { Security } from './screens/Security';
 import { Settings } from './screens/Settings';
 import { Team } from './screens/Team';
-import { Webhooks } from './screens/Webhooks';
+import { Webhooks } from './screens/webhooks/index.js';
 
 /** Kept per browser tab (sessionStorage): a second tab may look at live data while this one stays in test mode. */
 const MODE_KEY = 'paygate.dashboard.mode';
@@ -120,7 +122,7 @@ export function App(props: { config: DashboardPageConfig }) {
   const refresh = useRef<() => Promise<void>>(async () => undefined);
   const refreshSession = useCallback(async () => {
     try {
-      acceptSession(await expect(api.GET('/v1/dashboard/session')));
+      acceptSession(await request(api.GET('/v1/dashboard/session')));
       setUnreachable(null);
     } catch (err) {
       // A 401 went through onUnauthorized; anything else leaves the session as it was, and says so when there is
@@ -177,7 +179,7 @@ export function App(props: { config: DashboardPageConfig }) {
   };
   const signOut = async () => {
     try {
-      await expect(api.POST('/v1/dashboard/auth/logout'));
+      await request(api.POST('/v1/dashboard/auth/logout'));
     } catch {
       // Signed out already (401) or the server is away: either way this page forgets the session.
     }
@@ -260,11 +262,11 @@ function Screen(props: { route: Route; hasMerchant: boolean; config: DashboardPa
     case 'payments':
       return <Payments />;
     case 'payment':
-      return <PaymentDetail paymentId={route.paymentId} />;
+      return <PaymentDetail paymentId={route.paymentId} chains={displayChains(props.config)} />;
     case 'balances':
-      return <Balances chains={props.config.chains} />;
+      return <Balances chains={displayChains(props.config)} />;
     case 'payout':
-      return <PayoutDetail payoutId={route.payoutId} chains={props.config.chains} />;
+      return <PayoutDetail payoutId={route.payoutId} chains={displayChains(props.config)} />;
     case 'webhooks':
       return <Webhooks />;
     case 'apiKeys':

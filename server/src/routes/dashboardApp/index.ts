@@ -1,7 +1,9 @@
 import { Router } from 'express';
 import { join } from 'node:path';
 import type { DashboardPageConfig } from '@paygate/web/dashboardConfig';
+import { simulatedPayment } from '../../chains/adapters.js';
 import { allChains, type Chains } from '../../chains/index.js';
+import { SAMPLE } from '../../payments/simulate.js';
 import { webAssets } from '../../http/webAssets.js';
 import { DEFAULT_WEB_DIST, notBuilt, webPageTemplate } from '../../http/webPages.js';
 
@@ -22,8 +24,15 @@ export function dashboardAppRouter(deps: { chains: Chains | null }, distDir = DE
           name: chain.name,
           mode: chain.mode,
           assets: chain.assets.map((a) => ({ caip19: a.caip19, symbol: a.symbol, decimals: a.decimals })),
+          explorerTxUrl: chain.explorerTxUrl,
         }))
       : [],
+    // The simulator's sample token and chain (payments/simulate.ts), so a simulated payment reads in whole tokens.
+    simulated: {
+      caip2: simulatedPayment.chain,
+      name: 'Simulated network',
+      asset: { caip19: simulatedPayment.unit.slice('caip19/'.length), symbol: 'TEST', decimals: SAMPLE.decimals },
+    },
   };
 
   // A missing asset is a 404, never the page: a stale script URL must not be answered with HTML.

@@ -1,16 +1,16 @@
 import { useState } from 'preact/hooks';
-import { asFailure, expect, type Failure, type Mode } from '../api';
+import type { Mode } from '../api';
 import { useDashboard } from '../context';
 import type { ApiKey } from '../schemas';
-import { Badge } from '../ui/Badge';
-import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { Dialog } from '../ui/Dialog';
-import { Field, FormError } from '../ui/Field';
-import { Loaded } from '../ui/Loading';
-import { RoleNotice } from '../ui/RoleNotice';
-import { SecretDialog } from '../ui/SecretDialog';
-import { Time } from '../ui/Time';
-import { useLoad } from '../ui/useLoad';
+import { Badge } from '../../kit/Badge.js';
+import { ConfirmDialog } from '../../kit/Dialog.js';
+import { Dialog } from '../../kit/Dialog.js';
+import { Field, FormError } from '../../kit/Field.js';
+import { Loaded } from '../../kit/Loading.js';
+import { RoleNotice } from '../../kit/RoleNotice.js';
+import { SecretDialog } from '../../kit/SecretDialog.js';
+import { Time } from '../../kit/Time.js';
+import { request, useAction, useLoad } from '../../kit/request.js';
 
 /**
  * The merchant's API keys (owners and developers): the keys bound to this merchant, which can be created (the secret
@@ -35,7 +35,7 @@ export function ApiKeys() {
 
 function KeyList() {
   const { api, mode } = useDashboard();
-  const [load, reload] = useLoad(() => expect(api.GET('/v1/dashboard/api-keys')), []);
+  const [load, reload] = useLoad(() => request(api.GET('/v1/dashboard/api-keys')), []);
   const [creating, setCreating] = useState(false);
   const [rotating, setRotating] = useState<ApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -95,15 +95,15 @@ function KeyList() {
                         )}
                       </td>
                       <td>
-                        <Time seconds={key.createdAt} />
+                        <Time value={key.createdAt} />
                       </td>
                       <td>
-                        <Time seconds={key.lastUsedAt} />
+                        <Time value={key.lastUsedAt} />
                       </td>
                       <td>
                         {key.revokedAt !== null ? (
                           <span>
-                            <Badge tone="bad">revoked</Badge> <Time seconds={key.revokedAt} />
+                            <Badge tone="bad">revoked</Badge> <Time value={key.revokedAt} />
                           </span>
                         ) : (
                           <Badge tone="good">active</Badge>
@@ -154,7 +154,7 @@ function KeyList() {
           danger
           onClose={() => setRotating(null)}
           onConfirm={async () => {
-            const rotated = await expect(
+            const rotated = await request(
               api.POST('/v1/dashboard/api-keys/{keyId}/rotate', { params: { path: { keyId: rotating.id } } }),
             );
             setRotating(null);
@@ -177,7 +177,7 @@ function KeyList() {
           danger
           onClose={() => setRevoking(null)}
           onConfirm={async () => {
-            await expect(api.DELETE('/v1/dashboard/api-keys/{keyId}', { params: { path: { keyId: revoking.id } } }));
+            await request(api.DELETE('/v1/dashboard/api-keys/{keyId}', { params: { path: { keyId: revoking.id } } }));
             setRevoking(null);
             reload();
           }}
@@ -214,30 +214,25 @@ function CreateDialog(props: {
   const [mode, setMode] = useState<Mode>(props.defaultMode);
   const [label, setLabel] = useState('');
   const [canRefund, setCanRefund] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      const trimmed = label.trim();
-      props.onCreated(
-        await expect(
-          api.POST('/v1/dashboard/api-keys', {
-            body: { mode, canRefund, ...(trimmed ? { label: trimmed } : {}) },
-          }),
-        ),
-      );
-    } catch (err) {
-      setFailure(asFailure(err));
-      setBusy(false);
-    }
-  };
+  const create = useAction(async () => {
+    const trimmed = label.trim();
+    props.onCreated(
+      await request(
+        api.POST('/v1/dashboard/api-keys', { body: { mode, canRefund, ...(trimmed ? { label: trimmed } : {}) } }),
+      ),
+    );
+  });
+  const failure = create.failure;
   return (
     <Dialog title="Create an API key" onClose={props.onClose}>
-      <form class="dialog-body" onSubmit={(e) => void submit(e)} noValidate>
+      <form
+        class="dialog-body"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create.run();
+        }}
+        noValidate
+      >
         <FormError failure={failure} fields={['mode', 'label']} />
         <fieldset>
           <legend>Mode</legend>
@@ -277,7 +272,7 @@ function CreateDialog(props: {
           <button type="button" class="button secondary" onClick={() => props.onClose()}>
             Cancel
           </button>
-          <button type="submit" class="button" disabled={busy}>
+          <button type="submit" class="button" disabled={create.busy}>
             Create
           </button>
         </div>

@@ -1,12 +1,11 @@
 import { useState } from 'preact/hooks';
-import { asFailure, expect, type Failure } from '../api';
 import { useDashboard } from '../context';
-import { Badge } from '../ui/Badge';
-import { FormError } from '../ui/Field';
-import { Loaded } from '../ui/Loading';
-import { RoleNotice } from '../ui/RoleNotice';
-import { Time } from '../ui/Time';
-import { useLoad } from '../ui/useLoad';
+import { Badge } from '../../kit/Badge.js';
+import { FormError } from '../../kit/Field.js';
+import { Loaded } from '../../kit/Loading.js';
+import { RoleNotice } from '../../kit/RoleNotice.js';
+import { Time } from '../../kit/Time.js';
+import { request, useAction, useLoad } from '../../kit/request.js';
 import type { AuditEntry } from '../schemas';
 
 const PAGE = 50;
@@ -29,10 +28,17 @@ export function AuditLog() {
 
 function AuditTable() {
   const { api } = useDashboard();
-  const [first] = useLoad(() => expect(api.GET('/v1/dashboard/audit-log', { params: { query: { limit: PAGE } } })), []);
+  const [first] = useLoad(
+    () => request(api.GET('/v1/dashboard/audit-log', { params: { query: { limit: PAGE } } })),
+    [],
+  );
   const [more, setMore] = useState<{ entries: AuditEntry[]; hasMore: boolean; nextCursor: string | null } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const next = useAction(async (cursor: string) => {
+    const page = await request(
+      api.GET('/v1/dashboard/audit-log', { params: { query: { limit: PAGE, startingAfter: cursor } } }),
+    );
+    setMore({ entries: [...(more?.entries ?? []), ...page.data], hasMore: page.hasMore, nextCursor: page.nextCursor });
+  });
 
   return (
     <Loaded load={first}>
@@ -40,25 +46,6 @@ function AuditTable() {
         const entries = [...page.data, ...(more?.entries ?? [])];
         const hasMore = more ? more.hasMore : page.hasMore;
         const cursor = more ? more.nextCursor : page.nextCursor;
-        const loadMore = async () => {
-          if (!cursor) return;
-          setBusy(true);
-          setFailure(null);
-          try {
-            const next = await expect(
-              api.GET('/v1/dashboard/audit-log', { params: { query: { limit: PAGE, startingAfter: cursor } } }),
-            );
-            setMore({
-              entries: [...(more?.entries ?? []), ...next.data],
-              hasMore: next.hasMore,
-              nextCursor: next.nextCursor,
-            });
-          } catch (err) {
-            setFailure(asFailure(err));
-          } finally {
-            setBusy(false);
-          }
-        };
         if (entries.length === 0) return <p class="muted">No changes have been recorded for this merchant yet.</p>;
         return (
           <>
@@ -81,7 +68,7 @@ function AuditTable() {
                   {entries.map((e) => (
                     <tr key={e.id} data-audit={e.id}>
                       <td>
-                        <Time seconds={e.at} />
+                        <Time value={e.at} />
                       </td>
                       <td>
                         {e.actor.label ?? `${e.actor.id} (deleted)`}{' '}
@@ -99,10 +86,15 @@ function AuditTable() {
                 </tbody>
               </table>
             </div>
-            <FormError failure={failure} />
+            <FormError failure={next.failure} />
             {hasMore && (
-              <button type="button" class="button secondary" disabled={busy} onClick={() => void loadMore()}>
-                {busy ? 'Loading…' : 'Load more'}
+              <button
+                type="button"
+                class="button secondary"
+                disabled={next.busy}
+                onClick={() => cursor && void next.run(cursor)}
+              >
+                {next.busy ? 'Loading…' : 'Load more'}
               </button>
             )}
           </>

@@ -5,7 +5,7 @@
  * config knows the asset's decimals (format.ts `formatTokenAmount`). Transaction ids are shown and copied, never
  * linked: the dashboard makes no request to another site.
  */
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import type { DashboardChain } from '../config';
 import { useDashboard } from '../context';
 import { dateInputValue, localMidnight, localMidnightAfter, shortId, type Money } from './parts/format.js';
@@ -16,34 +16,21 @@ import {
   listPayouts,
   saveBlob,
   type FeeBalances,
-  type PayoutList,
-  type Result,
   type SettlementBalances,
 } from './parts/requests.js';
-import type { Failure } from './parts/errors.js';
-import { FormError, Loading, Notice, Pager, StatusBadge, Time } from './parts/ui.js';
-import { TokenAmount, chainName } from './parts/settlementParts.js';
-import './parts/screens.css';
-
-function useResult<T>(load: () => Promise<Result<T>>, deps: unknown[]): { data: T | null; failure: Failure | null } {
-  const [state, setState] = useState<{ data: T | null; failure: Failure | null }>({ data: null, failure: null });
-  useEffect(() => {
-    let current = true;
-    setState({ data: null, failure: null });
-    void load().then((r) => {
-      if (current) setState(r.ok ? { data: r.data, failure: null } : { data: null, failure: r.failure });
-    });
-    return () => {
-      current = false;
-    };
-  }, deps);
-  return state;
-}
+import { Notice, StatusBadge } from '../../kit/Badge.js';
+import { FormError } from '../../kit/Field.js';
+import { Loaded } from '../../kit/Loading.js';
+import { Pager, useCursors } from '../../kit/Pager.js';
+import { useAction, useLoad, type Load } from '../../kit/request.js';
+import { Table } from '../../kit/Table.js';
+import { Time } from '../../kit/Time.js';
+import { TokenAmount, chainName } from './parts/money.js';
 
 export function Balances(props: { chains: DashboardChain[] }) {
   const { api, mode } = useDashboard();
-  const balances = useResult(() => getSettlementBalances(api), [api, mode]);
-  const fees = useResult(() => getFeeBalance(api), [api, mode]);
+  const [balances] = useLoad(() => getSettlementBalances(api), [api, mode]);
+  const [fees] = useLoad(() => getFeeBalance(api), [api, mode]);
   return (
     <section class="screen" aria-labelledby="balances-title">
       <header class="screen-head">
@@ -56,8 +43,8 @@ export function Balances(props: { chains: DashboardChain[] }) {
         </p>
       </header>
       <div class="grid-2">
-        <UnpaidCard chains={props.chains} state={balances} />
-        <FeeCard chains={props.chains} state={fees} />
+        <UnpaidCard chains={props.chains} load={balances} />
+        <FeeCard chains={props.chains} load={fees} />
       </div>
       <PayoutsCard chains={props.chains} />
       <ExportCard />
@@ -65,11 +52,7 @@ export function Balances(props: { chains: DashboardChain[] }) {
   );
 }
 
-function UnpaidCard(props: {
-  chains: DashboardChain[];
-  state: { data: SettlementBalances | null; failure: Failure | null };
-}) {
-  const { data, failure } = props.state;
+function UnpaidCard(props: { chains: DashboardChain[]; load: Load<SettlementBalances> }) {
   return (
     <div class="card" aria-labelledby="unpaid-title" role="region">
       <h2 id="unpaid-title">Owed to you</h2>
@@ -77,43 +60,29 @@ function UnpaidCard(props: {
         Collected mode: payments received at the operator's addresses, net of fees, not paid out yet. They are paid out
         on the operator's schedule.
       </p>
-      {failure ? (
-        <FormError message={failure.message} />
-      ) : data === null ? (
-        <Loading what="balances" />
-      ) : data.data.length === 0 ? (
-        <p class="empty">Nothing owed: no collected payment in this mode yet.</p>
-      ) : (
-        // Focusable, like the other tables: on a phone it scrolls sideways.
-        <div class="table-wrap" tabIndex={0} role="group" aria-label="Balances owed table">
-          <table class="table" aria-labelledby="unpaid-title">
-            <thead>
-              <tr>
-                <th scope="col">Network</th>
-                <th scope="col" class="num">
-                  Unpaid
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((b) => (
-                <tr key={`${b.chain_caip2} ${b.unpaid.unit}`}>
-                  <td>{chainName(props.chains, b.chain_caip2)}</td>
-                  <td class="num">
-                    <TokenAmount chains={props.chains} amount={b.unpaid} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <Loaded load={props.load} what="balances">
+        {(data) =>
+          data.data.length === 0 ? (
+            <p class="empty">Nothing owed: no collected payment in this mode yet.</p>
+          ) : (
+            // Focusable, like the other tables: on a phone it scrolls sideways.
+            <Table
+              label="Balances owed table"
+              rows={data.data}
+              rowKey={(b) => `${b.chain_caip2} ${b.unpaid.unit}`}
+              columns={[
+                { label: 'Network', cell: (b) => chainName(props.chains, b.chain_caip2) },
+                { label: 'Unpaid', num: true, cell: (b) => <TokenAmount chains={props.chains} amount={b.unpaid} /> },
+              ]}
+            />
+          )
+        }
+      </Loaded>
     </div>
   );
 }
 
-function FeeCard(props: { chains: DashboardChain[]; state: { data: FeeBalances | null; failure: Failure | null } }) {
-  const { data, failure } = props.state;
+function FeeCard(props: { chains: DashboardChain[]; load: Load<FeeBalances> }) {
   const money = (asset: string, value: string): Money => ({ unit: asset, value });
   return (
     <div class="card" aria-labelledby="fees-title" role="region">
@@ -122,49 +91,30 @@ function FeeCard(props: { chains: DashboardChain[]; state: { data: FeeBalances |
         Direct mode: buyers pay you directly, so the operator's fee accrues here once a payment is final, and is
         invoiced separately.
       </p>
-      {failure ? (
-        <FormError message={failure.message} />
-      ) : data === null ? (
-        <Loading what="the fee balance" />
-      ) : data.balances.length === 0 ? (
-        <p class="empty">No fee has accrued in this mode.</p>
-      ) : (
-        // Focusable: on a phone the table scrolls sideways, and a keyboard must be able to scroll it too.
-        <div class="table-wrap" tabIndex={0} role="group" aria-label="Fee balance table">
-          <table class="table" aria-labelledby="fees-title">
-            <thead>
-              <tr>
-                <th scope="col">Network</th>
-                <th scope="col" class="num">
-                  Accrued
-                </th>
-                <th scope="col" class="num">
-                  Invoiced
-                </th>
-                <th scope="col" class="num">
-                  Outstanding
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.balances.map((b) => (
-                <tr key={`${b.chain} ${b.asset}`}>
-                  <td>{chainName(props.chains, b.chain)}</td>
-                  <td class="num">
-                    <TokenAmount chains={props.chains} amount={money(b.asset, b.accrued)} />
-                  </td>
-                  <td class="num">
-                    <TokenAmount chains={props.chains} amount={money(b.asset, b.invoiced)} />
-                  </td>
-                  <td class="num">
-                    <TokenAmount chains={props.chains} amount={money(b.asset, b.outstanding)} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <Loaded load={props.load} what="the fee balance">
+        {(data) =>
+          data.balances.length === 0 ? (
+            <p class="empty">No fee has accrued in this mode.</p>
+          ) : (
+            // Focusable: on a phone the table scrolls sideways, and a keyboard must be able to scroll it too.
+            <Table
+              label="Fee balance table"
+              rows={data.balances}
+              rowKey={(b) => `${b.chain} ${b.asset}`}
+              columns={[
+                { label: 'Network', cell: (b) => chainName(props.chains, b.chain) },
+                ...(['accrued', 'invoiced', 'outstanding'] as const).map((key) => ({
+                  label: key[0]!.toUpperCase() + key.slice(1),
+                  num: true,
+                  cell: (b: FeeBalances['balances'][number]) => (
+                    <TokenAmount chains={props.chains} amount={money(b.asset, b[key])} />
+                  ),
+                })),
+              ]}
+            />
+          )
+        }
+      </Loaded>
     </div>
   );
 }
@@ -176,112 +126,67 @@ const STATE_TONE: Record<string, string> = {
   failed: 'failed',
 };
 
+const payoutHref = (id: string) => `/dashboard/balances/payouts/${encodeURIComponent(id)}`;
+
 function PayoutsCard(props: { chains: DashboardChain[] }) {
   const { api, mode, navigate } = useDashboard();
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
-  const [page, setPage] = useState<PayoutList | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(true);
-  useEffect(() => {
-    let current = true;
-    setBusy(true);
-    void listPayouts(api, cursor).then((r) => {
-      if (!current) return;
-      setBusy(false);
-      if (r.ok) {
-        setPage(r.data);
-        setFailure(null);
-      } else setFailure(r.failure);
-    });
-    return () => {
-      current = false;
-    };
-  }, [api, mode, cursor]);
+  const cursors = useCursors();
+  const { cursor } = cursors;
+  const [load] = useLoad(() => listPayouts(api, cursor), [api, mode, cursor]);
   return (
     <div class="card" aria-labelledby="payouts-title" role="region">
       <h2 id="payouts-title">Payouts</h2>
-      {failure ? <FormError message={failure.message} /> : null}
-      {page === null ? (
-        failure ? null : (
-          <Loading what="payouts" />
-        )
-      ) : page.data.length === 0 ? (
-        <p class="empty">
-          No {mode}-mode payout yet. In collected mode, payouts send what you are owed to your settlement address.
-        </p>
-      ) : (
-        <div class="table-wrap" tabIndex={0} role="group" aria-label="Payouts table">
-          <table class="table" aria-labelledby="payouts-title">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
-                <th scope="col">Network</th>
-                <th scope="col" class="num">
-                  Paid out
-                </th>
-                <th scope="col" class="num">
-                  Fee
-                </th>
-                <th scope="col" class="num">
-                  Payments
-                </th>
-                <th scope="col">Transaction</th>
-                <th scope="col">Payout</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.map((p) => {
-                const href = `/dashboard/balances/payouts/${encodeURIComponent(p.payout_id)}`;
-                return (
-                  <tr key={p.payout_id} data-payout={p.payout_id}>
-                    <td>
-                      <Time value={p.created_at} />
-                    </td>
-                    <td>
-                      <StatusBadge status={STATE_TONE[p.state] ?? p.state} label={p.state} />
-                    </td>
-                    <td>{chainName(props.chains, p.chain_caip2)}</td>
-                    <td class="num">
-                      <TokenAmount chains={props.chains} amount={p.net} />
-                    </td>
-                    <td class="num">
-                      <TokenAmount chains={props.chains} amount={p.fee} />
-                    </td>
-                    <td class="num">{p.payments.length}</td>
-                    <td>{p.tx_id ? <code title={p.tx_id}>{shortId(p.tx_id)}</code> : <span class="muted">—</span>}</td>
-                    <td>
-                      <a
-                        href={href}
-                        title={p.payout_id}
-                        onClick={(e) => {
-                          if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-                          e.preventDefault();
-                          navigate(href);
-                        }}
-                      >
-                        <code>{shortId(p.payout_id)}</code>
-                        <span class="visually-hidden"> (open payout)</span>
-                      </a>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager
-        label="Payout pages"
-        page={cursors.length - 1}
-        hasMore={!!page?.hasMore}
-        busy={busy}
-        onPrevious={() => setCursors(cursors.slice(0, -1))}
-        onNext={() => {
-          if (page?.nextCursor) setCursors([...cursors, page.nextCursor]);
-        }}
-      />
+      <Loaded load={load} what="payouts">
+        {(page) =>
+          page.data.length === 0 ? (
+            <p class="empty">
+              No {mode}-mode payout yet. In collected mode, payouts send what you are owed to your settlement address.
+            </p>
+          ) : (
+            <Table
+              label="Payouts table"
+              rows={page.data}
+              rowKey={(p) => p.payout_id}
+              rowData={(p) => ({ 'data-payout': p.payout_id })}
+              open={(p) => navigate(payoutHref(p.payout_id))}
+              columns={[
+                { label: 'Created', cell: (p) => <Time value={p.created_at} /> },
+                {
+                  label: 'State',
+                  cell: (p) => <StatusBadge status={STATE_TONE[p.state] ?? p.state} label={p.state} />,
+                },
+                { label: 'Network', cell: (p) => chainName(props.chains, p.chain_caip2) },
+                { label: 'Paid out', num: true, cell: (p) => <TokenAmount chains={props.chains} amount={p.net} /> },
+                { label: 'Fee', num: true, cell: (p) => <TokenAmount chains={props.chains} amount={p.fee} /> },
+                { label: 'Payments', num: true, cell: (p) => p.payments.length },
+                {
+                  label: 'Transaction',
+                  cell: (p) =>
+                    p.tx_id ? <code title={p.tx_id}>{shortId(p.tx_id)}</code> : <span class="muted">—</span>,
+                },
+                {
+                  label: 'Payout',
+                  cell: (p) => (
+                    <a
+                      href={payoutHref(p.payout_id)}
+                      title={p.payout_id}
+                      onClick={(e) => {
+                        if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                        e.preventDefault();
+                        navigate(payoutHref(p.payout_id));
+                      }}
+                    >
+                      <code>{shortId(p.payout_id)}</code>
+                      <span class="visually-hidden"> (open payout)</span>
+                    </a>
+                  ),
+                },
+              ]}
+            />
+          )
+        }
+      </Loaded>
+      <Pager label="Payout pages" cursors={cursors} load={load} />
     </div>
   );
 }
@@ -291,25 +196,22 @@ function ExportCard() {
   const ids = { from: useId(), to: useId() };
   const [from, setFrom] = useState('');
   const [to, setTo] = useState(dateInputValue(new Date()));
-  const [busy, setBusy] = useState<'ledger' | 'payouts' | null>(null);
-  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const [which, setWhich] = useState<'ledger' | 'payouts' | null>(null);
+  const [note, setNote] = useState<string | null>(null);
   const gte = from === '' ? undefined : (localMidnight(from) ?? undefined);
   const lt = to === '' ? undefined : (localMidnightAfter(to) ?? undefined);
   const dateError =
     gte !== undefined && lt !== undefined && gte >= lt ? 'The "to" date is before the "from" date.' : null;
 
-  const download = async (which: 'ledger' | 'payouts') => {
-    setBusy(which);
+  const exporting = useAction(async (file: 'ledger' | 'payouts') => {
+    setWhich(file);
     setNote(null);
-    const result = await exportSettlement(api, which, { createdGte: gte, createdLt: lt });
-    setBusy(null);
-    if (!result.ok) {
-      setNote({ ok: false, text: result.failure.message });
-      return;
-    }
-    saveBlob(result.data.blob, result.data.fileName);
-    setNote({ ok: true, text: `Downloading ${result.data.fileName}.` });
-  };
+    const { blob, fileName } = await exportSettlement(api, file, { createdGte: gte, createdLt: lt });
+    saveBlob(blob, fileName);
+    setNote(`Downloading ${fileName}.`);
+  });
+  const busy = exporting.busy ? which : null;
+  const download = (file: 'ledger' | 'payouts') => exporting.run(file);
 
   return (
     <div class="card" aria-labelledby="reports-title" role="region">
@@ -346,7 +248,7 @@ function ExportCard() {
           </button>
           <button
             type="button"
-            class="button"
+            class="button secondary"
             disabled={busy !== null || !!dateError}
             onClick={() => void download('payouts')}
           >
@@ -359,13 +261,12 @@ function ExportCard() {
           {dateError}
         </p>
       ) : null}
-      {note ? (
-        note.ok ? (
-          <Notice tone="ok">{note.text}</Notice>
-        ) : (
-          <FormError message={`The export failed: ${note.text}`} />
-        )
-      ) : null}
+      {note ? <Notice tone="ok">{note}</Notice> : null}
+      <FormError
+        failure={
+          exporting.failure && { ...exporting.failure, message: `The export failed: ${exporting.failure.message}` }
+        }
+      />
     </div>
   );
 }

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { asFailure, expect, type Failure } from '../api';
+import { asFailure, localFailure } from '../../kit/failure.js';
+import { request, useAction } from '../../kit/request.js';
 import { useShell } from '../context';
 import type { Role } from '../context';
 import { BASE } from '../routes';
-import { Field, FormError } from '../ui/Field';
-import { Time } from '../ui/Time';
+import { Field, FormError } from '../../kit/Field.js';
+import { Time } from '../../kit/Time.js';
 
 const ROLE_TEXT: Record<Role, string> = {
   owner: 'Owner: everything, including the team and settings',
@@ -36,8 +37,6 @@ export function Invite() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
   // An existing account with 2FA: the invitation stays pending until the same request carries a code.
   const [second, setSecond] = useState<'none' | 'code' | 'recovery'>('none');
   const [code, setCode] = useState('');
@@ -45,48 +44,37 @@ export function Invite() {
   useEffect(() => {
     document.title = 'Invitation · Paygate dashboard';
     if (!token) return;
-    expect(api.POST('/v1/dashboard/invitations/lookup', { body: { token } })).then(
+    request(api.POST('/v1/dashboard/invitations/lookup', { body: { token } })).then(
       (found) => setInvitation({ state: 'ready', ...found }),
       (err: unknown) => setInvitation({ state: 'invalid', message: asFailure(err).message }),
     );
   }, []);
 
-  const submit = async (event: Event) => {
+  const action = useAction(async () => {
+    const body = {
+      token,
+      email: email.trim(),
+      password,
+      ...(second === 'code' ? { totpCode: code.replace(/\s/g, '') } : {}),
+      ...(second === 'recovery' ? { recoveryCode: code.trim() } : {}),
+    };
+    const result = await request(api.POST('/v1/dashboard/invitations/accept', { body }));
+    if (result.status === 'signed_in') {
+      signedIn(result.session);
+      navigate(BASE);
+    } else {
+      setSecond('code');
+      setCode('');
+    }
+  });
+  const { failure, setFailure, busy } = action;
+  const submit = (event: Event) => {
     event.preventDefault();
-    if (busy) return;
     if (password !== confirmation) {
-      setFailure({
-        status: 0,
-        code: 'params_validation',
-        message: 'The two passwords differ.',
-        param: 'passwordConfirmation',
-        retryAfter: null,
-      });
+      setFailure(localFailure('The two passwords differ.', 'passwordConfirmation'));
       return;
     }
-    setBusy(true);
-    setFailure(null);
-    try {
-      const body = {
-        token,
-        email: email.trim(),
-        password,
-        ...(second === 'code' ? { totpCode: code.replace(/\s/g, '') } : {}),
-        ...(second === 'recovery' ? { recoveryCode: code.trim() } : {}),
-      };
-      const result = await expect(api.POST('/v1/dashboard/invitations/accept', { body }));
-      if (result.status === 'signed_in') {
-        signedIn(result.session);
-        navigate(BASE);
-      } else {
-        setSecond('code');
-        setCode('');
-      }
-    } catch (err) {
-      setFailure(asFailure(err));
-    } finally {
-      setBusy(false);
-    }
+    void action.run();
   };
 
   if (invitation.state === 'loading') {
@@ -120,7 +108,7 @@ export function Invite() {
         <dd>{ROLE_TEXT[invitation.role]}</dd>
         <dt>Invitation expires</dt>
         <dd>
-          <Time seconds={invitation.expiresAt} />
+          <Time value={invitation.expiresAt} />
         </dd>
       </dl>
       <p class="muted">

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { asFailure, expect, type Failure } from '../api';
+import { request, useAction } from '../../kit/request.js';
 import { useShell } from '../context';
-import { Field, FormError } from '../ui/Field';
+import { Field, FormError } from '../../kit/Field.js';
 
 /**
  * Sign in: email and password, then, when the account has two-factor authentication, a second step asking for the
@@ -14,8 +14,6 @@ export function Login(props: { next: string }) {
   const [password, setPassword] = useState('');
   const [step, setStep] = useState<'password' | 'code' | 'recovery'>('password');
   const [code, setCode] = useState('');
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
   const stepHeading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -25,32 +23,27 @@ export function Login(props: { next: string }) {
     if (step !== 'password') stepHeading.current?.focus();
   }, [step]);
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      const body = {
-        email: email.trim(),
-        password,
-        ...(step === 'code' ? { totpCode: code.replace(/\s/g, '') } : {}),
-        ...(step === 'recovery' ? { recoveryCode: code.trim() } : {}),
-      };
-      const result = await expect(api.POST('/v1/dashboard/auth/login', { body }));
-      if (result.status === 'two_factor_required') {
-        setStep('code');
-        setCode('');
-        return;
-      }
-      setPassword('');
-      signedIn(result.session);
-      navigate(props.next);
-    } catch (err) {
-      setFailure(asFailure(err));
-    } finally {
-      setBusy(false);
+  const action = useAction(async () => {
+    const body = {
+      email: email.trim(),
+      password,
+      ...(step === 'code' ? { totpCode: code.replace(/\s/g, '') } : {}),
+      ...(step === 'recovery' ? { recoveryCode: code.trim() } : {}),
+    };
+    const result = await request(api.POST('/v1/dashboard/auth/login', { body }));
+    if (result.status === 'two_factor_required') {
+      setStep('code');
+      setCode('');
+      return;
     }
+    setPassword('');
+    signedIn(result.session);
+    navigate(props.next);
+  });
+  const { failure, setFailure, busy } = action;
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void action.run();
   };
 
   if (step === 'password') {

@@ -2,14 +2,12 @@
  * Overview: per currency, today / 7 days / 30 days (volume, count, success rate) and the daily volume of the last 30
  * days (a chart plus the same data as a visually hidden table). A merchant with no payment yet sees how to start.
  */
-import { useEffect, useState } from 'preact/hooks';
 import { useDashboard } from '../context.js';
-import type { Failure } from './parts/errors.js';
+import { Loaded } from '../../kit/Loading.js';
+import { useLoad } from '../../kit/request.js';
 import { currencyCode, formatCount, formatMoney, formatRate } from './parts/format.js';
-import { getOverview, type Overview as OverviewData, type Totals } from './parts/requests.js';
-import { Loading, FormError } from './parts/ui.js';
+import { getOverview, type Totals } from './parts/requests.js';
 import { fillDays, VolumeChart } from './parts/VolumeChart.js';
-import './parts/screens.css';
 
 const WINDOWS = [
   ['today', 'Today'],
@@ -19,22 +17,7 @@ const WINDOWS = [
 
 export function Overview() {
   const { api, mode, navigate } = useDashboard();
-  const [data, setData] = useState<OverviewData | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    setData(null);
-    setFailure(null);
-    void getOverview(api).then((result) => {
-      if (!live) return;
-      if (result.ok) setData(result.data);
-      else setFailure(result.failure);
-    });
-    return () => {
-      live = false;
-    };
-  }, [api, mode]);
+  const [load] = useLoad(() => getOverview(api), [api, mode]);
 
   return (
     <section class="screen" aria-labelledby="overview-title">
@@ -44,51 +27,55 @@ export function Overview() {
         </h1>
         <p class="muted">{mode === 'test' ? 'Test-mode payments' : 'Live payments'}; days are UTC days.</p>
       </header>
-      {failure ? <FormError message={failure.message} /> : null}
-      {!data && !failure ? <Loading what="the overview" /> : null}
-      {data && data.currencies.length === 0 ? (
-        <div class="card" data-testid="overview-empty">
-          <h2>No payments yet</h2>
-          <p>
-            When this merchant creates {mode === 'test' ? 'test-mode' : 'live'} payments, their volume, count and
-            success rate appear here, per currency.
-          </p>
-          <p>
-            {mode === 'test'
-              ? 'Create a payment with your test API key (POST /v1/merchant/payment), then move it along with the simulator on its page.'
-              : 'Create a payment with your live API key (POST /v1/merchant/payment).'}
-          </p>
-          <div class="actions">
-            <a
-              class="button"
-              href="/dashboard/webhooks"
-              onClick={(e) => {
-                e.preventDefault();
-                navigate('/dashboard/webhooks');
-              }}
-            >
-              Set up webhooks
-            </a>
-          </div>
-        </div>
-      ) : null}
-      {data?.currencies.map((c) => (
-        <section key={c.currency} class="card" aria-labelledby={`cur-${c.currency}`} data-currency={c.currency}>
-          <h2 id={`cur-${c.currency}`}>{currencyCode(c.currency) ?? c.currency}</h2>
-          <div class="kpis">
-            {WINDOWS.map(([key, label]) => (
-              <Window key={key} label={label} currency={c.currency} totals={c[key]} />
+      <Loaded load={load} what="the overview">
+        {(data) => (
+          <>
+            {data.currencies.length === 0 ? (
+              <div class="card" data-testid="overview-empty">
+                <h2>No payments yet</h2>
+                <p>
+                  When this merchant creates {mode === 'test' ? 'test-mode' : 'live'} payments, their volume, count and
+                  success rate appear here, per currency.
+                </p>
+                <p>
+                  {mode === 'test'
+                    ? 'Create a payment with your test API key (POST /v1/merchant/payment), then move it along with the simulator on its page.'
+                    : 'Create a payment with your live API key (POST /v1/merchant/payment).'}
+                </p>
+                <div class="actions">
+                  <a
+                    class="button"
+                    href="/dashboard/webhooks"
+                    onClick={(e) => {
+                      e.preventDefault();
+                      navigate('/dashboard/webhooks');
+                    }}
+                  >
+                    Set up webhooks
+                  </a>
+                </div>
+              </div>
+            ) : null}
+            {data.currencies.map((c) => (
+              <section key={c.currency} class="card" aria-labelledby={`cur-${c.currency}`} data-currency={c.currency}>
+                <h2 id={`cur-${c.currency}`}>{currencyCode(c.currency) ?? c.currency}</h2>
+                <div class="kpis">
+                  {WINDOWS.map(([key, label]) => (
+                    <Window key={key} label={label} currency={c.currency} totals={c[key]} />
+                  ))}
+                </div>
+                <VolumeChart
+                  currency={c.currency}
+                  points={fillDays(
+                    data.series.filter((s) => s.currency === c.currency),
+                    new Date(),
+                  )}
+                />
+              </section>
             ))}
-          </div>
-          <VolumeChart
-            currency={c.currency}
-            points={fillDays(
-              data.series.filter((s) => s.currency === c.currency),
-              new Date(),
-            )}
-          />
-        </section>
-      ))}
+          </>
+        )}
+      </Loaded>
     </section>
   );
 }

@@ -4,20 +4,19 @@
  * shared), paging keeps a stack of cursors. "Export CSV" downloads the same filters through the API (fetch with the
  * dashboard's headers → Blob → a download link), named from Content-Disposition.
  */
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { useDashboard } from '../context.js';
-import { fieldMessage, formMessage, type Failure } from './parts/errors.js';
+import { Notice, StatusBadge } from '../../kit/Badge.js';
+import { fieldMessage } from '../../kit/failure.js';
+import { FieldError, FormError } from '../../kit/Field.js';
+import { Loading } from '../../kit/Loading.js';
+import { Pager, useCursors } from '../../kit/Pager.js';
+import { loaded, useAction, useLoad } from '../../kit/request.js';
+import { Table } from '../../kit/Table.js';
+import { Time } from '../../kit/Time.js';
 import { localMidnight, localMidnightAfter, shortId } from './parts/format.js';
-import {
-  exportPayments,
-  saveBlob,
-  listPayments,
-  type PaymentFilters,
-  type PaymentList,
-  type PaymentStatus,
-} from './parts/requests.js';
-import { Amount, FieldError, FormError, Loading, Notice, Pager, StatusBadge, Time } from './parts/ui.js';
-import './parts/screens.css';
+import { Amount } from './parts/money.js';
+import { exportPayments, saveBlob, listPayments, type PaymentFilters, type PaymentStatus } from './parts/requests.js';
 
 export const PAYMENT_STATUSES = [
   'requires_action',
@@ -67,55 +66,35 @@ export function filtersOf(form: FilterForm): PaymentFilters {
   return filters;
 }
 
+const paymentHref = (id: string) => `/dashboard/payments/${encodeURIComponent(id)}`;
+
 export function Payments() {
   const { api, mode, navigate } = useDashboard();
   const [form, setForm] = useState<FilterForm>(() => formFromQuery(location.search));
   const [applied, setApplied] = useState<FilterForm>(form);
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [page, setPage] = useState<PaymentList | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [exporting, setExporting] = useState(false);
-  const [exportNote, setExportNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const cursors = useCursors();
+  const [exportNote, setExportNote] = useState<string | null>(null);
   const ids = { status: useId(), from: useId(), to: useId(), reference: useId(), settled: useId() };
-  const cursor = cursors[cursors.length - 1];
+  const { cursor } = cursors;
   const dateError =
     form.from !== '' && form.to !== '' && form.to < form.from ? 'The end date is before the start date.' : null;
 
-  useEffect(() => {
-    let live = true;
-    setBusy(true);
-    void listPayments(api, filtersOf(applied), cursor).then((result) => {
-      if (!live) return;
-      setBusy(false);
-      if (result.ok) {
-        setPage(result.data);
-        setFailure(null);
-      } else setFailure(result.failure);
-    });
-    return () => {
-      live = false;
-    };
-  }, [api, mode, applied, cursor]);
+  const [load] = useLoad(() => listPayments(api, filtersOf(applied), cursor), [api, mode, applied, cursor]);
+  const page = loaded(load);
+  const failure = load.state === 'failed' ? load.failure : null;
 
   const apply = (next: FilterForm) => {
     setApplied(next);
-    setCursors([undefined]);
+    cursors.reset();
     history.replaceState(history.state, '', `${location.pathname}${queryFromForm(next)}`);
   };
 
-  const download = async () => {
-    setExporting(true);
+  const exporting = useAction(async () => {
     setExportNote(null);
-    const result = await exportPayments(api, filtersOf(applied));
-    setExporting(false);
-    if (!result.ok) {
-      setExportNote({ ok: false, text: result.failure.message });
-      return;
-    }
-    saveBlob(result.data.blob, result.data.fileName);
-    setExportNote({ ok: true, text: `Downloading ${result.data.fileName}.` });
-  };
+    const { blob, fileName } = await exportPayments(api, filtersOf(applied));
+    saveBlob(blob, fileName);
+    setExportNote(`Downloading ${fileName}.`);
+  });
 
   return (
     <section class="screen" aria-labelledby="payments-title">
@@ -123,17 +102,16 @@ export function Payments() {
         <h1 id="payments-title" tabIndex={-1}>
           Payments
         </h1>
-        <button type="button" class="button" disabled={exporting} onClick={() => void download()}>
-          {exporting ? 'Exporting…' : 'Export CSV'}
+        <button type="button" class="button secondary" disabled={exporting.busy} onClick={() => void exporting.run()}>
+          {exporting.busy ? 'Exporting…' : 'Export CSV'}
         </button>
       </header>
-      {exportNote ? (
-        exportNote.ok ? (
-          <Notice tone="ok">{exportNote.text}</Notice>
-        ) : (
-          <FormError message={`The export failed: ${exportNote.text}`} />
-        )
-      ) : null}
+      {exportNote ? <Notice tone="ok">{exportNote}</Notice> : null}
+      <FormError
+        failure={
+          exporting.failure && { ...exporting.failure, message: `The export failed: ${exporting.failure.message}` }
+        }
+      />
       <form
         class="card filters"
         aria-label="Filter payments"
@@ -214,7 +192,7 @@ export function Payments() {
           </button>
           <button
             type="button"
-            class="button"
+            class="button secondary"
             onClick={() => {
               setForm(EMPTY);
               apply(EMPTY);
@@ -229,7 +207,7 @@ export function Payments() {
           </p>
         ) : null}
       </form>
-      <FormError message={formMessage(failure, ['referenceId', 'createdGte'])} />
+      <FormError failure={failure} fields={['referenceId', 'createdGte']} />
       <div class="card">
         {page === null ? (
           failure ? null : (
@@ -240,70 +218,52 @@ export function Payments() {
             {queryFromForm(applied) === '' ? `No ${mode}-mode payments yet.` : 'No payment matches these filters.'}
           </p>
         ) : (
-          <div class="table-wrap">
-            <table class="table" aria-labelledby="payments-title">
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Reference</th>
-                  <th scope="col" class="num">
-                    Amount
-                  </th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Settled</th>
-                  <th scope="col">Payment</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((p) => (
-                  <tr key={p.payment_id} data-payment={p.payment_id}>
-                    <td>
-                      <Time value={p.created_at} />
-                    </td>
-                    <td class="break">{p.reference_id}</td>
-                    <td class="num">
-                      <Amount amount={p.amount} />
-                    </td>
-                    <td>
-                      <StatusBadge status={p.status} />
-                      {p.refunded ? (
-                        <>
-                          {' '}
-                          <StatusBadge status="refunded" />
-                        </>
-                      ) : null}
-                    </td>
-                    <td>{p.settled ? <Time value={p.settled.settled_at} /> : 'No'}</td>
-                    <td>
-                      <a
-                        href={`/dashboard/payments/${encodeURIComponent(p.payment_id)}`}
-                        title={p.payment_id}
-                        onClick={(e) => {
-                          if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-                          e.preventDefault();
-                          navigate(`/dashboard/payments/${encodeURIComponent(p.payment_id)}`);
-                        }}
-                      >
-                        <code>{shortId(p.payment_id)}</code>
-                        <span class="visually-hidden"> (open payment {p.reference_id})</span>
-                      </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            label="Payments"
+            rows={page.data}
+            rowKey={(p) => p.payment_id}
+            rowData={(p) => ({ 'data-payment': p.payment_id })}
+            open={(p) => navigate(paymentHref(p.payment_id))}
+            columns={[
+              { label: 'Created', cell: (p) => <Time value={p.created_at} /> },
+              { label: 'Reference', cell: (p) => <span class="break">{p.reference_id}</span> },
+              { label: 'Amount', num: true, cell: (p) => <Amount amount={p.amount} /> },
+              {
+                label: 'Status',
+                cell: (p) => (
+                  <span>
+                    <StatusBadge status={p.status} />
+                    {p.refunded ? (
+                      <>
+                        {' '}
+                        <StatusBadge status="refunded" />
+                      </>
+                    ) : null}
+                  </span>
+                ),
+              },
+              { label: 'Settled', cell: (p) => (p.settled ? <Time value={p.settled.settled_at} /> : 'No') },
+              {
+                label: 'Payment',
+                cell: (p) => (
+                  <a
+                    href={paymentHref(p.payment_id)}
+                    title={p.payment_id}
+                    onClick={(e) => {
+                      if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                      e.preventDefault();
+                      navigate(paymentHref(p.payment_id));
+                    }}
+                  >
+                    <code>{shortId(p.payment_id)}</code>
+                    <span class="visually-hidden"> (open payment {p.reference_id})</span>
+                  </a>
+                ),
+              },
+            ]}
+          />
         )}
-        <Pager
-          label="Payments pages"
-          page={cursors.length - 1}
-          hasMore={!!page?.hasMore}
-          busy={busy}
-          onPrevious={() => setCursors(cursors.slice(0, -1))}
-          onNext={() => {
-            if (page?.nextCursor) setCursors([...cursors, page.nextCursor]);
-          }}
-        />
+        <Pager label="Payments pages" cursors={cursors} load={load} />
       </div>
     </section>
   );

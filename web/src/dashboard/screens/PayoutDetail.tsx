@@ -2,14 +2,15 @@
  * One payout: its state, amounts, destination and transaction (copied, never linked: no request to another site),
  * and the payments it covered, each linking to the payment.
  */
-import { useEffect, useState } from 'preact/hooks';
 import type { DashboardChain } from '../config';
 import { useDashboard } from '../context';
-import { getPayout, type Payout } from './parts/requests.js';
-import type { Failure } from './parts/errors.js';
-import { CopyButton, FormError, Loading, StatusBadge, Time } from './parts/ui.js';
-import { TokenAmount, chainName } from './parts/settlementParts.js';
-import './parts/screens.css';
+import { StatusBadge } from '../../kit/Badge.js';
+import { CopyButton } from '../../kit/CopyButton.js';
+import { Loaded } from '../../kit/Loading.js';
+import { useLoad } from '../../kit/request.js';
+import { Time } from '../../kit/Time.js';
+import { getPayout } from './parts/requests.js';
+import { TokenAmount, chainName } from './parts/money.js';
 
 const STATE_TEXT: Record<string, string> = {
   planned: 'Planned: written, not sent yet.',
@@ -20,19 +21,7 @@ const STATE_TEXT: Record<string, string> = {
 
 export function PayoutDetail(props: { payoutId: string; chains: DashboardChain[] }) {
   const { api, mode } = useDashboard();
-  const [payout, setPayout] = useState<Payout | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
-  useEffect(() => {
-    let current = true;
-    void getPayout(api, props.payoutId).then((r) => {
-      if (!current) return;
-      if (r.ok) setPayout(r.data);
-      else setFailure(r.failure);
-    });
-    return () => {
-      current = false;
-    };
-  }, [api, mode, props.payoutId]);
+  const [load] = useLoad(() => getPayout(api, props.payoutId), [api, mode, props.payoutId]);
 
   return (
     <section class="screen" aria-labelledby="payout-title">
@@ -42,110 +31,106 @@ export function PayoutDetail(props: { payoutId: string; chains: DashboardChain[]
       <h1 id="payout-title" tabIndex={-1}>
         Payout <code>{props.payoutId}</code>
       </h1>
-      {failure ? (
-        <FormError
-          message={failure.status === 404 ? `There is no ${mode}-mode payout with this id.` : failure.message}
-        />
-      ) : payout === null ? (
-        <Loading what="the payout" />
-      ) : (
-        <>
-          <div class="card">
-            <dl class="facts">
-              <dt>State</dt>
-              <dd>
-                <StatusBadge status={payout.state === 'final' ? 'settled' : payout.state} label={payout.state} />{' '}
-                <span class="muted">{STATE_TEXT[payout.state]}</span>
-              </dd>
-              <dt>Network</dt>
-              <dd>{chainName(props.chains, payout.chain_caip2)}</dd>
-              <dt>Paid out</dt>
-              <dd>
-                <TokenAmount chains={props.chains} amount={payout.net} />
-              </dd>
-              <dt>Fee</dt>
-              <dd>
-                <TokenAmount chains={props.chains} amount={payout.fee} />
-              </dd>
-              <dt>Gross</dt>
-              <dd>
-                <TokenAmount chains={props.chains} amount={payout.gross} />
-              </dd>
-              <dt>Destination</dt>
-              <dd class="break">
-                <code>{payout.destination}</code>
-              </dd>
-              <dt>Transaction</dt>
-              <dd class="break">
-                {payout.tx_id ? (
-                  <>
-                    <code>{payout.tx_id}</code> <CopyButton value={payout.tx_id} label="Copy transaction id" />
-                  </>
-                ) : (
-                  <span class="muted">Not sent yet</span>
-                )}
-              </dd>
-              <dt>Created</dt>
-              <dd>
-                <Time value={payout.created_at} />
-              </dd>
-              <dt>Sent</dt>
-              <dd>
-                <Time value={payout.sent_at} />
-              </dd>
-              <dt>Final</dt>
-              <dd>
-                <Time value={payout.final_at} />
-              </dd>
-            </dl>
-          </div>
-          <div class="card" role="region" aria-labelledby="payout-payments">
-            <h2 id="payout-payments">Payments covered</h2>
-            {payout.payments.length === 0 ? (
-              <p class="empty">None: a failed payout gives its payments back to the next one.</p>
-            ) : (
-              <div class="table-wrap" tabIndex={0} role="group" aria-label="Payments covered table">
-                <table class="table" aria-labelledby="payout-payments">
-                  <thead>
-                    <tr>
-                      <th scope="col">Payment</th>
-                      <th scope="col" class="num">
-                        Gross
-                      </th>
-                      <th scope="col" class="num">
-                        Fee
-                      </th>
-                      <th scope="col" class="num">
-                        Net
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {payout.payments.map((p) => (
-                      <tr key={p.payment_id}>
-                        <td>
-                          <a href={`/dashboard/payments/${encodeURIComponent(p.payment_id)}`}>
-                            <code>{p.payment_id}</code>
-                          </a>
-                        </td>
-                        <td class="num">
-                          <TokenAmount chains={props.chains} amount={p.gross} />
-                        </td>
-                        <td class="num">
-                          <TokenAmount chains={props.chains} amount={p.fee} />
-                        </td>
-                        <td class="num">
-                          <TokenAmount chains={props.chains} amount={p.net} />
-                        </td>
+      <Loaded load={load} what="the payout" notFound={`There is no ${mode}-mode payout with this id.`}>
+        {(payout) => (
+          <>
+            <div class="card">
+              <dl class="facts">
+                <dt>State</dt>
+                <dd>
+                  <StatusBadge status={payout.state === 'final' ? 'settled' : payout.state} label={payout.state} />{' '}
+                  <span class="muted">{STATE_TEXT[payout.state]}</span>
+                </dd>
+                <dt>Network</dt>
+                <dd>{chainName(props.chains, payout.chain_caip2)}</dd>
+                <dt>Paid out</dt>
+                <dd>
+                  <TokenAmount chains={props.chains} amount={payout.net} />
+                </dd>
+                <dt>Fee</dt>
+                <dd>
+                  <TokenAmount chains={props.chains} amount={payout.fee} />
+                </dd>
+                <dt>Gross</dt>
+                <dd>
+                  <TokenAmount chains={props.chains} amount={payout.gross} />
+                </dd>
+                <dt>Destination</dt>
+                <dd class="break">
+                  <code>{payout.destination}</code>
+                </dd>
+                <dt>Transaction</dt>
+                <dd class="break">
+                  {payout.tx_id ? (
+                    <>
+                      <code>{payout.tx_id}</code> <CopyButton value={payout.tx_id} label="Copy transaction id" />
+                    </>
+                  ) : (
+                    <span class="muted">Not sent yet</span>
+                  )}
+                </dd>
+                <dt>Created</dt>
+                <dd>
+                  <Time value={payout.created_at} />
+                </dd>
+                <dt>Sent</dt>
+                <dd>
+                  <Time value={payout.sent_at} />
+                </dd>
+                <dt>Final</dt>
+                <dd>
+                  <Time value={payout.final_at} />
+                </dd>
+              </dl>
+            </div>
+            <div class="card" role="region" aria-labelledby="payout-payments">
+              <h2 id="payout-payments">Payments covered</h2>
+              {payout.payments.length === 0 ? (
+                <p class="empty">None: a failed payout gives its payments back to the next one.</p>
+              ) : (
+                <div class="table-wrap" tabIndex={0} role="group" aria-label="Payments covered table">
+                  <table class="table" aria-labelledby="payout-payments">
+                    <thead>
+                      <tr>
+                        <th scope="col">Payment</th>
+                        <th scope="col" class="num">
+                          Gross
+                        </th>
+                        <th scope="col" class="num">
+                          Fee
+                        </th>
+                        <th scope="col" class="num">
+                          Net
+                        </th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </div>
-        </>
-      )}
+                    </thead>
+                    <tbody>
+                      {payout.payments.map((p) => (
+                        <tr key={p.payment_id}>
+                          <td>
+                            <a href={`/dashboard/payments/${encodeURIComponent(p.payment_id)}`}>
+                              <code>{p.payment_id}</code>
+                            </a>
+                          </td>
+                          <td class="num">
+                            <TokenAmount chains={props.chains} amount={p.gross} />
+                          </td>
+                          <td class="num">
+                            <TokenAmount chains={props.chains} amount={p.fee} />
+                          </td>
+                          <td class="num">
+                            <TokenAmount chains={props.chains} amount={p.net} />
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+            </div>
+          </>
+        )}
+      </Loaded>
     </section>
   );
 }

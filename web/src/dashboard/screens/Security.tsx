@@ -1,16 +1,16 @@
 import { useState } from 'preact/hooks';
-import { asFailure, expect, type Failure } from '../api';
 import { useShell } from '../context';
-import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { Dialog } from '../ui/Dialog';
-import { Field, FormError } from '../ui/Field';
-import { Loaded } from '../ui/Loading';
-import { QrCode } from '../ui/Qr';
-import { SecretDialog } from '../ui/SecretDialog';
-import { Time } from '../ui/Time';
-import { useLoad } from '../ui/useLoad';
-import { Badge } from '../ui/Badge';
+import { ConfirmDialog } from '../../kit/Dialog.js';
+import { Dialog } from '../../kit/Dialog.js';
+import { Field, FormError } from '../../kit/Field.js';
+import { Loaded } from '../../kit/Loading.js';
+import { QrCode } from '../../kit/Qr.js';
+import { SecretDialog } from '../../kit/SecretDialog.js';
+import { Time } from '../../kit/Time.js';
+import { request, useAction, useLoad } from '../../kit/request.js';
+import { Badge } from '../../kit/Badge.js';
 import { BASE } from '../routes';
+import { describeAgent } from './parts/agent.js';
 
 /** The base32 secret in groups of four, easier to type into an app by hand. */
 function grouped(secret: string): string {
@@ -40,38 +40,28 @@ function TwoFactor(props: { enabled: boolean }) {
   const [enrolment, setEnrolment] = useState<{ secret: string; otpauthUri: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [dialog, setDialog] = useState<'disable' | 'regenerate' | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
 
-  const start = async () => {
-    setFailure(null);
-    try {
-      setEnrolment(await expect(api.POST('/v1/dashboard/two-factor/enrol')));
-      setCode('');
-    } catch (err) {
-      setFailure(asFailure(err));
-    }
-  };
-  const activate = async (event: Event) => {
+  const enrol = useAction(async () => {
+    setEnrolment(await request(api.POST('/v1/dashboard/two-factor/enrol')));
+    setCode('');
+  });
+  const activation = useAction(async () => {
+    const result = await request(
+      api.POST('/v1/dashboard/two-factor/activate', { body: { code: code.replace(/\s/g, '') } }),
+    );
+    setEnrolment(null);
+    setCode('');
+    setCodes(result.recoveryCodes);
+    await refreshSession();
+  });
+  const start = () => enrol.run();
+  const activate = (event: Event) => {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      const result = await expect(
-        api.POST('/v1/dashboard/two-factor/activate', { body: { code: code.replace(/\s/g, '') } }),
-      );
-      setEnrolment(null);
-      setCode('');
-      setCodes(result.recoveryCodes);
-      await refreshSession();
-    } catch (err) {
-      setFailure(asFailure(err));
-    } finally {
-      setBusy(false);
-    }
+    void activation.run();
   };
+  const failure = activation.failure ?? enrol.failure;
+  const busy = activation.busy;
 
   return (
     <div class="panel">
@@ -145,7 +135,7 @@ function TwoFactor(props: { enabled: boolean }) {
           confirm="Regenerate"
           onClose={() => setDialog(null)}
           onSubmit={async ({ code: totp }) => {
-            const result = await expect(api.POST('/v1/dashboard/two-factor/recovery-codes', { body: { code: totp } }));
+            const result = await request(api.POST('/v1/dashboard/two-factor/recovery-codes', { body: { code: totp } }));
             setDialog(null);
             setCodes(result.recoveryCodes);
           }}
@@ -160,7 +150,7 @@ function TwoFactor(props: { enabled: boolean }) {
           withPassword
           onClose={() => setDialog(null)}
           onSubmit={async ({ code: totp, password }) => {
-            await expect(api.POST('/v1/dashboard/two-factor/disable', { body: { code: totp, password } }));
+            await request(api.POST('/v1/dashboard/two-factor/disable', { body: { code: totp, password } }));
             setDialog(null);
             await refreshSession();
           }}
@@ -196,19 +186,13 @@ function CodeDialog(props: {
 }) {
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
+  const action = useAction(async () => {
+    await props.onSubmit({ code: code.replace(/\s/g, ''), password });
+  });
+  const { failure, busy } = action;
+  const submit = (event: Event) => {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      await props.onSubmit({ code: code.replace(/\s/g, ''), password });
-    } catch (err) {
-      setFailure(asFailure(err));
-      setBusy(false);
-    }
+    void action.run();
   };
   return (
     <Dialog title={props.title} onClose={props.onClose}>
@@ -253,7 +237,7 @@ function CodeDialog(props: {
 
 function Sessions() {
   const { api, navigate } = useShell();
-  const [load, reload] = useLoad(() => expect(api.GET('/v1/dashboard/sessions')), []);
+  const [load, reload] = useLoad(() => request(api.GET('/v1/dashboard/sessions')), []);
   const [revoking, setRevoking] = useState<{ id: string; current: boolean } | null>(null);
   return (
     <div class="panel">
@@ -279,18 +263,20 @@ function Sessions() {
                 {sessions.map((s) => (
                   <tr key={s.id} data-session={s.current ? 'current' : 'other'}>
                     <td>
-                      <span class="ua">{s.userAgent ?? 'Unknown browser'}</span>{' '}
+                      <span class="ua" title={s.userAgent ?? undefined}>
+                        {describeAgent(s.userAgent)}
+                      </span>{' '}
                       {s.current && <Badge tone="info">This device</Badge>}
                     </td>
                     <td class="mono">{s.ip ?? '—'}</td>
                     <td>
-                      <Time seconds={s.createdAt} />
+                      <Time value={s.createdAt} />
                     </td>
                     <td>
-                      <Time seconds={s.lastSeenAt} />
+                      <Time value={s.lastSeenAt} />
                     </td>
                     <td>
-                      <Time seconds={s.expiresAt} />
+                      <Time value={s.expiresAt} />
                     </td>
                     <td class="actions">
                       <button
@@ -315,7 +301,7 @@ function Sessions() {
           danger
           onClose={() => setRevoking(null)}
           onConfirm={async () => {
-            await expect(
+            await request(
               api.DELETE('/v1/dashboard/sessions/{sessionId}', { params: { path: { sessionId: revoking.id } } }),
             );
             setRevoking(null);

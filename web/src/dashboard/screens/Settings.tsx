@@ -1,13 +1,13 @@
 import { useState } from 'preact/hooks';
-import { asFailure, expect, type Failure } from '../api';
 import type { DashboardChain } from '../config';
 import { useDashboard } from '../context';
 import type { Settings as MerchantSettings } from '../schemas';
-import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { Field, FormError } from '../ui/Field';
-import { Loaded } from '../ui/Loading';
-import { RoleNotice } from '../ui/RoleNotice';
-import { useLoad } from '../ui/useLoad';
+import { ConfirmDialog } from '../../kit/Dialog.js';
+import { Field, FormError } from '../../kit/Field.js';
+import type { Failure } from '../../kit/failure.js';
+import { Loaded } from '../../kit/Loading.js';
+import { RoleNotice } from '../../kit/RoleNotice.js';
+import { request, useAction, useLoad } from '../../kit/request.js';
 
 /**
  * The merchant's settings: owners edit, everyone else reads. Settlement addresses get one row per chain this server
@@ -17,7 +17,7 @@ import { useLoad } from '../ui/useLoad';
  */
 export function Settings(props: { chains: DashboardChain[] }) {
   const { api, role } = useDashboard();
-  const [load, reload] = useLoad(() => expect(api.GET('/v1/dashboard/settings')), []);
+  const [load, reload] = useLoad(() => request(api.GET('/v1/dashboard/settings')), []);
   return (
     <section aria-labelledby="settings-title">
       <h1 id="settings-title" tabIndex={-1}>
@@ -60,9 +60,7 @@ function SettingsForm(props: {
   const [requireTwoFactor, setRequireTwoFactor] = useState(settings.requireTwoFactor);
   const [newChain, setNewChain] = useState('');
   const [extraChains, setExtraChains] = useState<string[]>([]);
-  const [failure, setFailure] = useState<Failure | null>(null);
   const [saved, setSaved] = useState(false);
-  const [busy, setBusy] = useState(false);
 
   const configured = new Set(props.chains.map((c) => c.caip2));
   const rows: { caip2: string; label: string }[] = [
@@ -80,36 +78,31 @@ function SettingsForm(props: {
     ...rows.map((r) => `settlementAddresses.${r.caip2}`),
   ];
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy || !props.editable) return;
-    setBusy(true);
-    setFailure(null);
+  const save = useAction(async () => {
     setSaved(false);
     const settlementAddresses = Object.fromEntries(
       Object.entries(addresses)
         .map(([caip2, address]) => [caip2, address.trim()] as const)
         .filter(([, address]) => address !== ''),
     );
-    try {
-      await expect(
-        api.PATCH('/v1/dashboard/settings', {
-          body: {
-            name: name.trim(),
-            iconUrl: iconUrl.trim() === '' ? null : iconUrl.trim(),
-            settlementAddresses,
-            collectData,
-            requireTwoFactor,
-          },
-        }),
-      );
-      setSaved(true);
-      props.onSaved();
-    } catch (err) {
-      setFailure(asFailure(err));
-    } finally {
-      setBusy(false);
-    }
+    await request(
+      api.PATCH('/v1/dashboard/settings', {
+        body: {
+          name: name.trim(),
+          iconUrl: iconUrl.trim() === '' ? null : iconUrl.trim(),
+          settlementAddresses,
+          collectData,
+          requireTwoFactor,
+        },
+      }),
+    );
+    setSaved(true);
+    props.onSaved();
+  });
+  const { failure, busy } = save;
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (props.editable) void save.run();
   };
 
   const icon = iconUrl.trim();
@@ -353,7 +346,7 @@ function SettlementModePanel(props: { mode: SettlementMode; editable: boolean; o
           confirmLabel={`Switch to ${target.label.toLowerCase()}`}
           onClose={() => setConfirming(false)}
           onConfirm={async () => {
-            await expect(api.PATCH('/v1/dashboard/settings', { body: { settlementMode: chosen } }));
+            await request(api.PATCH('/v1/dashboard/settings', { body: { settlementMode: chosen } }));
             setConfirming(false);
             setChanged(true);
             props.onSaved();

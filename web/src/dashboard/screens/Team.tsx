@@ -1,15 +1,14 @@
 import { useState } from 'preact/hooks';
-import { asFailure, expect, type Failure } from '../api';
 import { useDashboard, useShell, type Role } from '../context';
-import { Badge } from '../ui/Badge';
-import { ConfirmDialog } from '../ui/ConfirmDialog';
-import { Dialog } from '../ui/Dialog';
-import { FormError } from '../ui/Field';
-import { Loaded } from '../ui/Loading';
-import { RoleNotice } from '../ui/RoleNotice';
-import { SecretDialog } from '../ui/SecretDialog';
-import { Time } from '../ui/Time';
-import { useLoad } from '../ui/useLoad';
+import { Badge } from '../../kit/Badge.js';
+import { ConfirmDialog } from '../../kit/Dialog.js';
+import { Dialog } from '../../kit/Dialog.js';
+import { FormError } from '../../kit/Field.js';
+import { Loaded } from '../../kit/Loading.js';
+import { RoleNotice } from '../../kit/RoleNotice.js';
+import { SecretDialog } from '../../kit/SecretDialog.js';
+import { Time } from '../../kit/Time.js';
+import { request, useAction, useLoad } from '../../kit/request.js';
 
 const ROLES: Role[] = ['owner', 'developer', 'viewer'];
 
@@ -33,26 +32,25 @@ export function Team() {
 function TeamPanels() {
   const { api } = useDashboard();
   const { session, refreshSession } = useShell();
-  const [load, reload] = useLoad(() => expect(api.GET('/v1/dashboard/team')), []);
-  const [roleFailure, setRoleFailure] = useState<Failure | null>(null);
+  const [load, reload] = useLoad(() => request(api.GET('/v1/dashboard/team')), []);
   const [removing, setRemoving] = useState<{ userId: string; email: string } | null>(null);
   const [inviting, setInviting] = useState(false);
   const [inviteUrl, setInviteUrl] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<string | null>(null);
 
-  const changeRole = async (userId: string, next: Role) => {
-    setRoleFailure(null);
+  const roleChange = useAction(async (userId: string, next: Role) => {
     try {
-      await expect(
+      await request(
         api.PATCH('/v1/dashboard/team/members/{userId}', { params: { path: { userId } }, body: { role: next } }),
       );
-    } catch (err) {
-      setRoleFailure(asFailure(err));
+    } finally {
+      reload();
     }
-    reload();
     // The user's own role changed: the nav and every screen follow it.
     if (userId === session?.user.id) await refreshSession();
-  };
+  });
+  const roleFailure = roleChange.failure;
+  const changeRole = (userId: string, next: Role) => roleChange.run(userId, next);
 
   return (
     <Loaded load={load}>
@@ -99,7 +97,7 @@ function TeamPanels() {
                       </td>
                       <td>{m.twoFactorEnabled ? <Badge tone="good">On</Badge> : <Badge>Off</Badge>}</td>
                       <td>
-                        <Time seconds={m.joinedAt} />
+                        <Time value={m.joinedAt} />
                       </td>
                       <td class="actions">
                         <button
@@ -145,10 +143,10 @@ function TeamPanels() {
                       <tr key={i.id} data-invitation={i.id}>
                         <td>{i.role}</td>
                         <td>
-                          <Time seconds={i.createdAt} />
+                          <Time value={i.createdAt} />
                         </td>
                         <td>
-                          <Time seconds={i.expiresAt} />
+                          <Time value={i.expiresAt} />
                         </td>
                         <td class="actions">
                           <button type="button" class="button secondary small" onClick={() => setRevoking(i.id)}>
@@ -170,7 +168,7 @@ function TeamPanels() {
               danger
               onClose={() => setRemoving(null)}
               onConfirm={async () => {
-                await expect(
+                await request(
                   api.DELETE('/v1/dashboard/team/members/{userId}', { params: { path: { userId: removing.userId } } }),
                 );
                 setRemoving(null);
@@ -191,7 +189,7 @@ function TeamPanels() {
               danger
               onClose={() => setRevoking(null)}
               onConfirm={async () => {
-                await expect(
+                await request(
                   api.DELETE('/v1/dashboard/team/invitations/{invitationId}', {
                     params: { path: { invitationId: revoking } },
                   }),
@@ -235,20 +233,14 @@ function TeamPanels() {
 function InviteDialog(props: { onClose(): void; onCreated(url: string): void }) {
   const { api } = useDashboard();
   const [role, setRole] = useState<Role>('developer');
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
+  const action = useAction(async () => {
+    const created = await request(api.POST('/v1/dashboard/team/invitations', { body: { role } }));
+    props.onCreated(created.inviteUrl);
+  });
+  const { failure, busy } = action;
+  const submit = (event: Event) => {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      const created = await expect(api.POST('/v1/dashboard/team/invitations', { body: { role } }));
-      props.onCreated(created.inviteUrl);
-    } catch (err) {
-      setFailure(asFailure(err));
-      setBusy(false);
-    }
+    void action.run();
   };
   return (
     <Dialog title="Invite a member" onClose={props.onClose}>

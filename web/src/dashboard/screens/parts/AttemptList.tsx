@@ -1,5 +1,6 @@
 /** The attempts of one delivery: when, HTTP status, latency, error, and the first 4 KB of the answer. */
-import { Time, StatusBadge } from './ui.js';
+import { StatusBadge } from '../../../kit/Badge.js';
+import { Time } from '../../../kit/Time.js';
 import type { WebhookAttempt } from './webhookTypes.js';
 
 export function AttemptList({ attempts, pruned = false }: { attempts: readonly WebhookAttempt[]; pruned?: boolean }) {

@@ -1,7 +1,7 @@
 /**
  * Formatting for the dashboard screens. Amounts are integer strings of minor units (the contract's rule): they become
  * decimal strings by string arithmetic only, and Intl formats the decimal string exactly, so no amount ever passes
- * through a float. Times are shown in the user's locale, with the UTC value in a title.
+ * through a float. (Times: kit/Time.tsx.)
  */
 
 export interface Money {
@@ -81,23 +81,6 @@ export function formatRate(rate: string | null, locale?: string): string {
 
 export function formatCount(count: number, locale?: string): string {
   return new Intl.NumberFormat(locale).format(count);
-}
-
-/** A time from the contract: Unix seconds (the dashboard API) or an ISO string (payment snapshots). */
-export type TimeValue = number | string;
-
-export function toDate(value: TimeValue): Date {
-  return typeof value === 'number' ? new Date(value * 1000) : new Date(value);
-}
-
-export function formatLocalTime(value: TimeValue, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(toDate(value));
-}
-
-/** "2026-11-24 14:05:09 UTC", for titles. */
-export function formatUtc(value: TimeValue): string {
-  const iso = toDate(value).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 }
 
 /** Unix seconds of local midnight at the start of a `YYYY-MM-DD` date (a date input's value); null when empty or invalid. */

@@ -1,11 +1,11 @@
 /**
  * The merchant-data operations of the dashboard API that the screens call (getOverview, listDashboardPayments,
  * exportPayments, getDashboardPayment, getPaymentTimeline, the payment actions and getWebhookSources), each answering
- * a Result: the data, or the failure to show. Types come from the contract (server/src/generated/dashboard.ts).
+ * the data or throwing the failure to show (kit/request.ts). Types come from the contract (web/src/generated/).
  */
 import type { DashboardClient } from '../../api.js';
 import type { components } from '../../../generated/dashboard.js';
-import { failureOf, thrownFailure, type Failure } from './errors.js';
+import { request, requestWithResponse } from '../../../kit/request.js';
 import { fileNameOf } from './fileName.js';
 
 type Schemas = components['schemas'];
@@ -28,25 +28,10 @@ export interface PaymentFilters {
   referenceId?: string;
 }
 
-export type Result<T> = { ok: true; data: T; response: Response } | { ok: false; failure: Failure };
-
-/** A typed openapi-fetch call, as a Result (a network error included). */
-export async function settle<T>(
-  request: Promise<{ data?: T; error?: unknown; response: Response }>,
-): Promise<Result<T>> {
-  try {
-    const { data, error, response } = await request;
-    if (error !== undefined || !response.ok) return { ok: false, failure: failureOf(error, response) };
-    return { ok: true, data: data as T, response };
-  } catch (e) {
-    return { ok: false, failure: thrownFailure(e) };
-  }
-}
-
-export const getOverview = (api: DashboardClient) => settle(api.GET('/v1/dashboard/overview'));
+export const getOverview = (api: DashboardClient) => request(api.GET('/v1/dashboard/overview'));
 
 export const listPayments = (api: DashboardClient, filters: PaymentFilters, startingAfter?: string, limit = 25) =>
-  settle(
+  request(
     api.GET('/v1/dashboard/payments', {
       params: { query: { ...filters, limit, ...(startingAfter ? { startingAfter } : {}) } },
     }),
@@ -56,24 +41,22 @@ export const listPayments = (api: DashboardClient, filters: PaymentFilters, star
 export async function exportPayments(
   api: DashboardClient,
   filters: PaymentFilters,
-): Promise<Result<{ blob: Blob; fileName: string }>> {
-  const result = await settle<Blob>(
+): Promise<{ blob: Blob; fileName: string }> {
+  const { data, response } = await requestWithResponse<Blob>(
     api.GET('/v1/dashboard/payments/export', { params: { query: { ...filters } }, parseAs: 'blob' }),
   );
-  if (!result.ok) return result;
-  const fileName = fileNameOf(result.response.headers.get('Content-Disposition')) ?? 'payments.csv';
-  return { ok: true, data: { blob: result.data, fileName }, response: result.response };
+  return { blob: data, fileName: fileNameOf(response.headers.get('Content-Disposition')) ?? 'payments.csv' };
 }
 
 const path = (paymentId: string) => ({ params: { path: { paymentId } } });
 const reasonBody = (reason: string) => (reason.trim() === '' ? {} : { reason: reason.trim() });
 
 export const getPayment = (api: DashboardClient, paymentId: string) =>
-  settle(api.GET('/v1/dashboard/payments/{paymentId}', path(paymentId)));
+  request(api.GET('/v1/dashboard/payments/{paymentId}', path(paymentId)));
 
 /** One page of the timeline: every transition and event, with the deliveries after `startingAfter`. */
 export const getTimeline = (api: DashboardClient, paymentId: string, startingAfter?: string) =>
-  settle(
+  request(
     api.GET('/v1/dashboard/payments/{paymentId}/timeline', {
       params: { path: { paymentId }, query: startingAfter ? { startingAfter } : {} },
     }),
@@ -92,15 +75,15 @@ export function withNextPage(read: Timeline, next: Timeline): Timeline {
 }
 
 export const cancelPayment = (api: DashboardClient, paymentId: string, reason: string) =>
-  settle(api.POST('/v1/dashboard/payments/{paymentId}/cancel', { ...path(paymentId), body: reasonBody(reason) }));
+  request(api.POST('/v1/dashboard/payments/{paymentId}/cancel', { ...path(paymentId), body: reasonBody(reason) }));
 
 export const refundPayment = (api: DashboardClient, paymentId: string, reason: string) =>
-  settle(api.POST('/v1/dashboard/payments/{paymentId}/refund', { ...path(paymentId), body: reasonBody(reason) }));
+  request(api.POST('/v1/dashboard/payments/{paymentId}/refund', { ...path(paymentId), body: reasonBody(reason) }));
 
 export const simulatePayment = (api: DashboardClient, paymentId: string, to: SimulateTarget) =>
-  settle(api.POST('/v1/dashboard/payments/{paymentId}/simulate', { ...path(paymentId), body: { to } }));
+  request(api.POST('/v1/dashboard/payments/{paymentId}/simulate', { ...path(paymentId), body: { to } }));
 
-export const getWebhookSources = (api: DashboardClient) => settle(api.GET('/v1/dashboard/webhook-sources'));
+export const getWebhookSources = (api: DashboardClient) => request(api.GET('/v1/dashboard/webhook-sources'));
 
 export type Payout = Schemas['Payout'];
 export type PayoutList = Schemas['PayoutList'];
@@ -112,32 +95,32 @@ export interface ExportWindow {
   createdLt?: number;
 }
 
-export const getSettlementBalances = (api: DashboardClient) => settle(api.GET('/v1/dashboard/balances'));
+export const getSettlementBalances = (api: DashboardClient) => request(api.GET('/v1/dashboard/balances'));
 
-export const getFeeBalance = (api: DashboardClient) => settle(api.GET('/v1/dashboard/fees'));
+export const getFeeBalance = (api: DashboardClient) => request(api.GET('/v1/dashboard/fees'));
 
 export const listPayouts = (api: DashboardClient, startingAfter?: string, limit = 20) =>
-  settle(
+  request(
     api.GET('/v1/dashboard/payouts', { params: { query: { limit, ...(startingAfter ? { startingAfter } : {}) } } }),
   );
 
 export const getPayout = (api: DashboardClient, payoutId: string) =>
-  settle(api.GET('/v1/dashboard/payouts/{payoutId}', { params: { path: { payoutId } } }));
+  request(api.GET('/v1/dashboard/payouts/{payoutId}', { params: { path: { payoutId } } }));
 
 /** A settlement CSV export (the ledger or the payouts), as a Blob, and the file name the server gave it. */
 export async function exportSettlement(
   api: DashboardClient,
   which: 'ledger' | 'payouts',
   window: ExportWindow,
-): Promise<Result<{ blob: Blob; fileName: string }>> {
-  const request =
+): Promise<{ blob: Blob; fileName: string }> {
+  const call =
     which === 'ledger'
       ? api.GET('/v1/dashboard/ledger/export', { params: { query: { ...window } }, parseAs: 'blob' })
       : api.GET('/v1/dashboard/payouts/export', { params: { query: { ...window } }, parseAs: 'blob' });
-  const result = await settle<Blob>(request as Promise<{ data?: Blob; error?: unknown; response: Response }>);
-  if (!result.ok) return result;
-  const fileName = fileNameOf(result.response.headers.get('Content-Disposition')) ?? `${which}.csv`;
-  return { ok: true, data: { blob: result.data, fileName }, response: result.response };
+  const { data, response } = await requestWithResponse<Blob>(
+    call as Promise<{ data?: Blob; error?: unknown; response: Response }>,
+  );
+  return { blob: data, fileName: fileNameOf(response.headers.get('Content-Disposition')) ?? `${which}.csv` };
 }
 
 /** Hands a Blob to the browser as a download (a hidden link to an object URL, released once the browser has it). */

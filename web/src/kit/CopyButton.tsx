@@ -1,6 +1,9 @@
 import { useState } from 'preact/hooks';
 
-/** Copies `value` to the clipboard and says so (in a live region, for screen readers too). */
+/**
+ * Copies `value` to the clipboard and says so right beside the button (in a live region, for screen readers too),
+ * so the confirmation is seen where the user looked.
+ */
 export function CopyButton(props: { value: string; label?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
@@ -17,7 +20,7 @@ export function CopyButton(props: { value: string; label?: string }) {
         {props.label ?? 'Copy'}
       </button>
       <span role="status" class="copy-status">
-        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select the text and copy it' : ''}
+        {state === 'copied' ? 'Copied.' : state === 'failed' ? 'Copy failed: select the text and copy it.' : ''}
       </span>
     </span>
   );

@@ -1,12 +1,13 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { CopyButton } from './CopyButton';
-import { Dialog } from './Dialog';
+import { CopyButton } from './CopyButton.js';
+import { Dialog } from './Dialog.js';
 
 /**
- * A secret shown once (an API key, recovery codes, an invitation link): it is in this dialog's memory only, never in
- * the URL or storage, and is gone when the dialog closes. Copy, and optionally download as a .txt file made in the
- * page (a Blob URL: no request leaves the page). Closing asks for an explicit "I have saved it".
+ * A secret shown once (an API key, a webhook signing secret, recovery codes, an invitation link): it is in this
+ * dialog's memory only, never in the URL or storage, and is gone when the dialog closes. Copy, and optionally
+ * download as a .txt file made in the page (a Blob URL: no request leaves the page). Closing asks for an explicit
+ * "I have saved it".
  */
 export function SecretDialog(props: {
   title: string;
@@ -17,6 +18,8 @@ export function SecretDialog(props: {
   downloadName?: string;
   /** Shown in a <pre> when several lines (recovery codes). */
   multiline?: boolean;
+  /** Said after the secret (when the previous one stops signing). */
+  children?: ComponentChildren;
   onClose(): void;
 }) {
   const [downloadUrl, setDownloadUrl] = useState<string | null>(null);
@@ -40,6 +43,7 @@ export function SecretDialog(props: {
             {props.secret}
           </code>
         )}
+        {props.children}
         <div class="actions">
           <CopyButton value={props.secret} />
           {downloadUrl && props.downloadName && (
