@@ -174,7 +174,10 @@ export class Traffic {
       await this.op('checkout page', async (f) => {
         const res = await f(created.gatewayUrl);
         const html = await res.text();
-        if (res.status !== 200 || !html.includes('/checkout/assets/')) throw new Error(`checkout page ${res.status}`);
+        if (res.status !== 200 || !html.includes('/checkout/assets/')) {
+          // A 503 while the database is away is the page's refusal (counted apart in step 3), not a failure.
+          throw Object.assign(new Error(`checkout page ${res.status}`), { status: res.status, code: 'page' });
+        }
       });
     }
   }

@@ -14,6 +14,7 @@ import { undelivered, unpaid } from '../checks.js';
 export async function upgrade(d: Deployment, traffic: Traffic, o: { from: string; release: string }): Promise<StepRow> {
   traffic.next();
   const paidFrom = traffic.paid.length;
+  const proxyRetriesBefore = d.proxy.retried();
   const oldRelease = d.paths.release;
   // The new release's migrations, applied by its own CLI while the old processes serve.
   d.paths.release = o.release;
@@ -30,15 +31,17 @@ export async function upgrade(d: Deployment, traffic: Traffic, o: { from: string
   await eventually('the payments in flight to end', () => traffic.paid.length > paidFrom, { timeoutMs: 120_000 });
   const missing = await undelivered(d, 90_000);
   const w = traffic.next();
+  const proxyRetries = d.proxy.retried() - proxyRetriesBefore;
   const lost = unpaid(traffic, paidFrom);
   return {
     step: `4. upgrade ${o.from} → this commit (migrate while old serve, roll)`,
     requests: w.requests,
     failures: w.failures + oldReady.filter((r) => !r).length,
-    retries: w.retries,
+    retries: w.retries + proxyRetries,
     longestPauseMs: w.longestMs,
     lost: missing.length + lost.length,
     note: [
+      `${proxyRetries} passed on by nginx, ${w.retries} retried by the SDKs`,
       `migrations applied by the new release: ${applied.length ? applied.join(', ') : 'none'}`,
       `old processes ready on the new schema: ${oldReady.every(Boolean) ? 'yes' : 'NO'}`,
       `old release ${oldRelease.split('/').pop()} → ${o.release.split('/').pop()}`,
