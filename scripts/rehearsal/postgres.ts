@@ -4,9 +4,9 @@
  * start again on the same port and data directory.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { RehearsalPostgres } from './context.js';
 import { freePort } from './net.js';
 
@@ -28,6 +28,9 @@ export async function startPostgres(dir: string, password: string): Promise<Rehe
   // initdb refuses root: the cluster runs as the `postgres` user then, as Debian's package runs it.
   let ids: { uid: number; gid: number } | object = {};
   if (userInfo().uid === 0) {
+    // The run's directory may be a private mkdtemp: the postgres user must at least traverse it to reach its own.
+    const parent = dirname(dir);
+    chmodSync(parent, statSync(parent).mode | 0o011);
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     chownSync(dir, uid, gid);
