@@ -86,7 +86,9 @@ try {
   for (const name of ['backup', 'derivation', 'rotation']) {
     const file = join(here, 'steps', `${name}.ts`);
     if (!existsSync(file)) continue;
-    const step = ((await import(pathToFileURL(file).href)) as { default?: Step; [k: string]: unknown }).default;
+    // The default export, or else the module's first exported function: `(ctx) => Promise<StepRow>`.
+    const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    const step = [mod.default, ...Object.values(mod)].find((v): v is Step => typeof v === 'function');
     if (typeof step === 'function') show(await step(d));
   }
   if (!previous)
