@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ApiError } from '../errors.js';
 
 interface ValidatorError {
@@ -86,6 +87,14 @@ const undecodablePath = () => new ApiError('invalid_params', 'The path is not va
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (isUndecodablePath(err)) return undecodablePath();
+  if (isDatabaseUnavailable(err)) {
+    // Not our code's fault and not the request's: retry soon (the SDKs do on 503). Logged as a warning with its cause.
+    return new ApiError('internal_error', 'The database is unavailable; retry shortly.', {
+      status: 503,
+      headers: { 'Retry-After': '1' },
+      cause: err,
+    });
+  }
   if (isBodyParserError(err)) {
     switch (err.type) {
       case 'entity.parse.failed':

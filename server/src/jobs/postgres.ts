@@ -28,6 +28,9 @@ export interface PostgresQueueOptions {
  */
 export const DUE_FIELD = '__paygateDueAt';
 
+/** How often a runner stopped by a database error is started again (PostgreSQL back: serving within this). */
+export const RESTART_MS = 1000;
+
 function withoutDue(payload: unknown): unknown {
   if (typeof payload !== 'object' || payload === null || !(DUE_FIELD in payload)) return payload;
   const { [DUE_FIELD]: _due, ...rest } = payload as Record<string, unknown>;
@@ -89,6 +92,10 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
     pollInterval: options.pollIntervalMs ?? 1000,
     noHandleSignals: true,
     useNodeTime: true,
+    // Without batching, graphile-worker records a job's end with a call nobody awaits: when PostgreSQL is away
+    // (restarting) that call rejects unhandled, which ends the process, and the job stays locked for hours. Batched
+    // (delay 0: the same tick), the end is retried with backoff until the database answers again.
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     logger: graphileLogger(logger),
   });
 
@@ -116,6 +123,43 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
     }
   }
 
+  /**
+   * graphile-worker shuts its whole pool down when it cannot record a job's end (a worker exits with the connection
+   * error) and rejects the runner's promise; nothing restarted it, and before batching (see `preset`) the rejection
+   * was unhandled and ended the process (every API process in the rehearsal's step 3). Here it is logged and a new
+   * runner is started,
+   * retried every RESTART_MS until the database answers, so the process recovers by itself. The job that was running
+   * stays locked by the stopped pool until graphile-worker's lock expiry; the time-critical state is in our own
+   * tables, which the sweepers recover (see the top of this file).
+   */
+  let stopping = false;
+  let restartTimer: NodeJS.Timeout | null = null;
+  const startRunner = async (): Promise<void> => {
+    const started = await run(workerOptions());
+    runner = started;
+    const replace = (err: unknown) => {
+      if (stopping || runner !== started) return;
+      runner = null;
+      logger.error({ err }, 'the job runner stopped on a database error; it starts again when the database answers');
+      scheduleRestart();
+    };
+    // A shutdown we did not ask for: its workers are gone, and its promise may settle much later (or never, while it
+    // cannot release its jobs), so a new runner is started now rather than when it settles.
+    started.events.on('pool:gracefulShutdown', ({ message }) => replace(new Error(message)));
+    started.promise.catch(replace);
+  };
+  const scheduleRestart = () => {
+    if (stopping || restartTimer) return;
+    restartTimer = setTimeout(() => {
+      restartTimer = null;
+      if (stopping) return;
+      startRunner().catch((err: unknown) => {
+        logger.warn({ err }, 'the job runner could not start yet; retrying');
+        scheduleRestart();
+      });
+    }, RESTART_MS);
+  };
+
   return {
     async add(trx: Knex | Knex.Transaction, task: string, payload: Record<string, unknown>, opts: AddJobOptions = {}) {
       const { runAt } = opts;
@@ -132,11 +176,17 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
       );
     },
     async start() {
-      runner = await run(workerOptions());
+      stopping = false;
+      await startRunner();
     },
     async stop() {
-      await runner?.stop();
+      stopping = true;
+      if (restartTimer) clearTimeout(restartTimer);
+      restartTimer = null;
+      const current = runner;
       runner = null;
+      // A runner that already stopped on its own (a database error) rejects its stop too: nothing is left to end.
+      await current?.stop().catch(() => undefined);
       const ending = pgPool?.end();
       pgPool = null;
       await ending;

@@ -1,0 +1,48 @@
+/**
+ * A TCP link to a real server (the run's PostgreSQL) that a test can cut and restore on the same port: cut destroys
+ * every socket and closes the port, so clients see what they see when PostgreSQL goes down (connections reset, new
+ * ones refused), and restore listens again. Real sockets and the real server on the other side: no fake answers.
+ */
+import { once } from 'node:events';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+
+export class TcpLink {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  /** A URL of the target's (postgres://…) with its port replaced by the link's. */
+  static urlThrough(url: string, link: TcpLink): string {
+    const u = new URL(url);
+    u.port = String(link.port);
+    return u.toString();
+  }
+
+  async open(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(this.target.port, this.target.host);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('error', () => undefined);
+        s.on('close', () => {
+          this.sockets.delete(s);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    server.listen(this.port, '127.0.0.1');
+    await once(server, 'listening');
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }
+}
