@@ -21,6 +21,7 @@ export function checkoutRouter(runtime: Runtime, distDir = DEFAULT_WEB_DIST): Ro
   const apps = hostedCheckoutApps({
     db: runtime.db,
     optionSecret: runtime.config.optionSecret,
+    previousOptionSecrets: runtime.config.optionSecretsPrevious,
     now: runtime.now,
     onRevoked: (mode) =>
       runtime.logger.warn({ mode }, 'the hosted checkout app id is revoked: the checkout page cannot call the gateway'),
