@@ -25,6 +25,11 @@ export interface Config {
   /** Encryption keys by id; the first entry encrypts, all of them decrypt (so the key can be rotated). */
   encryptionKeys: { id: string; key: Buffer }[] | null;
   optionSecret: Buffer | null;
+  /**
+   * Option secrets retired by a rotation (PAYGATE_OPTION_SECRET_PREVIOUS): they still verify option ids and
+   * data-collection links issued before it, and sign nothing (docs/decisions.md §29.15).
+   */
+  optionSecretsPrevious: Buffer[];
   /** `local` starts local chains; otherwise presets (`live`, `testnet`) and chain files, comma-separated. */
   chains: string;
   /** The PAYGATE_ variables, for the `${PAYGATE_…}` placeholders of chain files (server/src/chains/chainsSetting.ts). */
@@ -206,11 +211,21 @@ export function parseEncryptionKeys(raw: string): { id: string; key: Buffer }[] 
   });
 }
 
-function parseOptionSecret(raw: string): Buffer {
+function parseOptionSecret(raw: string, name = 'PAYGATE_OPTION_SECRET'): Buffer {
   const asBase64 = /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : null;
   const key = asBase64 && asBase64.length >= 32 ? asBase64 : Buffer.from(raw, 'utf8');
-  if (key.length < 32) throw new ConfigError('PAYGATE_OPTION_SECRET', 'must be at least 32 bytes');
+  if (key.length < 32) throw new ConfigError(name, 'must be at least 32 bytes');
   return key;
+}
+
+/** A comma list: a retired secret given as text with a comma in it must be given in base64 instead. */
+function parsePreviousOptionSecrets(raw: string | undefined): Buffer[] {
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => parseOptionSecret(entry, 'PAYGATE_OPTION_SECRET_PREVIOUS'));
 }
 
 const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
@@ -386,6 +401,7 @@ export function loadConfig(env: Env = process.env, facts: HostFacts = {}): Confi
     // null means "generate and keep in the data dir", which only development allows (checked above).
     encryptionKeys: encRaw === undefined ? null : parseEncryptionKeys(encRaw),
     optionSecret: optRaw === undefined ? null : parseOptionSecret(optRaw),
+    optionSecretsPrevious: parsePreviousOptionSecrets(readVar(env, 'PAYGATE_OPTION_SECRET_PREVIOUS', true)),
     chains,
     chainEnv: Object.fromEntries(
       Object.entries(env).filter((e): e is [string, string] => e[0].startsWith('PAYGATE_') && e[1] !== undefined),

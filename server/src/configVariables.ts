@@ -72,7 +72,17 @@ export const variables: VariableSpec[] = [
     default: 'generated into the data dir in development; required otherwise',
     modes: 'all',
     secret: true,
-    description: 'HMAC key that signs option ids.',
+    description:
+      'HMAC key that signs option ids, data-collection links and derives the hosted checkout app ids. To rotate it, put the new secret here and the old one in PAYGATE_OPTION_SECRET_PREVIOUS.',
+  },
+  {
+    name: 'PAYGATE_OPTION_SECRET_PREVIOUS',
+    type: 'secret: comma list of ≥ 32-byte secrets (base64 or text without commas)',
+    default: 'none',
+    modes: 'all',
+    secret: true,
+    description:
+      'Option secrets retired by a rotation: they still verify option ids and data-collection links issued before it, and sign nothing. Keep the old secret here until the longest payment window has passed (7 days at most), then remove it.',
   },
   {
     name: 'PAYGATE_CHAINS',

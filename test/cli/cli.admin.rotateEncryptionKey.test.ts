@@ -157,6 +157,31 @@ describeEachDatabase('cli.admin rotate-encryption-key', (database) => {
     };
     const refund = (JSON.parse(answer.response_body) as { refund: { claim_url: string } }).refund;
     assert.equal(onlyK2.secretBox.open(refund.claim_url, 'rf_keyrot1'), claimUrl);
+
+    // verify-secrets (§29.13): after the rotation k2 opens everything; k1 alone (a restore started with the old key)
+    // opens nothing, and the answer names where, never what.
+    interface Check {
+      opened: Record<string, number>;
+      failed: { table: string; column: string; row: string }[];
+    }
+    const verified = await runCliInProcess(['admin', 'verify-secrets', '--json'], {
+      DATABASE_URL: t.url,
+      PAYGATE_ENCRYPTION_KEY: envKey(k2),
+    });
+    assert.equal(verified.code, 0, verified.stderr);
+    const opened = (JSON.parse(verified.stdout) as Check).opened;
+    assert.equal(opened.users, 1);
+    assert.equal(opened.webhook_endpoints, 2, 'the secret and the previous one');
+    assert.equal(opened.collected_data, 1);
+    assert.equal(opened.idempotency_keys, 1);
+    const wrongKey = await runCliInProcess(['admin', 'verify-secrets'], {
+      DATABASE_URL: t.url,
+      PAYGATE_ENCRYPTION_KEY: envKey(k1),
+    });
+    assert.equal(wrongKey.code, 1);
+    assert.match(wrongKey.stdout, /do not open with the configured keys/);
+    assert.match(wrongKey.stdout, new RegExp(`webhook_endpoints\\.secret_sealed of ${endpoint.id}`));
+    assert.ok(!wrongKey.stdout.includes(secret) && !wrongKey.stdout.includes('Ada Keyrot'), 'no value in the answer');
     await runtime.close();
   });
 });

@@ -171,9 +171,17 @@ describe('collect.rules', () => {
 
     it('matches only its payment, under its secret', () => {
       const token = collectToken(id, secret);
-      assert.equal(collectTokenMatches(id, token, secret), true);
-      assert.equal(collectTokenMatches('pay_BBBBBBBBBBBBBBBBBBBBBBBB', token, secret), false);
-      assert.equal(collectTokenMatches(id, token, randomBytes(32)), false);
+      assert.equal(collectTokenMatches(id, token, [secret]), true);
+      assert.equal(collectTokenMatches('pay_BBBBBBBBBBBBBBBBBBBBBBBB', token, [secret]), false);
+      assert.equal(collectTokenMatches(id, token, [randomBytes(32)]), false);
+    });
+
+    it('still matches after a rotation while its secret is listed as previous, and not once it is dropped', () => {
+      const token = collectToken(id, secret);
+      const rotated = randomBytes(32);
+      assert.equal(collectTokenMatches(id, token, [rotated, secret]), true);
+      assert.equal(collectTokenMatches(id, token, [rotated]), false);
+      assert.equal(collectTokenMatches(id, collectToken(id, rotated), [rotated, secret]), true);
     });
 
     it('refuses anything malformed without throwing', () => {
@@ -193,7 +201,7 @@ describe('collect.rules', () => {
         ['x'],
         42,
       ]) {
-        assert.equal(collectTokenMatches(id, bad, secret), false, String(bad));
+        assert.equal(collectTokenMatches(id, bad, [secret]), false, String(bad));
       }
     });
   });

@@ -24,7 +24,7 @@ import {
 } from './buyerPayments.js';
 import { recordClaim, recordDiscrepancy, sameConfirm } from './recordClaim.js';
 import { requireAdapter, type Checkout } from './context.js';
-import { verifyOption } from './optionToken.js';
+import { verifyOptionUnder } from './optionToken.js';
 import { paymentCollectData } from './options.js';
 import { pairResults } from './results.js';
 import { settlementModeOf } from '../settlement/modes.js';
@@ -32,7 +32,7 @@ import { settlementModeOf } from '../settlement/modes.js';
 type ConfirmRequest = components['schemas']['ConfirmPaymentRequest'];
 
 export function verifiedOptionOf(checkout: Checkout, paymentId: string, optionId: string): VerifiedOption {
-  const option = verifyOption(checkout.optionSecret, optionId, paymentId);
+  const option = verifyOptionUnder(checkout.optionSecrets, optionId, paymentId);
   if (!option) throw new ApiError('params_validation', `optionId is not a valid option of payment ${paymentId}.`);
   return option;
 }

@@ -17,7 +17,10 @@ export interface Checkout extends BuyerPaymentDeps {
   chains: Chains;
   config: Config;
   secretBox: SecretBox;
+  /** Signs option ids. */
   optionSecret: Buffer;
+  /** Verifies option ids: the current secret first, then the retired ones (§29.15). */
+  optionSecrets: readonly Buffer[];
   adapters: ChainAdapter[];
   pricing: Pricing;
   screening: ScreeningList;
@@ -39,6 +42,7 @@ export function createCheckout(
     ...deps,
     chains,
     optionSecret,
+    optionSecrets: [optionSecret, ...deps.config.optionSecretsPrevious],
     adapters: createAdapters(chains, deps.db, {
       ...options,
       depositSeed:

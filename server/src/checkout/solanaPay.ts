@@ -24,7 +24,7 @@ import { expireIfOverdue } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
 import { adapterFor, requireAdapter, type Checkout } from './context.js';
 import { recordClaim, recordDiscrepancy } from './recordClaim.js';
-import { verifyOption } from './optionToken.js';
+import { verifyOption, verifyOptionUnder } from './optionToken.js';
 import { paymentCollectData, pricedOptions, requirePayable } from './options.js';
 
 type Label = components['schemas']['SolanaPayLabel'];
@@ -206,7 +206,7 @@ export async function searchSolanaPay(checkout: Checkout, paymentId: string): Pr
   if (payment.status !== 'requires_action') return;
   const requests = await openSolanaPayRequests(checkout.db.knex, paymentId);
   for (const request of requests) {
-    const option = verifyOption(checkout.optionSecret, request.optionId, paymentId);
+    const option = verifyOptionUnder(checkout.optionSecrets, request.optionId, paymentId);
     const served = requestChains(checkout).some((c) => c.config.caip2 === request.chain);
     const adapter = served ? adapterFor(checkout, request.chain) : undefined;
     if (!option || !adapter) {

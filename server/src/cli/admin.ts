@@ -29,7 +29,7 @@ import {
   type CliIo,
 } from './common.js';
 import { readPassword } from './passwordInput.js';
-import { rotateEncryptionKeyCommand } from './rotateEncryptionKey.js';
+import { rotateEncryptionKeyCommand, verifySecretsCommand } from './rotateEncryptionKey.js';
 import { depositSeedAvailable, settlementCommands, settlementHelp, settlementUsage } from './adminSettlement.js';
 import { DEFAULT_SETTLEMENT_MODE, isSettlementMode } from '../accounts/settlementMode.js';
 
@@ -48,6 +48,7 @@ Commands:
   rotate-key         <prefix|key id>
   create-user        --email <email> --merchant <id> --role owner|developer|viewer [--password-file <path>]
   rotate-encryption-key  [--check] [--batch <n>]: re-seal data at rest under the first PAYGATE_ENCRYPTION_KEY
+  verify-secrets     open every value sealed at rest with PAYGATE_ENCRYPTION_KEY (after a restore); exit 1 if any fails
   bootstrap          demo partner and merchant with test and live credentials, and a dashboard login
   discrepancies      [--mode test|live] [--payment <id>] [--limit <n>]: money that moved but did not pay
 ${settlementUsage}  webhook-endpoint   a merchant's webhook endpoint and deliveries (paygate admin webhook-endpoint --help)
@@ -89,6 +90,7 @@ Options:
   'rotate-key': 'Usage: paygate admin rotate-key <prefix|key id> [--json]\n',
   bootstrap: 'Usage: paygate admin bootstrap [--json]\n',
   'rotate-encryption-key': 'Usage: paygate admin rotate-encryption-key [--check] [--batch <n>] [--json]\n',
+  'verify-secrets': 'Usage: paygate admin verify-secrets [--json]\n',
   'create-user': `Usage: paygate admin create-user --email <email> --merchant <id> --role owner|developer|viewer
                               [--password-file <path>] [--json]
 
@@ -424,6 +426,12 @@ const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> =
       throw new UsageError('--batch must be an integer from 1 to 10000', help['rotate-encryption-key']!);
     }
     return rotateEncryptionKeyCommand(io, { check: values.check ?? false, batch, json: values.json ?? false });
+  },
+
+  async 'verify-secrets'(args, io) {
+    const parsed = parse('verify-secrets', () => parseArgs({ ...strict(args), options: commonOptions }));
+    if (!parsed) return showHelp(io, 'verify-secrets');
+    return verifySecretsCommand(io, { json: parsed.values.json ?? false });
   },
 
   async bootstrap(args, io) {

@@ -12,7 +12,10 @@ import { validateCollectedData } from './rules.js';
 import { saveCollectedData, type CollectStoreDeps } from './store.js';
 import { collectTokenMatches } from './token.js';
 
-export type CollectFormDeps = LifecycleDeps & CollectStoreDeps & { config: { optionSecret: Buffer } };
+export type CollectFormDeps = LifecycleDeps &
+  CollectStoreDeps & {
+    config: { optionSecret: Buffer; optionSecretsPrevious: readonly Buffer[] };
+  };
 
 const notFound = () => new ApiError('payment_not_found', 'No payment matches this data-collection link.');
 
@@ -27,7 +30,8 @@ function requireIdLength(paymentId: string): void {
 }
 
 function requireToken(deps: CollectFormDeps, paymentId: string, token: unknown): void {
-  if (!collectTokenMatches(paymentId, token, deps.config.optionSecret)) throw notFound();
+  if (!collectTokenMatches(paymentId, token, [deps.config.optionSecret, ...deps.config.optionSecretsPrevious]))
+    throw notFound();
 }
 
 async function collectablePayment(deps: CollectFormDeps, paymentId: string): Promise<PaymentRow> {

@@ -17,11 +17,19 @@ export function collectToken(paymentId: string, secret: Buffer): string {
   return digest(paymentId, secret).toString('base64url');
 }
 
-/** Constant-time comparison; any malformed token is simply wrong. */
-export function collectTokenMatches(paymentId: string, token: unknown, secret: Buffer): boolean {
+/**
+ * Constant-time comparison under each secret (the current one, then those a rotation retired, so a link handed out
+ * before the rotation still opens); any malformed token is simply wrong.
+ */
+export function collectTokenMatches(paymentId: string, token: unknown, secrets: readonly Buffer[]): boolean {
   if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return false;
   // Compared as text, so a last character differing only in base64url's spare bits is a different token.
   const given = Buffer.from(token, 'utf8');
-  const expected = Buffer.from(collectToken(paymentId, secret), 'utf8');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  let matched = false;
+  for (const secret of secrets) {
+    const expected = Buffer.from(collectToken(paymentId, secret), 'utf8');
+    // Every secret is tried, so the time taken does not say which one matched.
+    if (given.length === expected.length && timingSafeEqual(given, expected)) matched = true;
+  }
+  return matched;
 }

@@ -3,10 +3,13 @@
  * checkout"). Its id is derived from the option secret, so every API process of a deployment computes the same one
  * without storing it in clear; like every key, the database holds only its hash. The row is created on first use;
  * an operator who revokes it turns the hosted checkout off (it then answers invalid_app_id), which is logged.
+ * Rotating the option secret gives a new app id (a new row on first use) while pages loaded before keep the old
+ * one, which stays valid; a revocation of the app id of a secret still listed as previous keeps the checkout off,
+ * so a rotation never turns it back on by itself (docs/decisions.md §29.15).
  */
 import { createHmac } from 'node:crypto';
 import { DISPLAY_PREFIX_LENGTH, hashKey, type Mode } from '../accounts/keys.js';
-import { findActiveKeyByHash, insertApiKey } from '../db/queries/accounts.js';
+import { findActiveKeyByHash, insertApiKey, isKeyRevokedByHash } from '../db/queries/accounts.js';
 import type { Database } from '../db/connect.js';
 import { isUniqueViolation } from '../db/failure.js';
 import { CURRENT_VERSION } from '../versions.js';
@@ -32,6 +35,8 @@ export interface HostedCheckoutApps {
 export function hostedCheckoutApps(deps: {
   db: Database;
   optionSecret: Buffer;
+  /** Secrets a rotation retired: their app ids' revocations still count. */
+  previousOptionSecrets?: readonly Buffer[];
   now: () => number;
   onRevoked: (mode: Mode) => void;
 }): HostedCheckoutApps {
@@ -40,6 +45,12 @@ export function hostedCheckoutApps(deps: {
     const appId = hostedCheckoutAppId(deps.optionSecret, mode);
     const hash = hashKey(appId);
     if (await findActiveKeyByHash(deps.db.knex, hash)) return appId;
+    for (const previous of deps.previousOptionSecrets ?? []) {
+      if (await isKeyRevokedByHash(deps.db.knex, hashKey(hostedCheckoutAppId(previous, mode)))) {
+        deps.onRevoked(mode);
+        return null;
+      }
+    }
     try {
       await insertApiKey(deps.db.knex, {
         id: newId.key(),

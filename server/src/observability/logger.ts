@@ -31,6 +31,7 @@ const SENSITIVE_FIELDS = [
   'signature',
   'encryptionKeys',
   'optionSecret',
+  'optionSecretsPrevious',
   'metricsToken',
   'databaseUrl',
   'connectionString',

@@ -129,6 +129,13 @@ export async function findActiveKeyByHash(db: Knex | Knex.Transaction, hash: str
   return raw ? fromRawKey(raw) : null;
 }
 
+/** Whether a key with this hash exists and was revoked. */
+export async function isKeyRevokedByHash(db: Knex | Knex.Transaction, hash: string): Promise<boolean> {
+  const raw = (await db('api_keys').where({ hash }).whereNotNull('revoked_at').first('id')) as
+    { id: string } | undefined;
+  return raw !== undefined;
+}
+
 /** An active key and the merchant a request names, as authentication needs them. */
 export interface KeyWithMerchant {
   key: ApiKeyRow;

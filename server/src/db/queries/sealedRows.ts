@@ -170,3 +170,67 @@ export async function rotateEncryptionKey(deps: ResealDeps, batchSize = 500): Pr
   changed[ANSWERS] = answers;
   return changed;
 }
+
+export interface SealedCheck {
+  /** Sealed values opened, per table. */
+  opened: RotationCounts;
+  /** Values no configured key opens: where they are, never what they hold. */
+  failed: { table: string; column: string; row: string }[];
+}
+
+/**
+ * Opens every sealed value under the configured keys, in key order and batches, writing nothing: after a restore
+ * (or before removing a key) it says whether PAYGATE_ENCRYPTION_KEY still opens everything (`paygate admin
+ * verify-secrets`, docs/decisions.md §29.13).
+ */
+export async function openEverySealed(
+  deps: Pick<ResealDeps, 'db' | 'secretBox'>,
+  batchSize = 500,
+): Promise<SealedCheck> {
+  const box = deps.secretBox;
+  const result: SealedCheck = { opened: {}, failed: [] };
+  const tryOpen = (table: string, column: string, row: string, sealed: string, context: string) => {
+    try {
+      box.open(sealed, context);
+      result.opened[table] = (result.opened[table] ?? 0) + 1;
+    } catch {
+      result.failed.push({ table, column, row });
+    }
+  };
+  for (const spec of SEALED) {
+    result.opened[spec.table] = 0;
+    let after: (string | number)[] | null = null;
+    for (;;) {
+      let q = deps.db.knex(spec.table).select([...spec.key, ...Object.keys(spec.columns)]);
+      if (after)
+        q = q.whereRaw(`(${spec.key.map(() => '??').join(', ')}) > (${spec.key.map(() => '?').join(', ')})`, [
+          ...spec.key,
+          ...after,
+        ]);
+      const rows = (await q.orderBy(spec.key).limit(batchSize)) as Row[];
+      for (const row of rows) {
+        const id = spec.key.map((k) => String(row[k])).join('/');
+        for (const [column, contextOf] of Object.entries(spec.columns)) {
+          const sealed = row[column];
+          if (typeof sealed === 'string' && sealed !== '') tryOpen(spec.table, column, id, sealed, contextOf(row));
+        }
+      }
+      if (rows.length < batchSize) break;
+      after = spec.key.map((k) => rows[rows.length - 1]![k] as string | number);
+    }
+  }
+  result.opened[ANSWERS] = 0;
+  const rows = (await deps.db
+    .knex(ANSWERS)
+    .whereRaw(`response_body LIKE ? ESCAPE '\\'`, [`%${likeEscape(CLAIM_PREFIX)}%`])
+    .select(['merchant_id', 'key', 'response_body'])) as Array<{
+    merchant_id: string;
+    key: string;
+    response_body: string;
+  }>;
+  for (const row of rows) {
+    const body = JSON.parse(row.response_body) as { refund: { refund_id: string; claim_url: string } };
+    tryOpen(ANSWERS, 'response_body', `${row.merchant_id}/${row.key}`, body.refund.claim_url, body.refund.refund_id);
+  }
+  return result;
+}

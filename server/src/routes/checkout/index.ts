@@ -24,7 +24,7 @@ export interface CheckoutPageDeps {
   now: () => number;
   logger: Logger;
   /** The option secret names the hosted checkout's app ids (resolved: always set); the base URL is the links'. */
-  config: Pick<Config, 'publicBaseUrl'> & { optionSecret: Buffer };
+  config: Pick<Config, 'publicBaseUrl' | 'optionSecretsPrevious'> & { optionSecret: Buffer };
 }
 
 export function checkoutRouter(deps: CheckoutPageDeps, distDir = DEFAULT_WEB_DIST): Router {
@@ -33,6 +33,7 @@ export function checkoutRouter(deps: CheckoutPageDeps, distDir = DEFAULT_WEB_DIS
   const apps = hostedCheckoutApps({
     db: deps.db,
     optionSecret: deps.config.optionSecret,
+    previousOptionSecrets: deps.config.optionSecretsPrevious,
     now: deps.now,
     onRevoked: (mode) =>
       deps.logger.warn({ mode }, 'the hosted checkout app id is revoked: the checkout page cannot call the gateway'),
