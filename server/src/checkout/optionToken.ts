@@ -66,11 +66,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * `verifyOption` under each secret in turn: the current one, then those a rotation retired
  * (PAYGATE_OPTION_SECRET_PREVIOUS), so an option listed just before the rotation still confirms (§29.15).
  */
-export function verifyOptionUnder(
-  secrets: readonly Buffer[],
-  token: string,
-  paymentId: string,
-): VerifiedOption | null {
+export function verifyOptionUnder(secrets: readonly Buffer[], token: string, paymentId: string): VerifiedOption | null {
   for (const secret of secrets) {
     const verified = verifyOption(secret, token, paymentId);
     if (verified) return verified;
