@@ -121,7 +121,7 @@ export const variables: VariableSpec[] = [
     default: 'none',
     modes: 'all',
     description:
-      'A file of screened accounts (one CAIP-10 or address per line); confirm refuses them with `sanctioned_user`.',
+      'A file of screened accounts (one CAIP-10 or address per line); get payment options, Solana Pay transaction requests and confirm refuse them with `sanctioned_user` (only confirm also fails the payment), and a transfer from one to a deposit address is held, never credited.',
   },
   {
     name: 'PAYGATE_LATE_CONFIRM_GRACE_S',
