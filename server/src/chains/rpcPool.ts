@@ -25,7 +25,7 @@ export interface RpcPoolOptions {
   /** Methods whose answer is broadcast to every endpoint: the same signed bytes, never signed again. */
   sendMethods: readonly string[];
   /** Whether an answer says "not found"; such an answer is confirmed with the other in-sync endpoints. */
-  notFound: (method: string, result: unknown) => boolean;
+  notFound: (method: string, result: unknown, params: unknown) => boolean;
   maxHeadLag: bigint;
   now?: () => number;
   /** Consecutive errors that open an endpoint's breaker. */
@@ -88,7 +88,7 @@ export class RpcPool {
       for (const endpoint of this.readable()) {
         try {
           const response = await this.call(endpoint, method, params);
-          if (this.options.notFound(method, response.result))
+          if (this.options.notFound(method, response.result, params))
             return await this.confirmNotFound(endpoint, method, params, response);
           return response;
         } catch (err) {
@@ -128,13 +128,20 @@ export class RpcPool {
     return this.endpoints.some((e) => this.isReadable(e, best));
   }
 
+  /**
+   * Endpoints that may be asked, best first. One at the best known head comes before one that trails it, whatever
+   * their weights: a node stuck inside the lag bound would otherwise answer every head read, and a preferred node
+   * that never moves holds every payment back for as long as it stays stuck (decisions.md §27.12).
+   */
   private readable(): Endpoint[] {
     const best = this.bestHead();
+    const behind = (e: Endpoint) => (e.head !== null && best !== null && e.head < best ? 1 : 0);
     return this.endpoints
       .filter((e) => this.isReadable(e, best))
       .sort(
         (a, b) =>
           a.errors - b.errors ||
+          behind(a) - behind(b) ||
           b.config.weight - a.config.weight ||
           (a.latencyMs ?? 0) / Math.max(a.config.weight, 0.01) - (b.latencyMs ?? 0) / Math.max(b.config.weight, 0.01),
       );
@@ -216,7 +223,7 @@ export class RpcPool {
   ): Promise<JsonRpcResponse> {
     for (const endpoint of this.readable().filter((e) => e !== first)) {
       const other = await this.call(endpoint, method, params).catch(() => null);
-      if (other && !other.error && !this.options.notFound(method, other.result)) return other;
+      if (other && !other.error && !this.options.notFound(method, other.result, params)) return other;
     }
     return response;
   }
