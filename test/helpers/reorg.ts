@@ -13,3 +13,8 @@ export async function anvilReorg(client: PublicClient, depth: number, txs: [Hex,
 export async function rawTransaction(client: PublicClient, hash: Hash): Promise<Hex> {
   return (await client.request({ method: 'eth_getRawTransactionByHash', params: [hash] } as never)) as Hex;
 }
+
+/** Whether the canonical chain holds the transaction now: a check of absence after a reorganisation, not a wait. */
+export async function onCanonicalChain(client: PublicClient, hash: Hash): Promise<boolean> {
+  return (await client.request({ method: 'eth_getTransactionReceipt', params: [hash] } as never)) !== null;
+}

@@ -26,7 +26,7 @@ import {
   type CheckoutHarness,
   type OptionsAnswer,
 } from '../gateway/checkout.js';
-import { anvilReorg, rawTransaction } from '../helpers/reorg.js';
+import { anvilReorg, onCanonicalChain, rawTransaction } from '../helpers/reorg.js';
 
 describeEachDatabase('settlement.settleDirect through anvil reorganisations', (get) => {
   useChainSnapshots();
@@ -148,7 +148,7 @@ describeEachDatabase('settlement.settleDirect through anvil reorganisations', (g
     // Every block from the transfer's on is replaced by an empty one; the transfer is in none of them.
     await anvilReorg(h.local.clients.public, Number(head - paidAt + 1n), []);
     await h.local.test.mine({ blocks: 70 });
-    assert.equal(await h.local.clients.public.getTransactionReceipt({ hash }).catch(() => null), null);
+    assert.equal(await onCanonicalChain(h.local.clients.public, hash), false);
 
     const deps = h.runtime.checkout!;
     const options = { recheckMs: 1_000, goneAfterMs: 60_000 };
