@@ -14,6 +14,7 @@ import { describeEachDatabase } from '../helpers/db.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/faultProxy.js';
 import { captureLogs, type CapturedLogs } from '../helpers/logs.js';
 import { anvilReorg, onCanonicalChain } from '../helpers/reorg.js';
+import { checkInvariants, scopeOf } from '../helpers/invariants.js';
 import { ASKED, startDetectionHarness, type DetectionHarness } from './detection.js';
 
 describeEachDatabase('settlement.scanDeposits through an anvil reorganisation', (get) => {
@@ -72,5 +73,9 @@ describeEachDatabase('settlement.scanDeposits through an anvil reorganisation', 
     assert.deepEqual(await planPayouts(h.runtime.checkout!), []);
     assert.equal((await h.runtime.db.knex('payout_items').where({ payment_id: paymentId })).length, 0);
     assert.equal((await h.call('GET', '/healthz')).status, 200);
+    // The shared invariants report exactly the loss the discrepancy names: the payment's transfer is off the chain
+    // and the deposit address lacks what the ledger counts; nothing was moved or counted twice.
+    const found = await checkInvariants(scopeOf(h.runtime, { chains: await sharedChains() }));
+    assert.deepEqual([...new Set(found.map((v) => v.invariant))].sort(), ['ledgerEqualsChain', 'succeededOnChain']);
   });
 });

@@ -27,6 +27,7 @@ import {
   type OptionsAnswer,
 } from '../gateway/checkout.js';
 import { anvilReorg, onCanonicalChain, rawTransaction } from '../helpers/reorg.js';
+import { assertNoViolations, checkInvariants, scopeOf } from '../helpers/invariants.js';
 
 describeEachDatabase('settlement.settleDirect through anvil reorganisations', (get) => {
   useChainSnapshots();
@@ -97,7 +98,9 @@ describeEachDatabase('settlement.settleDirect through anvil reorganisations', (g
     const { paymentId, hash } = await payAndConfirm();
     const raw = await rawTransaction(h.local.clients.public, hash);
     const first = await receiptOf(h.local.clients.public, hash);
-    // The transfer's block is replaced by another that holds the same signed transaction.
+    // The transfer's block is replaced by another that holds the same signed transaction (a later timestamp, so the
+    // new block cannot hash like the old one).
+    await h.local.test.increaseTime({ seconds: 30 });
     await anvilReorg(h.local.clients.public, 1, [[raw, 0]]);
     const again = await receiptOf(h.local.clients.public, hash);
     assert.notEqual(again.blockHash, first.blockHash, 'the transfer now sits in another block');
@@ -134,6 +137,12 @@ describeEachDatabase('settlement.settleDirect through anvil reorganisations', (g
     assert.equal((await settlementBalance()) - before, received[0]!.amount);
     assert.equal((await listDiscrepancies(h.runtime.db.knex, { paymentId, limit: 10 })).length, 0);
     assert.equal((await h.call('GET', '/healthz')).status, 200);
+    // Earlier tests' payments share the database while their blocks were reverted: this payment's findings only.
+    assertNoViolations(
+      (await checkInvariants(scopeOf(h.runtime, { chains: await sharedChains() }))).filter((v) =>
+        v.detail.includes(paymentId),
+      ),
+    );
   });
 
   it('a reorganisation that removes a succeeded payment’s transfer before finality settles nothing and is counted as reorged out', async () => {
@@ -171,5 +180,15 @@ describeEachDatabase('settlement.settleDirect through anvil reorganisations', (g
     const metrics = await h.runtime.metrics.registry.getSingleMetricAsString('paygate_settlement_reorgs_total');
     assert.match(metrics, /outcome="gone"/);
     assert.equal((await h.call('GET', '/healthz')).status, 200);
+    // The shared invariants see exactly this: a succeeded payment whose transfer the chain no longer holds, the
+    // case the discrepancy reports; nothing else (no transfer counted twice, no move, the ledger as the chain).
+    const violations = (await checkInvariants(scopeOf(h.runtime, { chains: await sharedChains() }))).filter((v) =>
+      v.detail.includes(paymentId),
+    );
+    assert.deepEqual(
+      violations.map((v) => v.invariant),
+      ['succeededOnChain'],
+    );
+    assert.ok(violations[0]!.detail.includes(paymentId));
   });
 });

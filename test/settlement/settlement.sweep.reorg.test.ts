@@ -14,6 +14,7 @@ import { sharedChains, sharedLocalChain, useChainSnapshots } from '../helpers/ch
 import { describeEachDatabase } from '../helpers/db.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/faultProxy.js';
 import { anvilReorg, onCanonicalChain } from '../helpers/reorg.js';
+import { assertNoViolations, checkInvariants, scopeOf } from '../helpers/invariants.js';
 import { receiptOf } from '../helpers/wait.js';
 import { paidDeposit, startCollectedHarness, type CollectedHarness } from './collected.js';
 
@@ -89,5 +90,6 @@ describeEachDatabase('settlement.sweep through an anvil reorganisation', (get) =
     assert.equal((await h.balance(collection)) - before, a.amount + b.amount);
     assert.equal(await h.balance(a.address), 0n);
     assert.equal(await h.balance(b.address), 0n);
+    assertNoViolations(await checkInvariants(scopeOf(h.runtime, { chains: await sharedChains() })));
   });
 });
