@@ -20,6 +20,8 @@ export type EndpointHealth = EndpointHealthReading;
 export interface RpcPoolOptions {
   chain: string;
   endpoints: RpcEndpointConfig[];
+  /** Send-only endpoints: when given, sends go to them alone and reads never do (decisions.md §27.13). */
+  sendEndpoints?: RpcEndpointConfig[];
   /** The method that answers the head, and how to read its answer. */
   headMethod: string;
   /** Methods whose answer is broadcast to every endpoint: the same signed bytes, never signed again. */
@@ -53,6 +55,7 @@ interface Endpoint {
 
 export class RpcPool {
   private readonly endpoints: Endpoint[];
+  private readonly senders: Endpoint[];
   private readonly now: () => number;
   private headsAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | null = null;
@@ -61,9 +64,9 @@ export class RpcPool {
 
   constructor(private readonly options: RpcPoolOptions) {
     this.now = options.now ?? Date.now;
-    this.endpoints = options.endpoints.map((config, i) => ({
+    const endpoint = (config: RpcEndpointConfig, label: string): Endpoint => ({
       config,
-      label: `endpoint${i}`,
+      label,
       errors: 0,
       latencyMs: null,
       head: null,
@@ -71,7 +74,9 @@ export class RpcPool {
       openMs: options.breakerOpenMs ?? 5_000,
       probing: false,
       limitedUntil: 0,
-    }));
+    });
+    this.endpoints = options.endpoints.map((config, i) => endpoint(config, `endpoint${i}`));
+    this.senders = (options.sendEndpoints ?? []).map((config, i) => endpoint(config, `send${i}`));
   }
 
   /** One JSON-RPC call, answered by the pool: the response as the node sent it (its `error` included). */
@@ -228,12 +233,14 @@ export class RpcPool {
     return response;
   }
 
-  /** Every endpoint that is not broken gets the same bytes; the first acceptance answers, else the first refusal. */
+  /**
+   * Every endpoint that is not broken (the send-only ones when configured) gets the same bytes; the first acceptance
+   * answers, else the first refusal.
+   */
   private async broadcast(method: string, params: unknown): Promise<JsonRpcResponse> {
-    const targets = this.endpoints.filter((e) => this.breakerOf(e) !== 'open');
-    const answers = await Promise.allSettled(
-      (targets.length ? targets : this.endpoints).map((e) => this.call(e, method, params)),
-    );
+    const all = this.senders.length ? this.senders : this.endpoints;
+    const targets = all.filter((e) => this.breakerOf(e) !== 'open');
+    const answers = await Promise.allSettled((targets.length ? targets : all).map((e) => this.call(e, method, params)));
     const accepted = answers.find((a) => a.status === 'fulfilled' && !a.value.error);
     if (accepted?.status === 'fulfilled') return accepted.value;
     const refused = answers.find((a) => a.status === 'fulfilled');

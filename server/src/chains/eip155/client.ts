@@ -62,6 +62,7 @@ export function evmRpcPool(config: EvmChainConfig, observer: Observer, tuning: P
   return new RpcPool({
     chain: config.caip2,
     endpoints: endpointsOf(config),
+    sendEndpoints: config.sendRpcEndpoints,
     headMethod: 'eth_blockNumber',
     sendMethods: ['eth_sendRawTransaction'],
     notFound: (method, result, params) =>
