@@ -15,6 +15,8 @@ import { chainReadinessChecks, startChains } from '../../server/src/chains/index
 import { ANVIL_KEYS } from '@paygate/devchain';
 import type { LocalEvmChain } from '../../server/src/chains/local.js';
 import { deadRpcUrl, sharedLocalChain } from '../helpers/chain.js';
+import { startFaultProxy } from '../helpers/faultProxy.js';
+import { eventually } from '../helpers/wait.js';
 import { testConfig } from '../helpers/config.js';
 import { listen } from '../helpers/http.js';
 
@@ -176,17 +178,46 @@ describe('chains.startup', () => {
   });
 
   describe('readiness', () => {
-    it('fails the check of a chain whose RPC endpoint stopped answering', async () => {
-      const config = { ...chain.config, rpcUrl: await deadRpcUrl() };
-      const checks = chainReadinessChecks({
-        evm: [{ config, clients: createEvmClients(config) }],
+    const checksOf = (config: EvmChainConfig, pool = {}) =>
+      chainReadinessChecks({
+        evm: [{ config, clients: createEvmClients(config, { pool }) }],
         solana: [],
         local: null,
         close: async () => {},
       });
+
+    it('reports a chain with no endpoint answering as degraded and stays ready; it recovers without a restart', async () => {
+      const proxy = await startFaultProxy(chain.config.rpcUrl);
+      try {
+        const config = { ...chain.config, rpcUrl: proxy.url };
+        const checks = checksOf(config, { breakerOpenMs: 50, backoffMs: 10 });
+        proxy.inject('*', { kind: 'serverError', status: 503 });
+        const down = await runReadiness(checks, silent);
+        assert.equal(down.ready, true, 'the other chains are still served');
+        assert.equal(down.degraded, true);
+        assert.equal(down.checks['chain:eip155:31337']?.status, 'degraded');
+        proxy.heal();
+        const back = await eventually('the chain check ok again', async () => {
+          const r = await runReadiness(checks, silent);
+          return r.checks['chain:eip155:31337']?.status === 'ok' ? r : undefined;
+        });
+        assert.equal(back.degraded, false);
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('fails readiness for a chain whose endpoint serves another chain id', async () => {
+      const checks = checksOf({ ...chain.config, chainId: 1 });
       const readiness = await runReadiness(checks, silent);
       assert.equal(readiness.ready, false);
       assert.equal(readiness.checks['chain:eip155:31337']?.status, 'failing');
+    });
+
+    it('reports an unreachable chain as degraded, not failing', async () => {
+      const readiness = await runReadiness(checksOf({ ...chain.config, rpcUrl: await deadRpcUrl() }), silent);
+      assert.equal(readiness.ready, true);
+      assert.equal(readiness.checks['chain:eip155:31337']?.status, 'degraded');
     });
   });
 });

@@ -115,11 +115,21 @@ describe('ops.readyz', () => {
       assert.ok(rpc.calls.includes('eth_chainId'));
     });
 
-    it('answers 503 naming the chain when its RPC is down', async () => {
+    it('answers 200 "degraded" naming the chain when its RPC is down: the process serves the others', async () => {
+      const { runtime, server } = await start();
+      runtime.readiness.push({ ...chainCheck(`http://127.0.0.1:${await closedPort()}`), degradable: true });
+      const { status, body } = await readyz(server);
+      assert.equal(status, 200);
+      assert.equal(body.status, 'degraded');
+      assert.deepEqual(statuses(body), { database: 'ok', migrations: 'ok', 'chain:eip155:31337': 'degraded' });
+    });
+
+    it('answers 503 when a check that cannot degrade fails', async () => {
       const { runtime, server } = await start();
       runtime.readiness.push(chainCheck(`http://127.0.0.1:${await closedPort()}`));
       const { status, body } = await readyz(server);
       assert.equal(status, 503);
+      assert.equal(body.status, 'not_ready');
       assert.deepEqual(statuses(body), { database: 'ok', migrations: 'ok', 'chain:eip155:31337': 'failing' });
     });
 

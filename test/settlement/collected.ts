@@ -15,6 +15,7 @@ import { createPayment } from '../../server/src/payments/lifecycle.js';
 import { insertLedgerEntries } from '../../server/src/settlement/ledger.js';
 import { newId } from '../../server/src/ids.js';
 import { sharedChains } from '../helpers/chain.js';
+import type { Chains } from '../../server/src/chains/index.js';
 import { testConfig } from '../helpers/config.js';
 import { driveJobsUntil, receiptOf } from '../helpers/wait.js';
 import { testClock, type TestClock } from '../helpers/runtime.js';
@@ -43,8 +44,10 @@ export interface CollectedHarness {
 export async function startCollectedHarness(
   db: Database,
   config: Record<string, string> = {},
+  /** The chains to serve, when not the shared ones as they are (a test puts fault proxies in front of anvil). */
+  served?: Chains,
 ): Promise<CollectedHarness> {
-  const chains = await sharedChains();
+  const chains = served ?? (await sharedChains());
   const local = chains.local!.evm;
   const clock = testClock();
   const runtime = await createRuntime({

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { silentObserver, type Observer } from '../observability/observer.js';
-import type { ReadinessCheck } from '../observability/readiness.js';
+import { ReadinessFailure, type ReadinessCheck } from '../observability/readiness.js';
 import type { EndpointHealth, RpcPool } from './rpcPool.js';
 import { loadChainsSetting, loadSolanaChainsSetting, type EvmChainConfig } from './chainsSetting.js';
 import { createEvmClients, type EvmClients } from './eip155/client.js';
@@ -104,6 +104,7 @@ export function chainReadinessChecks(chains: Chains): ReadinessCheck[] {
 function evmReadinessChecks(chains: Chains): ReadinessCheck[] {
   return chains.evm.map(({ config, clients }) => ({
     name: `chain:${config.caip2}`,
+    degradable: true,
     check: async () => {
       let id: number;
       try {
@@ -111,7 +112,8 @@ function evmReadinessChecks(chains: Chains): ReadinessCheck[] {
       } catch (err) {
         throw new Error(`${config.caip2}: ${shortError(err)}`);
       }
-      if (id !== config.chainId) throw new Error(`${config.caip2}: the RPC endpoint now serves chain id ${id}`);
+      if (id !== config.chainId)
+        throw new ReadinessFailure(`${config.caip2}: the RPC endpoint now serves chain id ${id}`);
     },
   }));
 }

@@ -60,6 +60,24 @@ export function rpcEndpointsOf(
   return endpoints;
 }
 
+/**
+ * A chain's send-only endpoints (`sendRpcUrls`): when listed, signed transactions go to them alone and reads never
+ * do (a private relay or a provider's protected-send URL keeps a transaction out of the public mempool until it is
+ * mined, and often answers no reads at all). None listed: sends go to the read endpoints (decisions.md §27.13).
+ */
+export function sendEndpointsOf(sendRpcUrls: RpcEndpointInput[] | undefined): RpcEndpointConfig[] | undefined {
+  if (!sendRpcUrls?.length) return undefined;
+  const endpoints: RpcEndpointConfig[] = [];
+  const add = (url: string, timeoutMs = DEFAULT_RPC_TIMEOUT_MS) => {
+    if (!endpoints.some((e) => e.url === url)) endpoints.push({ url, timeoutMs, weight: 1 });
+  };
+  for (const entry of sendRpcUrls) {
+    if (typeof entry === 'string') splitList(entry).forEach((u) => add(u));
+    else add(entry.url, entry.timeoutMs);
+  }
+  return endpoints;
+}
+
 function splitList(list: string): string[] {
   return list
     .split(',')

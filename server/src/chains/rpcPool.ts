@@ -20,12 +20,14 @@ export type EndpointHealth = EndpointHealthReading;
 export interface RpcPoolOptions {
   chain: string;
   endpoints: RpcEndpointConfig[];
+  /** Send-only endpoints: when given, sends go to them alone and reads never do (decisions.md §27.13). */
+  sendEndpoints?: RpcEndpointConfig[];
   /** The method that answers the head, and how to read its answer. */
   headMethod: string;
   /** Methods whose answer is broadcast to every endpoint: the same signed bytes, never signed again. */
   sendMethods: readonly string[];
   /** Whether an answer says "not found"; such an answer is confirmed with the other in-sync endpoints. */
-  notFound: (method: string, result: unknown) => boolean;
+  notFound: (method: string, result: unknown, params: unknown) => boolean;
   maxHeadLag: bigint;
   now?: () => number;
   /** Consecutive errors that open an endpoint's breaker. */
@@ -53,6 +55,7 @@ interface Endpoint {
 
 export class RpcPool {
   private readonly endpoints: Endpoint[];
+  private readonly senders: Endpoint[];
   private readonly now: () => number;
   private headsAt = Number.NEGATIVE_INFINITY;
   private refreshing: Promise<void> | null = null;
@@ -61,9 +64,9 @@ export class RpcPool {
 
   constructor(private readonly options: RpcPoolOptions) {
     this.now = options.now ?? Date.now;
-    this.endpoints = options.endpoints.map((config, i) => ({
+    const endpoint = (config: RpcEndpointConfig, label: string): Endpoint => ({
       config,
-      label: `endpoint${i}`,
+      label,
       errors: 0,
       latencyMs: null,
       head: null,
@@ -71,7 +74,9 @@ export class RpcPool {
       openMs: options.breakerOpenMs ?? 5_000,
       probing: false,
       limitedUntil: 0,
-    }));
+    });
+    this.endpoints = options.endpoints.map((config, i) => endpoint(config, `endpoint${i}`));
+    this.senders = (options.sendEndpoints ?? []).map((config, i) => endpoint(config, `send${i}`));
   }
 
   /** One JSON-RPC call, answered by the pool: the response as the node sent it (its `error` included). */
@@ -88,7 +93,7 @@ export class RpcPool {
       for (const endpoint of this.readable()) {
         try {
           const response = await this.call(endpoint, method, params);
-          if (this.options.notFound(method, response.result))
+          if (this.options.notFound(method, response.result, params))
             return await this.confirmNotFound(endpoint, method, params, response);
           return response;
         } catch (err) {
@@ -128,13 +133,20 @@ export class RpcPool {
     return this.endpoints.some((e) => this.isReadable(e, best));
   }
 
+  /**
+   * Endpoints that may be asked, best first. One at the best known head comes before one that trails it, whatever
+   * their weights: a node stuck inside the lag bound would otherwise answer every head read, and a preferred node
+   * that never moves holds every payment back for as long as it stays stuck (decisions.md §27.12).
+   */
   private readable(): Endpoint[] {
     const best = this.bestHead();
+    const behind = (e: Endpoint) => (e.head !== null && best !== null && e.head < best ? 1 : 0);
     return this.endpoints
       .filter((e) => this.isReadable(e, best))
       .sort(
         (a, b) =>
           a.errors - b.errors ||
+          behind(a) - behind(b) ||
           b.config.weight - a.config.weight ||
           (a.latencyMs ?? 0) / Math.max(a.config.weight, 0.01) - (b.latencyMs ?? 0) / Math.max(b.config.weight, 0.01),
       );
@@ -216,17 +228,19 @@ export class RpcPool {
   ): Promise<JsonRpcResponse> {
     for (const endpoint of this.readable().filter((e) => e !== first)) {
       const other = await this.call(endpoint, method, params).catch(() => null);
-      if (other && !other.error && !this.options.notFound(method, other.result)) return other;
+      if (other && !other.error && !this.options.notFound(method, other.result, params)) return other;
     }
     return response;
   }
 
-  /** Every endpoint that is not broken gets the same bytes; the first acceptance answers, else the first refusal. */
+  /**
+   * Every endpoint that is not broken (the send-only ones when configured) gets the same bytes; the first acceptance
+   * answers, else the first refusal.
+   */
   private async broadcast(method: string, params: unknown): Promise<JsonRpcResponse> {
-    const targets = this.endpoints.filter((e) => this.breakerOf(e) !== 'open');
-    const answers = await Promise.allSettled(
-      (targets.length ? targets : this.endpoints).map((e) => this.call(e, method, params)),
-    );
+    const all = this.senders.length ? this.senders : this.endpoints;
+    const targets = all.filter((e) => this.breakerOf(e) !== 'open');
+    const answers = await Promise.allSettled((targets.length ? targets : all).map((e) => this.call(e, method, params)));
     const accepted = answers.find((a) => a.status === 'fulfilled' && !a.value.error);
     if (accepted?.status === 'fulfilled') return accepted.value;
     const refused = answers.find((a) => a.status === 'fulfilled');

@@ -64,8 +64,10 @@ export function opsRouter(runtime: OpsDeps, requests: InFlightRequests): Router 
       return;
     }
     const readiness = await runReadiness(runtime.readiness, res.locals.log ?? runtime.logger);
+    // A chain with no endpoint answering is `degraded`, not a reason to leave the load balancer: every other chain
+    // and the dashboard still serve, and the chain's options say "network temporarily unavailable" (§27.9, §27.11).
     res.status(readiness.ready ? 200 : 503).json({
-      status: readiness.ready ? 'ready' : 'not_ready',
+      status: readiness.ready ? (readiness.degraded ? 'degraded' : 'ready') : 'not_ready',
       checks: readiness.checks,
     });
   });

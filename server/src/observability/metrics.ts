@@ -182,7 +182,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
 
   const settlementReorgs = new Counter({
     name: 'paygate_settlement_reorgs_total',
-    help: 'Succeeded payments whose transaction left the chain before finality: gone, reappeared, or abandoned.',
+    help: "Transactions that left the chain before finality: a succeeded payment's (gone, reappeared, abandoned) or a deposit's (depositGone before it counted, depositLost after).",
     labelNames: ['chain', 'outcome'] as const,
     registers,
   });

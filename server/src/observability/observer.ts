@@ -48,9 +48,14 @@ export interface Observer {
   rpcEndpointCall?(r: RpcCallRecord): void;
   /**
    * Direct settlement found a succeeded payment's transaction gone from its chain before finality (`outcome`
-   * `gone`), back again (`reappeared`), or gone for good (`abandoned`: a discrepancy is recorded).
+   * `gone`), back again (`reappeared`), or gone for good (`abandoned`: a discrepancy is recorded). A deposit scan
+   * found a collected deposit transfer gone before it was final: not yet counted (`depositGone`, it never paid), or
+   * already counted (`depositLost`: an `underpayment` discrepancy is recorded).
    */
-  settlementReorg?(r: { chain: string; outcome: 'gone' | 'reappeared' | 'abandoned' }): void;
+  settlementReorg?(r: {
+    chain: string;
+    outcome: 'gone' | 'reappeared' | 'abandoned' | 'depositGone' | 'depositLost';
+  }): void;
   /**
    * A settlement move ended `failed` and gave back what it covered (settlement/moves.ts): its transaction reverted
    * whole (`reverted`), or it could not be sent after its attempts (`unsendable`).

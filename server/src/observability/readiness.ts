@@ -8,15 +8,25 @@ export interface ReadinessCheck {
   name: string;
   /** Resolves when the dependency answers; throws (or rejects) when it does not. Should honour `signal`. */
   check(signal: AbortSignal): Promise<void>;
+  /**
+   * A dependency without which this process still serves others (one chain among several): its failure reports the
+   * check `degraded` and leaves the process ready, unless it throws `ReadinessFailure` (decisions.md §27.11).
+   */
+  degradable?: boolean;
 }
 
+/** A degradable check's failure that must still take the process out of rotation: a misconfiguration, not an outage. */
+export class ReadinessFailure extends Error {}
+
 export interface CheckStatus {
-  status: 'ok' | 'failing';
+  status: 'ok' | 'degraded' | 'failing';
   ms: number;
 }
 
 export interface Readiness {
   ready: boolean;
+  /** Ready, with at least one degradable dependency down. */
+  degraded: boolean;
   checks: Record<string, CheckStatus>;
 }
 
@@ -33,7 +43,7 @@ export async function runReadiness(
   timeoutMs = CHECK_TIMEOUT_MS,
 ): Promise<Readiness> {
   const results = await Promise.all(
-    checks.map(async ({ name, check }): Promise<[string, CheckStatus]> => {
+    checks.map(async ({ name, check, degradable }): Promise<[string, CheckStatus]> => {
       const started = performance.now();
       const controller = new AbortController();
       let timer: NodeJS.Timeout | undefined;
@@ -47,13 +57,18 @@ export async function runReadiness(
         await Promise.race([check(controller.signal), timeout]);
         return [name, { status: 'ok', ms: Math.round(performance.now() - started) }];
       } catch (err) {
-        logger.warn({ err, check: name }, 'readiness check failing');
-        return [name, { status: 'failing', ms: Math.round(performance.now() - started) }];
+        const status = degradable && !(err instanceof ReadinessFailure) ? 'degraded' : 'failing';
+        logger.warn({ err, check: name }, `readiness check ${status}`);
+        return [name, { status, ms: Math.round(performance.now() - started) }];
       } finally {
         clearTimeout(timer);
       }
     }),
   );
   const statuses = Object.fromEntries(results);
-  return { ready: results.every(([, r]) => r.status === 'ok'), checks: statuses };
+  return {
+    ready: results.every(([, r]) => r.status !== 'failing'),
+    degraded: results.some(([, r]) => r.status === 'degraded'),
+    checks: statuses,
+  };
 }

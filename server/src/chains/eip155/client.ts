@@ -49,13 +49,24 @@ export function viemChain(config: EvmChainConfig): Chain {
 /** Answers that mean "this node has no such transaction (or block)": confirmed with the other endpoints. */
 const EVM_LOOKUPS = new Set(['eth_getTransactionReceipt', 'eth_getTransactionByHash', 'eth_getBlockByHash']);
 
+/**
+ * A block asked for by its number (not a tag) that one node answers null has not reached that node yet: the receipt
+ * that named it may have come from another endpoint, so the others are asked before "no such block" is believed.
+ */
+function isNumberedBlock(method: string, params: unknown): boolean {
+  const at = Array.isArray(params) ? (params[0] as unknown) : undefined;
+  return method === 'eth_getBlockByNumber' && typeof at === 'string' && at.startsWith('0x');
+}
+
 export function evmRpcPool(config: EvmChainConfig, observer: Observer, tuning: Partial<RpcPoolOptions> = {}): RpcPool {
   return new RpcPool({
     chain: config.caip2,
     endpoints: endpointsOf(config),
+    sendEndpoints: config.sendRpcEndpoints,
     headMethod: 'eth_blockNumber',
     sendMethods: ['eth_sendRawTransaction'],
-    notFound: (method, result) => EVM_LOOKUPS.has(method) && result === null,
+    notFound: (method, result, params) =>
+      result === null && (EVM_LOOKUPS.has(method) || isNumberedBlock(method, params)),
     maxHeadLag: BigInt(config.maxHeadLag ?? 2),
     onCall: (record) => observer.rpcEndpointCall?.(record),
     ...tuning,

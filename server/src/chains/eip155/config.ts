@@ -8,7 +8,13 @@ import { z } from 'zod';
 import { findCurrency } from '../../currencies.js';
 import type { ChainMode } from '../chainMode.js';
 import { explorerTxUrlSchema } from '../explorer.js';
-import { rpcEndpointSchema, rpcEndpointsOf, rpcUrlListSchema, type RpcEndpointConfig } from '../rpcEndpoints.js';
+import {
+  rpcEndpointSchema,
+  rpcEndpointsOf,
+  rpcUrlListSchema,
+  sendEndpointsOf,
+  type RpcEndpointConfig,
+} from '../rpcEndpoints.js';
 
 export interface AssetConfig {
   /** CAIP-19, e.g. `eip155:8453/erc20:0x8335…` or `eip155:8453/slip44:60` for the native coin. */
@@ -45,6 +51,8 @@ export interface EvmChainConfig {
   rpcUrl: string;
   /** Every endpoint the chain's reads fail over among and its sends go to (chains/rpcEndpoints.ts). */
   rpcEndpoints?: RpcEndpointConfig[];
+  /** Send-only endpoints: signed transactions go to them alone, reads never (rpcEndpoints.ts sendEndpointsOf). */
+  sendRpcEndpoints?: RpcEndpointConfig[];
   /** How many blocks an endpoint's head may trail the best known head and still be asked (chains/rpcPool.ts). */
   maxHeadLag?: number;
   /** Blocks on top of the one that includes a payment's transaction, plus that one, before it counts as final. */
@@ -148,6 +156,7 @@ export const evmChainSchema = z
     // The URL may embed a provider's API key, so its value never appears in an error.
     rpcUrl: rpcUrlListSchema.optional(),
     rpcUrls: z.array(rpcEndpointSchema).min(1).optional(),
+    sendRpcUrls: z.array(rpcEndpointSchema).min(1).optional(),
     maxHeadLag: z.number().int().min(0).max(10_000).optional(),
     confirmations: z.number().int().min(1).max(1000),
     blockTimeS: z.number().positive().max(3600).optional(),
@@ -214,9 +223,11 @@ export function checkEvmChain(chain: z.infer<typeof evmChainSchema>, at: string)
     );
   }
   const rpcEndpoints = rpcEndpointsOf(chain.rpcUrl, chain.rpcUrls, at);
-  const { rpcUrls: _listed, ...rest } = chain;
+  const { rpcUrls: _listed, sendRpcUrls, ...rest } = chain;
+  const sendRpcEndpoints = sendEndpointsOf(sendRpcUrls);
   return {
     ...rest,
+    ...(sendRpcEndpoints ? { sendRpcEndpoints } : {}),
     blockTimeS,
     rpcUrl: rpcEndpoints[0]!.url,
     rpcEndpoints,

@@ -42,6 +42,7 @@ export function solanaRpcPool(
   return new RpcPool({
     chain: config.caip2,
     endpoints: endpointsOf(config),
+    sendEndpoints: config.sendRpcEndpoints,
     headMethod: 'getSlot',
     sendMethods: ['sendTransaction'],
     notFound: solanaNotFound,

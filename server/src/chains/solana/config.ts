@@ -9,7 +9,13 @@ import { findCurrency } from '../../currencies.js';
 import type { ChainMode } from '../chainMode.js';
 import type { ConfiguredAsset } from '../configuredChain.js';
 import { explorerTxUrlSchema } from '../explorer.js';
-import { rpcEndpointSchema, rpcEndpointsOf, rpcUrlListSchema, type RpcEndpointConfig } from '../rpcEndpoints.js';
+import {
+  rpcEndpointSchema,
+  rpcEndpointsOf,
+  rpcUrlListSchema,
+  sendEndpointsOf,
+  type RpcEndpointConfig,
+} from '../rpcEndpoints.js';
 
 /** The common asset fields, with `caip19` as `solana:<ref>/token:<mint>`, or `solana:<ref>/slip44:501` for SOL. */
 export interface SolanaAssetConfig extends ConfiguredAsset {
@@ -25,6 +31,8 @@ export interface SolanaChainConfig {
   /** The first endpoint's URL (see EvmChainConfig.rpcUrl). */
   rpcUrl: string;
   rpcEndpoints?: RpcEndpointConfig[];
+  /** Send-only endpoints: signed transactions go to them alone, reads never (rpcEndpoints.ts sendEndpointsOf). */
+  sendRpcEndpoints?: RpcEndpointConfig[];
   /** How many slots an endpoint may trail the best known slot and still be asked. */
   maxHeadLag?: number;
   /** The commitment at which a payment's transaction counts as final. */
@@ -77,6 +85,7 @@ export const solanaChainSchema = z
     mode: z.enum(['live', 'test'], { message: 'must be live or test' }),
     rpcUrl: rpcUrlListSchema.optional(),
     rpcUrls: z.array(rpcEndpointSchema).min(1).optional(),
+    sendRpcUrls: z.array(rpcEndpointSchema).min(1).optional(),
     maxHeadLag: z.number().int().min(0).max(100_000).optional(),
     commitment: z.enum(['confirmed', 'finalized']).default('confirmed'),
     explorerTxUrl: explorerTxUrlSchema,
@@ -108,9 +117,11 @@ export function checkSolanaChain(chain: z.infer<typeof solanaChainSchema>, at: s
   });
   if (natives > 1) throw new Error(`${at}.assets: more than one SOL asset`);
   const rpcEndpoints = rpcEndpointsOf(chain.rpcUrl, chain.rpcUrls, at);
-  const { rpcUrls: _listed, ...rest } = chain;
+  const { rpcUrls: _listed, sendRpcUrls, ...rest } = chain;
+  const sendRpcEndpoints = sendEndpointsOf(sendRpcUrls);
   return {
     ...rest,
+    ...(sendRpcEndpoints ? { sendRpcEndpoints } : {}),
     rpcUrl: rpcEndpoints[0]!.url,
     rpcEndpoints,
     caip2: chain.caip2 as `solana:${string}`,

@@ -1,5 +1,5 @@
 /** The Solana chains' part of /readyz and of the metrics: the genesis served, and the fee payer's balance. */
-import type { ReadinessCheck } from '../../observability/readiness.js';
+import { ReadinessFailure, type ReadinessCheck } from '../../observability/readiness.js';
 import { shortError } from '../rpcErrors.js';
 import type { SolanaChain } from './client.js';
 
@@ -11,6 +11,7 @@ export function solanaReadinessCheck(chain: SolanaChain): ReadinessCheck {
   const { config, rpc, feePayer } = chain;
   return {
     name: `chain:${config.caip2}`,
+    degradable: true,
     check: async () => {
       let genesis: string;
       let lamports: bigint;
@@ -21,10 +22,13 @@ export function solanaReadinessCheck(chain: SolanaChain): ReadinessCheck {
         throw new Error(`${config.caip2}: ${shortError(err)}`);
       }
       if (`solana:${genesis.slice(0, 32)}` !== config.caip2) {
-        throw new Error(`${config.caip2}: the RPC endpoint serves genesis ${genesis}`);
+        throw new ReadinessFailure(`${config.caip2}: the RPC endpoint serves genesis ${genesis}`);
       }
       if (lamports < FEE_PAYER_MIN_LAMPORTS) {
-        throw new Error(`${config.caip2}: the fee payer ${feePayer.address} holds ${lamports} lamports; top it up`);
+        // Stays failing, as before: nothing recovers it by itself, and every Solana payment would fail meanwhile.
+        throw new ReadinessFailure(
+          `${config.caip2}: the fee payer ${feePayer.address} holds ${lamports} lamports; top it up`,
+        );
       }
     },
   };

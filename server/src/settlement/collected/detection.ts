@@ -38,6 +38,7 @@ import { feeOnAsset, type FeeBreakdown } from '../../payments/fees.js';
 import { expireIfOverdue, transitionPayment, type LifecycleDeps } from '../../payments/lifecycle.js';
 import type { Observer } from '../../observability/observer.js';
 import { iso } from '../../payments/snapshot.js';
+import type { Observer } from '../../observability/observer.js';
 import type { Pricing } from '../../quotes/index.js';
 import { paysOutOn } from './deposits.js';
 import { excessEntry } from '../excess.js';
@@ -54,6 +55,7 @@ const REVIEW_LIMIT = 1_000;
 
 /** What detection needs; the runtime's `Checkout` has all of it. */
 export interface DetectionDeps extends LifecycleDeps {
+  observer?: Pick<Observer, 'paymentTransition' | 'settlementReorg'>;
   chains: Chains;
   adapters: ChainAdapter[];
   pricing: Pricing;
@@ -165,6 +167,7 @@ async function markReorged(deps: DetectionDeps, t: SeenTransferRow): Promise<voi
     );
     if (!counted) {
       deps.logger.info({ paymentId: t.paymentId, chain: t.chain, txId: t.txId }, 'deposit transfer reorged out');
+      deps.observer?.settlementReorg?.({ chain: t.chain, outcome: 'depositGone' });
       return;
     }
     const payment = await findPayment(trx, t.paymentId);
@@ -187,6 +190,8 @@ async function markReorged(deps: DetectionDeps, t: SeenTransferRow): Promise<voi
       { paymentId: t.paymentId, chain: t.chain, txId: t.txId, status: payment?.status },
       'a counted deposit transfer was reorged out: the payment is not covered',
     );
+    // Counted for alerting (paygate_settlement_reorgs_total), as direct settlement's reorganisations are.
+    deps.observer?.settlementReorg?.({ chain: t.chain, outcome: 'depositLost' });
   });
 }
 
