@@ -60,9 +60,9 @@ export async function startProcess(p: ChaosProcess, env: Record<string, string>)
   lines.on('line', (line) => {
     if (!line.startsWith('{')) return;
     try {
-      const doc = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+      const doc = JSON.parse(line) as { level?: number; msg?: string; chain?: string; err?: { message?: string } };
       if ((doc.level ?? 0) < 50) return;
-      const key = `${doc.msg ?? ''}: ${(doc.err?.message ?? '').slice(0, 160)}`;
+      const key = [doc.chain, doc.msg, doc.err?.message?.slice(0, 160)].filter(Boolean).join(': ');
       p.errors ??= new Map();
       p.errors.set(key, (p.errors.get(key) ?? 0) + 1);
     } catch {

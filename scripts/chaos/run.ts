@@ -41,9 +41,13 @@ export interface ChaosSummary {
   moves: Record<string, Record<string, number>>;
   refundAsks: Record<string, number>;
   deliveries: Record<string, number>;
+  /** Starts of a killed process that failed (it exited before it was ready), by the reason it printed. */
+  failedStarts: Record<string, number>;
   /** What the processes logged at error level, by message, over the run. */
   serverErrors: Record<string, number>;
   settled: boolean;
+  /** What the last look before the end saw still on its way. */
+  settleState: string;
   violations: Violation[];
 }
 
@@ -68,7 +72,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     refundAsks: {},
     deliveries: {},
     serverErrors: {},
+    failedStarts: {},
     settled: false,
+    settleState: '',
     violations: [],
   };
   const results: FlowResult[] = [];
@@ -128,7 +134,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
         await killProcess(victim);
         summary.kills[victim.kind] += 1;
         log(`killed ${victim.name}`);
-        await startProcess(victim, world.env).catch((err: unknown) => log(`restart of ${victim.name}: ${String(err)}`));
+        // As a supervisor (systemd's Restart=always) does: a start that fails is tried again, and counted.
+        for (let attempt = 0; attempt < 20 && !victim.child; attempt++) {
+          await startProcess(victim, world.env).catch((err: unknown) => {
+            const reason =
+              String(err)
+                .split('\n')
+                .find((l) => l.startsWith('paygate:')) ?? String(err).slice(0, 160);
+            bump(summary.failedStarts, `${victim.kind}: ${reason}`);
+            log(`restart of ${victim.name} failed: ${reason}`);
+          });
+          if (!victim.child) await pause(2_000);
+        }
       }
     })();
     await Promise.all([...flows, faults, kills]);
@@ -139,7 +156,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     for (const p of processes) if (!p.url && p.kind === 'api') await startProcess(p, world.env);
     for (const p of processes) if (!p.child) await startProcess(p, world.env);
     const headAtStop = await evm.clients.public.getBlockNumber({ cacheTime: 0 });
-    summary.settled = await settle(world, headAtStop, options.settleMs ?? 180_000);
+    summary.settled = await settle(world, headAtStop, options.settleMs ?? 180_000, summary);
     const serving = processes.flatMap((p) => (p.url ? [p.url] : []));
     summary.violations.push(...(await checkInvariants({ ...scopeOf(world.checker), serving, only: ['serving'] })));
     // The rest is checked on a quiet world: no process left to plan a payout between two reads.
@@ -148,7 +165,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
       log('moves in flight after the stop: one worker finishes them');
       const worker = processes.find((p) => p.kind === 'worker')!;
       await startProcess(worker, world.env);
-      summary.settled = (await settle(world, headAtStop, options.settleMs ?? 180_000)) && summary.settled;
+      summary.settled = (await settle(world, headAtStop, options.settleMs ?? 180_000, summary)) && summary.settled;
       await stopGracefully(worker);
     }
     stopMining();
@@ -195,7 +212,7 @@ async function inFlight(world: ChaosWorld): Promise<number> {
  * Waits until nothing is on its way, twice in a row: no payment processing, no move planned or sent, no delivery
  * pending, and detection past the head of the moment the traffic stopped (so every transfer sent is seen).
  */
-async function settle(world: ChaosWorld, headAtStop: bigint, boundMs: number): Promise<boolean> {
+async function settle(world: ChaosWorld, headAtStop: bigint, boundMs: number, summary: ChaosSummary): Promise<boolean> {
   const knex = world.checker.db.knex;
   const evmChain = world.chains.evm[0]!.config.caip2;
   const deadline = Date.now() + boundMs;
@@ -209,8 +226,12 @@ async function settle(world: ChaosWorld, headAtStop: bigint, boundMs: number): P
     }[];
     const cursor = (await knex('scan_cursors').where({ chain_caip2: evmChain }).first('next_block')) as
       { next_block: string } | undefined;
-    const scanned = cursor !== undefined && BigInt(cursor.next_block) > headAtStop;
-    const quiet = Number(processing!.n) === 0 && Number(pending!.n) === 0 && (await inFlight(world)) === 0;
+    // No deposit address on the chain: detection has nothing to scan and keeps no cursor.
+    const deposits = await knex('deposit_addresses').where({ chain_caip2: evmChain }).first('address');
+    const scanned = deposits === undefined || (cursor !== undefined && BigInt(cursor.next_block) > headAtStop);
+    const moving = await inFlight(world);
+    const quiet = Number(processing!.n) === 0 && Number(pending!.n) === 0 && moving === 0;
+    summary.settleState = `${Number(processing!.n)} payments processing, ${Number(pending!.n)} deliveries pending, ${moving} moves in flight, detection ${scanned ? 'past' : 'not past'} block ${headAtStop} (cursor ${cursor?.next_block ?? 'none'})`;
     quietRounds = quiet && scanned ? quietRounds + 1 : 0;
     if (quietRounds >= 2) return true;
     await pause(2_000);
@@ -262,7 +283,7 @@ export function summaryMarkdown(s: ChaosSummary): string {
     .sort()
     .flatMap(([table, byState]) => rows(table, byState));
   return [
-    `Seed ${s.seed}, ${(s.durationMs / 60_000).toFixed(1)} min of traffic; settled afterwards: ${s.settled ? 'yes' : 'no (bound reached)'}.`,
+    `Seed ${s.seed}, ${(s.durationMs / 60_000).toFixed(1)} min of traffic; settled afterwards: ${s.settled ? 'yes' : `no (bound reached: ${s.settleState})`}.`,
     '',
     '| what | kind / outcome | count |',
     '| --- | --- | ---: |',
@@ -274,6 +295,7 @@ export function summaryMarkdown(s: ChaosSummary): string {
     `| kills (SIGKILL) | api | ${s.kills.api} |`,
     `| kills (SIGKILL) | worker | ${s.kills.worker} |`,
     ...rows('flows stopped', s.flowStops),
+    ...rows('failed starts', s.failedStarts),
     ...rows('error log lines', s.serverErrors),
     `| invariant violations | all | ${s.violations.length} |`,
     '',
