@@ -66,6 +66,19 @@ describeEachDatabase('chaos invariants against a real runtime and chain', (get) 
     assertNoViolations(await check());
   });
 
+  it('a test-mode payment simulated to success moved nothing on a chain and answers no violation', async () => {
+    const paymentId = await h.createPayment();
+    await h.simulate(paymentId, 'processing', 'succeeded');
+    await eventually('its events to reach the receiver', async () => {
+      await h.drain();
+      return (await violationsOf('eventDelivered', paymentId)).length === 0;
+    });
+    assert.deepEqual(
+      (await check()).filter((v) => v.detail.includes(paymentId)),
+      [],
+    );
+  });
+
   it('a succeeded payment whose transaction is not on the chain is a succeededOnChain violation', async () => {
     const paymentId = await succeededBy(randomHash());
     const found = await violationsOf('succeededOnChain', paymentId);

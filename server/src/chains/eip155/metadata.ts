@@ -6,6 +6,7 @@
 import { erc20Abi, type Chain, type PublicClient, type Transport } from 'viem';
 import type { EvmChainConfig } from '../chainsSetting.js';
 import { shortError } from '../rpcErrors.js';
+import { isEndpointFailure } from '../rpcPost.js';
 
 export class ChainMetadataError extends Error {
   constructor(message: string) {
@@ -35,7 +36,7 @@ export async function checkChainMetadata(
   const tokens = config.assets.flatMap((asset) => (asset.address ? [{ asset, address: asset.address }] : []));
   if (tokens.length === 0) return;
 
-  let results: { status: 'success' | 'failure'; result?: unknown }[];
+  let results: { status: 'success' | 'failure'; result?: unknown; error?: unknown }[];
   try {
     results = await client.multicall({
       allowFailure: true,
@@ -49,6 +50,13 @@ export async function checkChainMetadata(
       `${at}: cannot read token metadata through Multicall3 at ${config.multicall3}: ${shortError(err)}`,
     );
   }
+
+  // viem's multicall turns a failed request into per-call failures (§27.9): an endpoint that failed is an outage to
+  // retry, not a configuration to fix, and must not read as "no token at this address" (§27.16).
+  const failed = results.find(
+    (r): r is { status: 'failure'; error: unknown } => r.status === 'failure' && isEndpointFailure(r.error),
+  );
+  if (failed) throw new ChainMetadataError(`${at}: the RPC endpoint does not answer: ${shortError(failed.error)}`);
 
   const problems: string[] = [];
   tokens.forEach(({ asset }, i) => {

@@ -38,7 +38,6 @@ import { feeOnAsset, type FeeBreakdown } from '../../payments/fees.js';
 import { expireIfOverdue, transitionPayment, type LifecycleDeps } from '../../payments/lifecycle.js';
 import type { Observer } from '../../observability/observer.js';
 import { iso } from '../../payments/snapshot.js';
-import type { Observer } from '../../observability/observer.js';
 import type { Pricing } from '../../quotes/index.js';
 import { paysOutOn } from './deposits.js';
 import { excessEntry } from '../excess.js';
@@ -55,13 +54,12 @@ const REVIEW_LIMIT = 1_000;
 
 /** What detection needs; the runtime's `Checkout` has all of it. */
 export interface DetectionDeps extends LifecycleDeps {
-  observer?: Pick<Observer, 'paymentTransition' | 'settlementReorg'>;
+  observer?: Pick<Observer, 'paymentTransition' | 'settlementReorg' | 'screenedDeposit'>;
   chains: Chains;
   adapters: ChainAdapter[];
   pricing: Pricing;
   /** The screening list (PAYGATE_SCREENING_FILE): a sender on it pays nothing (checkout/screening.ts). */
   screening: { matches(caip10: string): boolean };
-  observer?: Pick<Observer, 'paymentTransition' | 'screenedDeposit'>;
 }
 
 export interface ScanOptions {
