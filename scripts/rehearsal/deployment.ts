@@ -88,6 +88,8 @@ export async function deploy(o: {
     secret('database-url', pg.url);
     secret('encryption-key', `k1:${randomBytes(32).toString('base64')}`);
     secret('option-secret', randomBytes(32).toString('base64'));
+    // No rotation yet: the units load the file all the same, empty (OPERATIONS.md, rotating the option secret).
+    secret('option-secret-previous', '');
     secret('deposit-seed', newMnemonic());
     secret('metrics-token', metricsToken);
     secret('relayer-key', info.evm.relayerKey);
@@ -132,6 +134,7 @@ export async function deploy(o: {
       DATABASE_URL_FILE: join(secrets, 'database-url'),
       PAYGATE_ENCRYPTION_KEY_FILE: join(secrets, 'encryption-key'),
       PAYGATE_OPTION_SECRET_FILE: join(secrets, 'option-secret'),
+      PAYGATE_OPTION_SECRET_PREVIOUS_FILE: join(secrets, 'option-secret-previous'),
       PAYGATE_DEPOSIT_SEED_FILE: join(secrets, 'deposit-seed'),
       METRICS_TOKEN_FILE: join(secrets, 'metrics-token'),
     };
