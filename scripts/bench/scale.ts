@@ -10,7 +10,7 @@
  * /tmp/paygate-bench-scale.json), so a run stopped half-way keeps what it measured.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrateDatabase, openDatabase, type Database } from '@paygate/server';
@@ -29,6 +29,8 @@ import {
   type Read,
   type Timing,
 } from './_scaleMeasure.js';
+import { plansOf } from './_scalePlans.js';
+import { measureConfirms, measureDeliveries } from './_scaleWrites.js';
 
 export interface SizeResult {
   payments: number;
@@ -36,7 +38,13 @@ export interface SizeResult {
   reads: Record<string, Timing>;
   exports: Record<string, ExportFigures>;
   createsPerSecond: number;
+  confirmsPerSecond?: number;
+  deliveriesPerSecond?: number;
   databaseBytes: number;
+  /** The machine's 1-minute load average at the end of each phase (the machine is shared). */
+  load?: Record<string, number>;
+  /** PostgreSQL: the scan nodes of each read's statements (EXPLAIN at this size). */
+  plans?: Record<string, string[]>;
 }
 
 export interface DatabaseResult {
@@ -44,6 +52,8 @@ export interface DatabaseResult {
   /** `--scan-only`: one deposit scan round over the watched addresses, on a database of its own. */
   scan?: ScanFigures;
   emptyCreatesPerSecond: number;
+  emptyConfirmsPerSecond?: number;
+  emptyDeliveriesPerSecond?: number;
   sizes: SizeResult[];
   targets: Record<string, number>;
 }
@@ -71,10 +81,14 @@ export async function runOne(
     const result: DatabaseResult = {
       dialect: db.dialect,
       emptyCreatesPerSecond: await measureCreates(s, options.createSeconds),
+      emptyConfirmsPerSecond: await measureConfirms(s, options.createSeconds),
+      emptyDeliveriesPerSecond: await measureDeliveries(s, options.createSeconds),
       sizes: [],
       targets: {},
     };
-    log(`${db.dialect}: empty database, ${result.emptyCreatesPerSecond} creates/s`);
+    log(
+      `${db.dialect}: empty database, ${result.emptyCreatesPerSecond} creates/s, ${result.emptyConfirmsPerSecond} confirms/s, ${result.emptyDeliveriesPerSecond} deliveries/s (load ${load()})`,
+    );
     let timelineId = '';
     let reads: Read[] = [];
     for (const size of sizes) {
@@ -82,21 +96,36 @@ export async function runOne(
       const timeline = await fillTo(s.fill, size, timelineId ? 0 : options.timelineDeliveries);
       if (timeline) timelineId = timeline.id;
       const fillSeconds = (performance.now() - t0) / 1000;
-      log(`${db.dialect}: filled to ${size} payments in ${fillSeconds.toFixed(0)} s`);
+      const loads: Record<string, number> = { fill: load() };
+      log(`${db.dialect}: filled to ${size} payments in ${fillSeconds.toFixed(0)} s (load ${loads.fill})`);
       reads = await readsOf(s, timelineId);
       result.targets = Object.fromEntries(reads.map((r) => [r.name, r.target]));
       const timings = await measureReads(s, reads, options.iterations);
-      log(`${db.dialect} @${size}: ${JSON.stringify(timings)}`);
+      loads.reads = load();
+      log(`${db.dialect} @${size}: ${JSON.stringify(timings)} (load ${loads.reads})`);
+      const plans = db.dialect === 'postgres' ? await plansOf(s, reads) : undefined;
+      if (plans) log(`${db.dialect} @${size}: plans ${JSON.stringify(plans)}`);
       const exports = await measureExports(s);
-      log(`${db.dialect} @${size}: exports ${JSON.stringify(exports)}`);
+      loads.exports = load();
+      log(`${db.dialect} @${size}: exports ${JSON.stringify(exports)} (load ${loads.exports})`);
       const createsPerSecond = await measureCreates(s, options.createSeconds);
+      const confirmsPerSecond = await measureConfirms(s, options.createSeconds);
+      const deliveriesPerSecond = await measureDeliveries(s, options.createSeconds);
+      loads.writes = load();
+      log(
+        `${db.dialect} @${size}: ${createsPerSecond} creates/s, ${confirmsPerSecond} confirms/s, ${deliveriesPerSecond} deliveries/s (load ${loads.writes})`,
+      );
       result.sizes.push({
         payments: size,
         fillSeconds,
         reads: timings,
         exports,
         createsPerSecond,
+        confirmsPerSecond,
+        deliveriesPerSecond,
         databaseBytes: await databaseBytes(db),
+        load: loads,
+        plans,
       });
       options.onSize?.(result);
     }
@@ -105,6 +134,8 @@ export async function runOne(
     await s.close();
   }
 }
+
+const load = () => Math.round(loadavg()[0]! * 10) / 10;
 
 const ms = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
 const short = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
