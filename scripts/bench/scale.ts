@@ -220,6 +220,8 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       payments: { type: 'string', default: '1000000' },
+      /** The sizes to measure instead of 10k, 100k and --payments (comma-separated), e.g. a step a run can reach. */
+      sizes: { type: 'string' },
       db: { type: 'string', default: 'both' },
       iterations: { type: 'string', default: '40' },
       'create-seconds': { type: 'string', default: '5' },
@@ -273,7 +275,8 @@ async function main(): Promise<void> {
       await migrateDatabase(db);
       const partial: DatabaseResult = { dialect, emptyCreatesPerSecond: 0, sizes: [], targets: {} };
       results.push(partial);
-      const r = await runOne(db, sizesUpTo(payments), {
+      const sizes = values.sizes ? values.sizes.split(',').map(Number) : sizesUpTo(payments);
+      const r = await runOne(db, sizes, {
         iterations: Number(values.iterations),
         createSeconds: Number(values['create-seconds']),
         timelineDeliveries: 2000,
