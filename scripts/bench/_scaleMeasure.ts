@@ -67,10 +67,10 @@ export async function serve(db: Database, now = Date.now()): Promise<Served> {
   };
 }
 
-function merchantHeaders(s: Served): Record<string, string> {
+export function merchantHeaders(s: Served): Record<string, string> {
   return { 'Api-Key': s.account.testKey, 'Merchant-Id': s.account.merchantId };
 }
-function dashboardHeaders(s: Served): Record<string, string> {
+export function dashboardHeaders(s: Served): Record<string, string> {
   return {
     Cookie: s.session.cookie,
     'X-CSRF-Token': s.session.csrfToken,

@@ -15,6 +15,7 @@ import { newId } from '../../server/src/ids.js';
 import { toSnapshot, WEBHOOK_API_VERSION } from '../../server/src/payments/snapshot.js';
 import { newDeliveryId } from '../../server/src/webhooks/delivery.js';
 import * as rollup from '../../server/src/db/migrations/018_payment_day_totals.js';
+import * as ledgerTotals from '../../server/src/db/migrations/019_ledger_totals.js';
 
 export const DAY = 86_400_000;
 const HISTORY_DAYS = 400;
@@ -381,6 +382,7 @@ export async function fillTo(f: Fill, target: number, timelineDeliveries = 0): P
     f.filled += n;
   }
   await rollup.up(f.knex);
+  await ledgerTotals.up(f.knex);
   await f.knex.raw('analyze');
   return timeline;
 }

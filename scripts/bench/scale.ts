@@ -10,12 +10,13 @@
  * /tmp/paygate-bench-scale.json), so a run stopped half-way keeps what it measured.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrateDatabase, openDatabase, type Database } from '@paygate/server';
 import { startThrowawayPostgres } from '../../test/helpers/postgres.js';
-import { machineLine, writeSection } from './_report.js';
+import { writeSection } from './_report.js';
+import { markdownOf } from './_scaleReport.js';
 import { fillTo } from './_scaleSeed.js';
 import { measureScan, type ScanFigures } from './_scaleScan.js';
 import {
@@ -29,6 +30,8 @@ import {
   type Read,
   type Timing,
 } from './_scaleMeasure.js';
+import { plansOf } from './_scalePlans.js';
+import { measureConfirms, measureDeliveries } from './_scaleWrites.js';
 
 export interface SizeResult {
   payments: number;
@@ -36,7 +39,13 @@ export interface SizeResult {
   reads: Record<string, Timing>;
   exports: Record<string, ExportFigures>;
   createsPerSecond: number;
+  confirmsPerSecond?: number;
+  deliveriesPerSecond?: number;
   databaseBytes: number;
+  /** The machine's 1-minute load average at the end of each phase (the machine is shared). */
+  load?: Record<string, number>;
+  /** PostgreSQL: the scan nodes of each read's statements (EXPLAIN at this size). */
+  plans?: Record<string, string[]>;
 }
 
 export interface DatabaseResult {
@@ -44,6 +53,8 @@ export interface DatabaseResult {
   /** `--scan-only`: one deposit scan round over the watched addresses, on a database of its own. */
   scan?: ScanFigures;
   emptyCreatesPerSecond: number;
+  emptyConfirmsPerSecond?: number;
+  emptyDeliveriesPerSecond?: number;
   sizes: SizeResult[];
   targets: Record<string, number>;
 }
@@ -71,10 +82,14 @@ export async function runOne(
     const result: DatabaseResult = {
       dialect: db.dialect,
       emptyCreatesPerSecond: await measureCreates(s, options.createSeconds),
+      emptyConfirmsPerSecond: await measureConfirms(s, options.createSeconds),
+      emptyDeliveriesPerSecond: await measureDeliveries(s, options.createSeconds),
       sizes: [],
       targets: {},
     };
-    log(`${db.dialect}: empty database, ${result.emptyCreatesPerSecond} creates/s`);
+    log(
+      `${db.dialect}: empty database, ${result.emptyCreatesPerSecond} creates/s, ${result.emptyConfirmsPerSecond} confirms/s, ${result.emptyDeliveriesPerSecond} deliveries/s (load ${load()})`,
+    );
     let timelineId = '';
     let reads: Read[] = [];
     for (const size of sizes) {
@@ -82,21 +97,36 @@ export async function runOne(
       const timeline = await fillTo(s.fill, size, timelineId ? 0 : options.timelineDeliveries);
       if (timeline) timelineId = timeline.id;
       const fillSeconds = (performance.now() - t0) / 1000;
-      log(`${db.dialect}: filled to ${size} payments in ${fillSeconds.toFixed(0)} s`);
+      const loads: Record<string, number> = { fill: load() };
+      log(`${db.dialect}: filled to ${size} payments in ${fillSeconds.toFixed(0)} s (load ${loads.fill})`);
       reads = await readsOf(s, timelineId);
       result.targets = Object.fromEntries(reads.map((r) => [r.name, r.target]));
       const timings = await measureReads(s, reads, options.iterations);
-      log(`${db.dialect} @${size}: ${JSON.stringify(timings)}`);
+      loads.reads = load();
+      log(`${db.dialect} @${size}: ${JSON.stringify(timings)} (load ${loads.reads})`);
+      const plans = db.dialect === 'postgres' ? await plansOf(s, reads) : undefined;
+      if (plans) log(`${db.dialect} @${size}: plans ${JSON.stringify(plans)}`);
       const exports = await measureExports(s);
-      log(`${db.dialect} @${size}: exports ${JSON.stringify(exports)}`);
+      loads.exports = load();
+      log(`${db.dialect} @${size}: exports ${JSON.stringify(exports)} (load ${loads.exports})`);
       const createsPerSecond = await measureCreates(s, options.createSeconds);
+      const confirmsPerSecond = await measureConfirms(s, options.createSeconds);
+      const deliveriesPerSecond = await measureDeliveries(s, options.createSeconds);
+      loads.writes = load();
+      log(
+        `${db.dialect} @${size}: ${createsPerSecond} creates/s, ${confirmsPerSecond} confirms/s, ${deliveriesPerSecond} deliveries/s (load ${loads.writes})`,
+      );
       result.sizes.push({
         payments: size,
         fillSeconds,
         reads: timings,
         exports,
         createsPerSecond,
+        confirmsPerSecond,
+        deliveriesPerSecond,
         databaseBytes: await databaseBytes(db),
+        load: loads,
+        plans,
       });
       options.onSize?.(result);
     }
@@ -106,89 +136,16 @@ export async function runOne(
   }
 }
 
-const ms = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
-const short = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
+const load = () => Math.round(loadavg()[0]! * 10) / 10;
 
-/** The BENCHMARKS.md section: a table of each read's p95 (p50) per database and size, then exports and writes. */
-export function markdownOf(results: DatabaseResult[], note: string): string {
-  const cols = results.flatMap((r) => r.sizes.map((s) => ({ r, s })));
-  const measured = results.filter((r) => r.sizes.length > 0);
-  const lines = [
-    '## Issue 36: data at scale',
-    '',
-    `${machineLine()} · 2 cores, 24 GiB, shared with other work during this run`,
-    '',
-    note,
-    '',
-    'p95 (p50) in ms of each read, through the HTTP API of the app; target p95 < 50 ms (overview < 100 ms) at 1M,',
-    'within 2× of the 10k figure.',
-    '',
-    `| Read | target | ${cols.map(({ r, s }) => `${r.dialect} ${short(s.payments)}`).join(' | ')} |`,
-    `| --- | --- | ${cols.map(() => '---').join(' | ')} |`,
-  ];
-  const names = Object.keys(measured[0]?.sizes[0]?.reads ?? {});
-  for (const name of names) {
-    const target = measured[0]!.targets[name] ?? 50;
-    lines.push(
-      `| ${name} | ${target} | ${cols
-        .map(({ s }) => {
-          const t = s.reads[name];
-          if (!t) return '–';
-          const over = t.p95 >= target ? ' ✗' : '';
-          return `${ms(t.p95)} (${ms(t.p50)})${over}`;
-        })
-        .join(' | ')} |`,
-    );
-  }
-  lines.push(
-    '',
-    '| Exports, writes, size | ' + cols.map(({ r, s }) => `${r.dialect} ${short(s.payments)}`).join(' | ') + ' |',
-  );
-  lines.push(`| --- | ${cols.map(() => '---').join(' | ')} |`);
-  for (const e of ['payments', 'ledger', 'payouts']) {
-    lines.push(
-      `| ${e} export: rows/s (rows; peak RSS MiB, before) | ${cols
-        .map(({ s }) => {
-          const x = s.exports[e]!;
-          return `${x.rowsPerSecond.toLocaleString('en')} (${x.rows.toLocaleString('en')}; ${x.peakRssMiB}, ${x.rssBeforeMiB})`;
-        })
-        .join(' | ')} |`,
-    );
-  }
-  lines.push(
-    `| creates/s (empty database: see note) | ${cols
-      .map(
-        ({ r, s }) =>
-          `${s.createsPerSecond} (${Math.round((100 * s.createsPerSecond) / r.emptyCreatesPerSecond)}% of ${r.emptyCreatesPerSecond})`,
-      )
-      .join(' | ')} |`,
-  );
-  lines.push(
-    `| database size, MiB (per 1M payments) | ${cols
-      .map(
-        ({ s }) =>
-          `${Math.round(s.databaseBytes / 2 ** 20)} (${Math.round((s.databaseBytes / 2 ** 20 / s.payments) * 1e6)})`,
-      )
-      .join(' | ')} |`,
-  );
-  lines.push(`| fill time, s | ${cols.map(({ s }) => s.fillSeconds.toFixed(0)).join(' | ')} |`);
-  const scans = results.filter((r) => r.scan);
-  if (scans.length > 0) {
-    lines.push('', '| Deposit scan (target: one round within the 2 s scan interval) | ms |', '| --- | --- |');
-    for (const { dialect, scan } of scans) {
-      lines.push(
-        `| ${dialect}: one round over ${scan!.watched.toLocaleString('en')} watched addresses, ${scan!.transfers} of them paid in the block (recorded ${scan!.recorded}, credited) | ${ms(scan!.roundMs)} |`,
-        `| ${dialect}: one round over ${scan!.watched.toLocaleString('en')} watched addresses, nothing new | ${ms(scan!.idleRoundMs)} |`,
-      );
-    }
-  }
-  return lines.join('\n');
-}
+export { markdownOf } from './_scaleReport.js';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       payments: { type: 'string', default: '1000000' },
+      /** The sizes to measure instead of 10k, 100k and --payments (comma-separated), e.g. a step a run can reach. */
+      sizes: { type: 'string' },
       db: { type: 'string', default: 'both' },
       iterations: { type: 'string', default: '40' },
       'create-seconds': { type: 'string', default: '5' },
@@ -242,7 +199,8 @@ async function main(): Promise<void> {
       await migrateDatabase(db);
       const partial: DatabaseResult = { dialect, emptyCreatesPerSecond: 0, sizes: [], targets: {} };
       results.push(partial);
-      const r = await runOne(db, sizesUpTo(payments), {
+      const sizes = values.sizes ? values.sizes.split(',').map(Number) : sizesUpTo(payments);
+      const r = await runOne(db, sizes, {
         iterations: Number(values.iterations),
         createSeconds: Number(values['create-seconds']),
         timelineDeliveries: 2000,

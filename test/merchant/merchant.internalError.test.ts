@@ -34,8 +34,9 @@ describe('merchant.internalError', () => {
   it('every operation answers 500 internal_error when storage fails', async () => {
     const { paymentId } = await createPayment(h);
     await h.runtime.db.knex.schema.renameTable('payments', 'payments_unavailable');
-    // The fee balance reads the ledger, not the payments.
+    // The fee balance reads the ledger's totals, not the payments.
     await h.runtime.db.knex.schema.renameTable('ledger_entries', 'ledger_entries_unavailable');
+    await h.runtime.db.knex.schema.renameTable('ledger_totals', 'ledger_totals_unavailable');
     try {
       for (const op of operations) {
         const message = await expectError(
@@ -48,6 +49,7 @@ describe('merchant.internalError', () => {
     } finally {
       await h.runtime.db.knex.schema.renameTable('payments_unavailable', 'payments');
       await h.runtime.db.knex.schema.renameTable('ledger_entries_unavailable', 'ledger_entries');
+      await h.runtime.db.knex.schema.renameTable('ledger_totals_unavailable', 'ledger_totals');
     }
   });
 });

@@ -19,6 +19,7 @@ import * as settlementGuards from './migrations/013_settlement_guards.js';
 import * as scaleIndexes from './migrations/016_scale_indexes.js';
 import * as attemptsPruned from './migrations/017_attempts_pruned.js';
 import * as paymentDayTotals from './migrations/018_payment_day_totals.js';
+import * as ledgerTotals from './migrations/019_ledger_totals.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Knex.Migration> = {
   '017_attempts_pruned': attemptsPruned,
   // Exports `config = { transaction: false }` too (its indexes are built concurrently).
   '018_payment_day_totals': paymentDayTotals,
+  '019_ledger_totals': ledgerTotals,
 };
 
 const source: Knex.MigrationSource<string> = {

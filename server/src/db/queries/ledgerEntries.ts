@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { dialectOf } from '../dialect.js';
 
 /** The movements of settlement/ledger.ts (the stored form; db/ depends on no domain folder). */
 export type LedgerKind =
@@ -151,10 +152,11 @@ export interface LedgerSum {
 }
 
 /**
- * Sums by merchant, mode, chain, asset, address and kind. Amounts are text (18-decimal tokens overflow SQLite's
- * integers), so the database groups and the sums are taken exactly here, with BigInt.
+ * Sums by merchant, mode, chain, asset, address and kind over the entries themselves: the definition `sumLedger`'s
+ * totals are tested against, and its read for one payment's or payout's entries. Amounts are text (18-decimal tokens
+ * overflow SQLite's integers), so the sums are taken exactly here, with BigInt.
  */
-export async function sumLedger(db: Knex | Knex.Transaction, f: LedgerFilter): Promise<LedgerSum[]> {
+export async function scanLedgerSums(db: Knex | Knex.Transaction, f: LedgerFilter): Promise<LedgerSum[]> {
   const rows = (await filtered(db, f).select(
     'merchant_id',
     'live',
@@ -183,6 +185,54 @@ export async function sumLedger(db: Knex | Knex.Transaction, f: LedgerFilter): P
       });
   }
   return [...sums.values()];
+}
+
+/** The columns `ledger_totals` is keyed by (migration 019), which are what a sum groups by. */
+const TOTAL_KEY = ['merchant_id', 'live', 'mode', 'chain_caip2', 'asset_caip19', 'address', 'kind'];
+/** SQLite keeps a total as nine integer limbs of nine decimal digits each, lowest first (migration 019). */
+const LIMBS = Array.from({ length: 9 }, (_, i) => `d${i}`);
+
+interface TotalRaw extends Omit<Raw, 'amount'> {
+  amount?: string;
+  [limb: `d${number}`]: number | string;
+}
+
+/**
+ * Sums by merchant, mode, chain, asset, address and kind, read from the totals the ledger's triggers keep
+ * (`ledger_totals`, migration 019, docs/decisions.md §24.10): one row per key, whatever the history. A read of one
+ * payment's or payout's entries is a handful of rows, so it sums them (the totals have no such key).
+ */
+export async function sumLedger(db: Knex | Knex.Transaction, f: LedgerFilter): Promise<LedgerSum[]> {
+  if (f.paymentId !== undefined || f.payoutId !== undefined) return scanLedgerSums(db, f);
+  const q = db('ledger_totals');
+  if (f.merchantId !== undefined) q.where('merchant_id', f.merchantId);
+  if (f.live !== undefined) q.where('live', f.live);
+  if (f.mode !== undefined) q.where('mode', f.mode);
+  if (f.chain !== undefined) q.where('chain_caip2', f.chain);
+  if (f.asset !== undefined) q.where('asset_caip19', f.asset);
+  if (f.address !== undefined) q.where('address', f.address);
+  if (f.kinds !== undefined) q.whereIn('kind', f.kinds);
+  const postgres = dialectOf(db) === 'postgres';
+  const rows = (await q.select(...TOTAL_KEY, ...(postgres ? ['amount'] : LIMBS)).orderBy(TOTAL_KEY)) as TotalRaw[];
+  const sums: LedgerSum[] = [];
+  for (const r of rows) {
+    const amount = postgres
+      ? BigInt(r.amount!)
+      : LIMBS.reduceRight((acc, limb) => acc * 1_000_000_000n + BigInt(r[limb as `d${number}`]!), 0n);
+    // A key whose entries were all removed keeps its row at zero; a scan would not have seen it.
+    if (amount === 0n) continue;
+    sums.push({
+      merchantId: r.merchant_id,
+      live: r.live === true || r.live === 1,
+      mode: r.mode,
+      chain: r.chain_caip2,
+      asset: r.asset_caip19,
+      address: r.address === '' ? null : r.address,
+      kind: r.kind,
+      amount,
+    });
+  }
+  return sums;
 }
 
 /** A stored entry with its row id (the order entries were written in). */
