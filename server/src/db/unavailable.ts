@@ -26,7 +26,14 @@ export function isDatabaseUnavailable(err: unknown): boolean {
       syscall?: unknown;
     };
     if (typeof code === 'string' && SQLSTATE.test(code)) return true;
-    if (typeof code === 'string' && SOCKET_CODES.has(code) && (syscall === 'connect' || syscall === 'read'))
+    // Only the error itself: node-postgres throws the socket's error unchanged, while a fetch to a chain's RPC
+    // endpoint wraps the same codes as its `cause` ("fetch failed"), and a chain is not the database.
+    if (
+      depth === 0 &&
+      typeof code === 'string' &&
+      SOCKET_CODES.has(code) &&
+      (syscall === 'connect' || syscall === 'read')
+    )
       return true;
     // knex: no connection could be acquired from the pool in time (every attempt to connect failed or hung).
     if (name === 'KnexTimeoutError') return true;
