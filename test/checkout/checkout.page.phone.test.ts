@@ -44,9 +44,14 @@ describe('hosted checkout page: QR codes and phones', () => {
       isDeepStrictEqual(await visibleQrCodes(page), ['QR code of the payment link']),
     );
     await page.getByRole('button', { name: 'Solana Pay', exact: true }).click();
-    assert.deepEqual(await visibleQrCodes(page), ['Solana Pay QR code']);
+    // QR codes are drawn after the first paint (their own chunk): wait for the drawing, not for the click.
+    await eventually('one QR code, the Solana Pay request’s', async () =>
+      isDeepStrictEqual(await visibleQrCodes(page), ['Solana Pay QR code']),
+    );
     await page.locator(`[data-chain="eip155:31337"] summary`).click();
-    assert.deepEqual(await visibleQrCodes(page), ['QR code to send TUSD on Local chain (anvil)']);
+    await eventually('one QR code, the deposit entry’s again', async () =>
+      isDeepStrictEqual(await visibleQrCodes(page), ['QR code to send TUSD on Local chain (anvil)']),
+    );
     await h.accessible(page, 'one QR code');
     await h.capture(page, 'one-qr');
   });

@@ -101,7 +101,10 @@ describeEachDatabase('settlement.settleDirect through anvil reorganisations', (g
     // The transfer's block is replaced by another that holds the same signed transaction (a later timestamp, so the
     // new block cannot hash like the old one).
     await h.local.test.increaseTime({ seconds: 30 });
-    await anvilReorg(h.local.clients.public, 1, [[raw, 0]]);
+    // From the transfer's block to the head (another block may have been mined after it on a busy worker); the
+    // transfer goes back into the newest of the replacements, so it has one confirmation again.
+    const depth = Number((await h.local.clients.public.getBlockNumber()) - first.blockNumber) + 1;
+    await anvilReorg(h.local.clients.public, depth, [[raw, depth - 1]]);
     const again = await receiptOf(h.local.clients.public, hash);
     assert.notEqual(again.blockHash, first.blockHash, 'the transfer now sits in another block');
     await h.drain();
