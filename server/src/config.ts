@@ -218,11 +218,14 @@ function parseOptionSecret(raw: string, name = 'PAYGATE_OPTION_SECRET'): Buffer 
   return key;
 }
 
-/** A comma list: a retired secret given as text with a comma in it must be given in base64 instead. */
+/**
+ * A list separated by commas or line breaks (a file may hold one secret per line): a retired secret given as text
+ * with a comma or a line break in it must be given in base64 instead.
+ */
 function parsePreviousOptionSecrets(raw: string | undefined): Buffer[] {
   if (raw === undefined) return [];
   return raw
-    .split(',')
+    .split(/[,\r\n]+/)
     .map((s) => s.trim())
     .filter(Boolean)
     .map((entry) => parseOptionSecret(entry, 'PAYGATE_OPTION_SECRET_PREVIOUS'));

@@ -241,6 +241,9 @@ export function openDatabase(
       client: 'better-sqlite3',
       connectionPool: pool,
       useNullAsDefault: true,
+      // A failed query's message carries its SQL with placeholders, never the bound values (personal data, sealed
+      // values and hashes would otherwise reach the error log inside a message that redaction cannot see into).
+      compileSqlOnError: false,
       log: knexLog(options.logger),
     });
     const close = async () => {
@@ -255,6 +258,7 @@ export function openDatabase(
     client: 'pg',
     connection: { connectionString: databaseUrl, types: pgTypes } as Knex.PgConnectionConfig,
     pool: { min: 0, max: options.poolMax ?? 10 },
+    compileSqlOnError: false,
     log: knexLog(options.logger),
   });
   return { knex, url: databaseUrl, dialect: 'postgres', close: () => knex.destroy() };

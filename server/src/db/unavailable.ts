@@ -37,7 +37,9 @@ export function isDatabaseUnavailable(err: unknown): boolean {
       return true;
     // knex: no connection could be acquired from the pool in time (every attempt to connect failed or hung).
     if (name === 'KnexTimeoutError') return true;
-    if (typeof message === 'string' && MESSAGES.some((m) => message === m || message.startsWith(`${m}`))) return true;
+    // knex prefixes a failed query's message with its SQL (`<sql> - <message>`), so the driver's text is matched within.
+    if (typeof message === 'string' && MESSAGES.some((m) => message.startsWith(m) || message.includes(` - ${m}`)))
+      return true;
   }
   return false;
 }

@@ -1160,7 +1160,8 @@ export interface components {
             /**
              * @description Your order or reference identifier, 1 to 255 characters, no control characters. It is not required to be
              *     unique; it is echoed back as `reference_id` in every payment snapshot and webhook so you can match the
-             *     payment to your order.
+             *     payment to your order. The hosted checkout shows it to the buyer as the order reference, so never put
+             *     personal data (an email, a name) in it.
              * @example order_10482
              */
             referenceId: string;

@@ -229,8 +229,15 @@ export async function openEverySealed(
     response_body: string;
   }>;
   for (const row of rows) {
-    const body = JSON.parse(row.response_body) as { refund: { refund_id: string; claim_url: string } };
-    tryOpen(ANSWERS, 'response_body', `${row.merchant_id}/${row.key}`, body.refund.claim_url, body.refund.refund_id);
+    // The LIKE can match a body that is not a refund's answer: only a refund's claim link is a sealed value.
+    let refund: { refund_id?: unknown; claim_url?: unknown } | undefined;
+    try {
+      refund = (JSON.parse(row.response_body) as { refund?: typeof refund }).refund;
+    } catch {
+      refund = undefined;
+    }
+    if (typeof refund?.claim_url !== 'string' || typeof refund.refund_id !== 'string') continue;
+    tryOpen(ANSWERS, 'response_body', `${row.merchant_id}/${row.key}`, refund.claim_url, refund.refund_id);
   }
   return result;
 }
