@@ -264,7 +264,8 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
         claimKey: `${chain.config.caip2}:tx:${signature}`,
         kind: 'solana',
         txId: signature,
-        details: { signature, blockhash, mint: mintOf(option.claims.asset) },
+        // The signed bytes, so the watch can send them again (the same signature) while a dropped send can still land.
+        details: { signature, blockhash, mint: mintOf(option.claims.asset), wire },
         next: 'watch',
         minedAt: null,
         excess: 0n,
@@ -285,7 +286,22 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
       if (!status) {
         const blockhash = claim.details.blockhash as Blockhash;
         const fresh = await chain.rpc.isBlockhashValid(blockhash, { commitment: 'processed' }).send();
-        if (fresh.value) return { state: 'pending', recheckInMs: RECHECK_MS };
+        if (fresh.value) {
+          // Not seen yet while it can still land: a node may have dropped the broadcast, so the same signed bytes go
+          // out again (as wallets rebroadcast until the blockhash expires). A repeat of a landed one is harmless.
+          const wire = claim.details.wire;
+          if (typeof wire === 'string') {
+            await chain.rpc
+              .sendTransaction(wire as never, {
+                encoding: 'base64',
+                skipPreflight: true,
+                preflightCommitment: chain.config.commitment,
+              })
+              .send()
+              .catch(() => undefined);
+          }
+          return { state: 'pending', recheckInMs: RECHECK_MS };
+        }
         // Expired: the transaction can no longer land. One more look, in case it landed in the meantime.
         status = await read();
         if (!status)
