@@ -22,11 +22,12 @@ import {
 } from './checkout.js';
 
 /**
- * Issue 33, decisions.md §27.18: while every RPC endpoint of the payment's chain fails, confirm and fetch answer 503
+ * Issue 33, decisions.md §27.18: while every RPC endpoint of the payment's chain fails, confirm, fetch and the
+ * Solana Pay transaction request answer 503
  * `internal_error` with `Retry-After` (not 500), the payment is left as it was, and the same request succeeds once
  * an endpoint answers again.
  */
-describe('gateway confirm and fetch while the chain\u2019s RPC endpoints fail', () => {
+describe('gateway confirm, fetch and Solana Pay while the chain\u2019s RPC endpoints fail', () => {
   useChainSnapshots();
   let h: CheckoutHarness;
   let evmProxy: FaultProxy;
@@ -135,6 +136,44 @@ describe('gateway confirm and fetch while the chain\u2019s RPC endpoints fail', 
     const body = { optionId: option.id, results: [signed] };
 
     solanaProxy.inject('*', { kind: 'reset' });
+    await expectUnavailable(await h.confirm(paymentId, body));
+    assert.equal(await status(paymentId), 'requires_action', 'the payment is left as it was');
+
+    solanaProxy.heal();
+    const accepted = await expectJson<StatusAnswer>(await afterHealing(() => h.confirm(paymentId, body)), 200);
+    assert.equal(accepted.status, 'processing');
+    assert.equal((await h.settle(paymentId, 'succeeded')).status, 'succeeded');
+    const processing = await h.runtime.db.knex('events').where({ payment_id: paymentId, type: 'payment.processing' });
+    assert.equal(processing.length, 1, 'one broadcast');
+  });
+
+  it('the Solana Pay transaction request answers 503 with Retry-After when the blockhash read fails, then answers the transaction', async () => {
+    const buyer = await h.solanaBuyer();
+    const paymentId = await h.createPayment();
+    const request = () =>
+      h.call('POST', `/v1/gateway/payment/${paymentId}/solana-pay`, {
+        body: { account: buyer.signer.address },
+        headers: { 'Api-Key': null },
+      });
+
+    // The balances answer (the account can pay); only building the transaction meets the outage.
+    solanaProxy.inject('getLatestBlockhash', { kind: 'reset' });
+    await expectUnavailable(await request());
+    assert.equal(await status(paymentId), 'requires_action');
+
+    solanaProxy.heal();
+    const answer = await expectJson<{ transaction: string }>(await afterHealing(request), 200);
+    assert.ok(getTransactionDecoder().decode(Buffer.from(answer.transaction, 'base64')).messageBytes.length > 0);
+  });
+
+  it('a Solana confirm whose send meets a failing endpoint answers 503, not "the transaction would fail", and the retry pays once', async () => {
+    const { buyer, paymentId, option } = await solanaReady();
+    const tx = await transactionOf(await fetchBuild(paymentId, option));
+    const signed = getBase64EncodedWireTransaction(await partiallySignTransaction([buyer.signer.keyPair], tx));
+    const body = { optionId: option.id, results: [signed] };
+
+    // Reads answer; only the send fails, before it reaches the chain.
+    solanaProxy.inject('sendTransaction', { kind: 'serverError', status: 502 });
     await expectUnavailable(await h.confirm(paymentId, body));
     assert.equal(await status(paymentId), 'requires_action', 'the payment is left as it was');
 
