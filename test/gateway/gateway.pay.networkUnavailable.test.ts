@@ -10,7 +10,7 @@ import { createEvmClients } from '../../server/src/chains/eip155/client.js';
 import { createSolanaClient, solanaRpcPool } from '../../server/src/chains/solana/client.js';
 import { silentObserver } from '../../server/src/observability/observer.js';
 import { sharedChains, sharedLocalChain, useChainSnapshots } from '../helpers/chain.js';
-import { startFaultProxy, type FaultProxy } from '../helpers/faultProxy.js';
+import { startFaultProxy, type Fault, type FaultProxy } from '../helpers/faultProxy.js';
 import { eventually } from '../helpers/wait.js';
 import { expectError, expectJson } from './harness.js';
 import {
@@ -95,6 +95,29 @@ describe('gateway confirm, fetch and Solana Pay while the chain\u2019s RPC endpo
     assert.equal(final.status, 'succeeded');
     const processing = await h.runtime.db.knex('events').where({ payment_id: paymentId, type: 'payment.processing' });
     assert.equal(processing.length, 1, 'one relay');
+  });
+
+  it('an EVM gasless confirm answers 503 under timeouts, resets, 429, malformed answers and wrong ids alike', async () => {
+    const buyer = await h.buyer();
+    const paymentId = await h.createPayment();
+    const option = await h.optionFor(paymentId, buyer, h.tusd);
+    const body = { optionId: option.id, results: [await signAction(buyer, option)] };
+    const faults: Fault[] = [
+      { kind: 'timeout' },
+      { kind: 'reset' },
+      { kind: 'rateLimit', retryAfterS: 1 },
+      { kind: 'malformed' },
+      { kind: 'wrongId' },
+    ];
+    for (const fault of faults) {
+      evmProxy.heal();
+      evmProxy.inject('*', fault);
+      await expectUnavailable(await h.confirm(paymentId, body));
+    }
+    assert.equal(await status(paymentId), 'requires_action', 'the payment is left as it was');
+    evmProxy.heal();
+    const accepted = await expectJson<StatusAnswer>(await afterHealing(() => h.confirm(paymentId, body)), 200);
+    assert.equal(accepted.status, 'processing');
   });
 
   async function solanaReady() {
