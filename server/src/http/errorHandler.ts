@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { isEndpointFailure } from '../chains/rpcPost.js';
+import { isEndpointFailure } from '../chains/index.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ApiError } from '../errors.js';
 
