@@ -24,6 +24,7 @@ export { FEE_PAYER_MIN_LAMPORTS, feePayerBalances } from './solana/readiness.js'
 export { solanaPayUri } from './solana/payUri.js';
 export { PRICE_PAIR, type ChainMode, type PriceFeedConfig } from './chainsSetting.js';
 export { shortError } from './rpcErrors.js';
+export { isEndpointFailure } from './rpcPost.js';
 export { fundAccount, type FaucetRequest } from './faucet.js';
 export { LOCAL_BLOCK_TIME_MS, localDevChains } from './local.js';
 export type { AddChainParameters, ConfiguredAsset, ConfiguredChain } from './configuredChain.js';

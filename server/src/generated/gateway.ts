@@ -1654,11 +1654,14 @@ export interface components {
             };
         };
         /**
-         * @description `internal_error`: the server is shutting down, or did not finish the request within its 30-second timeout.
-         *     Retry the request.
+         * @description `internal_error`: the server is shutting down, or did not finish the request within its 30-second timeout, or
+         *     none of the server's RPC endpoints for the payment's chain answers now (the message says the network is
+         *     temporarily unavailable; nothing was recorded, so the same request succeeds once the chain answers), or the
+         *     database is unavailable. Retry the request, after `Retry-After` seconds when it is sent.
          */
         ServiceUnavailable: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { isEndpointFailure } from '../chains/index.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ApiError } from '../errors.js';
 
@@ -92,6 +93,15 @@ export function toApiError(err: unknown): ApiError | null {
     return new ApiError('internal_error', 'The database is unavailable; retry shortly.', {
       status: 503,
       headers: { 'Retry-After': '1' },
+      cause: err,
+    });
+  }
+  if (isEndpointFailure(err)) {
+    // No RPC endpoint of the chain answered (§27.18): an outage, not our bug and not the request's. Nothing was
+    // recorded, so the wallet retries the same request, as it does for an unreachable chain's options (§27.9).
+    return new ApiError('internal_error', 'The network is temporarily unavailable; retry in a moment.', {
+      status: 503,
+      headers: { 'Retry-After': '5' },
       cause: err,
     });
   }

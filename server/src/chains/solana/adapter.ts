@@ -20,6 +20,7 @@ import {
   type Transaction,
 } from '@solana/kit';
 import { ApiError } from '../../errors.js';
+import { isEndpointFailure } from '../rpcPost.js';
 import type { Action, ChainAdapter, ClaimDraft, Holding, VerifiedOption } from '../adapter.js';
 import { solanaAccountRules } from './accountRules.js';
 import type { SolanaChain } from './client.js';
@@ -170,6 +171,9 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
       // A repeat of a transaction that already landed (a retried confirm, a concurrent one) is not an error.
       const status = await chain.rpc.getSignatureStatuses([signature], { searchTransactionHistory: true }).send();
       if (status.value[0]) return;
+      // No endpoint took the send: an outage, not a transaction that would fail; the HTTP layer answers 503 and the
+      // wallet confirms the same bytes again (§27.18).
+      if (isEndpointFailure(err)) throw err;
       const message = (err as Error).message ?? String(err);
       if (/blockhash/i.test(message)) {
         refuse('The transaction\u2019s blockhash has expired; fetch the action again and sign the new transaction.');
