@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { createEvmClients } from '../../server/src/chains/eip155/client.js';
+import { evmDepositScan } from '../../server/src/chains/eip155/depositScan.js';
 import type { Chains } from '../../server/src/chains/index.js';
 import { sharedChains, sharedLocalChain, useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';
@@ -19,6 +20,7 @@ describeEachDatabase('settlement.scanDeposits with endpoints that lose a counted
   let h: DetectionHarness;
   let logs: CapturedLogs;
   let proxies: FaultProxy[];
+  let chains: Chains;
 
   before(async () => {
     const shared = await sharedChains();
@@ -28,7 +30,7 @@ describeEachDatabase('settlement.scanDeposits with endpoints that lose a counted
       const config = { ...c.config, rpcEndpoints: proxies.map((p) => ({ url: p.url, timeoutMs: 2_000, weight: 1 })) };
       return { ...c, config, clients: createEvmClients(config, { pollingIntervalMs: 50 }) };
     });
-    const chains: Chains = { ...shared, evm };
+    chains = { ...shared, evm };
     logs = captureLogs('info');
     h = await startDetectionHarness({ chains, db: get().db, logger: logs.logger });
   });
@@ -78,5 +80,31 @@ describeEachDatabase('settlement.scanDeposits with endpoints that lose a counted
     assert.deepEqual((await h.scan()).reorged, []);
     await unchanged('after the faults end');
     assert.ok(!logs.lines().some((l) => String(l.msg).includes('reorged out')), 'nothing logged as reorged out');
+  });
+
+  it('a deposit seen below the required confirmations and then "not found" is not lost, and pays once the endpoints answer', async () => {
+    const scanner = evmDepositScan({
+      ...chains,
+      evm: chains.evm.map((c) => ({ ...c, config: { ...c.config, confirmations: 3 } })),
+    });
+    const paymentId = await h.createPayment();
+    const deposit = await h.depositFor(paymentId);
+    const paid = await h.pay(await h.buyer(), deposit, ASKED);
+    assert.equal((await h.scan(scanner)).recorded, 1);
+    assert.equal((await h.payment(paymentId)).status, 'requires_action');
+
+    for (const p of proxies) p.inject('eth_getTransactionReceipt', { kind: 'notFound' });
+    await h.local.test.mine({ blocks: 3 });
+    assert.deepEqual((await h.scan(scanner)).reorged, [], 'not found is no reorganisation');
+    assert.deepEqual(
+      (await h.transfers(paymentId)).map((t) => [t.tx_id, t.state]),
+      [[paid.hash, 'seen']],
+      'still watched',
+    );
+    assert.equal((await h.payment(paymentId)).status, 'requires_action', 'not credited without an answer');
+
+    for (const p of proxies) p.heal();
+    assert.deepEqual((await h.scan(scanner)).succeeded, [paymentId]);
+    assert.equal(ledgerOf(await h.ledger(paymentId)).filter(([kind]) => kind === 'received').length, 1);
   });
 });
