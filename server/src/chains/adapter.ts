@@ -244,8 +244,11 @@ export interface SeenTransfer {
   blockTime: number | null;
 }
 
-/** Where a seen transfer or a sent move stands on chain now. */
-export type OnChainState = 'pending' | 'confirmed' | 'final' | 'gone';
+/**
+ * Where a seen transfer or a sent move stands on chain now. `unknown`: the endpoints cannot tell now (not found, a
+ * lagging or failing node, with no other block at its height): the caller keeps what it had and asks again later.
+ */
+export type OnChainState = 'pending' | 'confirmed' | 'final' | 'gone' | 'unknown';
 
 /** One leg of a move: an amount of the move's asset from a settlement key to an address. */
 export interface MoveLeg {
@@ -301,7 +304,7 @@ export interface DepositScan {
     addresses: string[],
     cursor: string | null,
   ): Promise<{ transfers: SeenTransfer[]; cursor: string }>;
-  /** Where a seen transfer stands now: `pending` (below the required confirmations), `confirmed`, `final`, `gone`. */
+  /** Where a seen transfer stands now: `pending` (below the required confirmations), `confirmed`, `final`, `gone`, `unknown`. */
   status(transfer: SeenTransfer): Promise<OnChainState>;
 }
 

@@ -43,6 +43,20 @@ async function receiptOrNull(chain: EvmChain, hash: Hash): Promise<TransactionRe
   }
 }
 
+/**
+ * Whether the canonical chain now holds another block at `number` than `hash` (docs/decisions.md §27.17): the only
+ * evidence that a counted transfer was reorganised out. Null when no endpoint answers the block (one lagging behind
+ * it, or failing): nothing is known, and the transfer stays as it was until a later scan.
+ */
+async function replacedAt(chain: EvmChain, number: bigint | null, hash: string | null): Promise<boolean | null> {
+  if (number === null || hash === null) return null;
+  try {
+    return (await chain.clients.public.getBlock({ blockNumber: number })).hash !== hash;
+  } catch {
+    return null;
+  }
+}
+
 /** The chain's `finalized` block number, or null on a chain (or node) without the tag. */
 async function finalizedBlock(chain: EvmChain): Promise<bigint | null> {
   try {
@@ -156,10 +170,14 @@ export function evmDepositScan(chains: Chains, options: EvmDepositScanOptions = 
     async status(transfer): Promise<OnChainState> {
       const chain = scannedChain(chains, transfer.chain);
       const receipt = await receiptOrNull(chain, transfer.txId as Hash);
-      // Missing, or mined again elsewhere after a reorg (a new block, a new log index: the scan finds it anew).
-      if (!receipt || receipt.status !== 'success' || receipt.blockHash !== transfer.blockHash) return 'gone';
-      const block = await chain.clients.public.getBlock({ blockNumber: receipt.blockNumber });
-      if (block.hash !== receipt.blockHash) return 'gone';
+      // Missing, failed, or in another block: a node that has not seen the transaction or lags behind its block
+      // answers the same as a reorganisation, so only another block at the transfer's height says it is gone
+      // (mined again elsewhere, the scan finds it anew at its new block and log index).
+      if (!receipt || receipt.status !== 'success' || receipt.blockHash !== transfer.blockHash) {
+        return (await replacedAt(chain, transfer.blockNumber, transfer.blockHash)) === true ? 'gone' : 'unknown';
+      }
+      const replaced = await replacedAt(chain, receipt.blockNumber, receipt.blockHash);
+      if (replaced !== false) return replaced ? 'gone' : 'unknown';
       const { latest, finalized } = await heads.read(chain);
       if (finalized !== null && finalized >= receipt.blockNumber) return 'final';
       const depth = latest - receipt.blockNumber + 1n;

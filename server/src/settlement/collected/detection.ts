@@ -143,7 +143,8 @@ export async function scanDeposits(deps: DetectionDeps, chain: string, options: 
     if (state === 'gone') {
       await markReorged(deps, t);
       report.reorged.push(t.id);
-    } else states.set(t.id, state);
+      // Unknown: no evidence either way (§27.17); what is counted stays counted, and the next scan asks again.
+    } else if (state !== 'unknown') states.set(t.id, state);
   }
   for (const paymentId of payments) {
     if (await creditPayment(deps, chain, paymentId, states)) report.succeeded.push(paymentId);
