@@ -98,11 +98,11 @@ describeEachDatabase('settlement.settleDirect through anvil reorganisations', (g
     const { paymentId, hash } = await payAndConfirm();
     const raw = await rawTransaction(h.local.clients.public, hash);
     const first = await receiptOf(h.local.clients.public, hash);
-    // The transfer's block is replaced by another that holds the same signed transaction (a later timestamp, so the
-    // new block cannot hash like the old one).
+    // The blocks from the transfer's to the head are replaced, and the same signed transaction goes back into the
+    // newest replacement: one confirmation again, at another height than before (one block is mined first), so it
+    // is in another block whatever anvil does with timestamps (an identical block at the same height hashes alike).
     await h.local.test.increaseTime({ seconds: 30 });
-    // From the transfer's block to the head (another block may have been mined after it on a busy worker); the
-    // transfer goes back into the newest of the replacements, so it has one confirmation again.
+    await h.local.test.mine({ blocks: 1 });
     const depth = Number((await h.local.clients.public.getBlockNumber()) - first.blockNumber) + 1;
     await anvilReorg(h.local.clients.public, depth, [[raw, depth - 1]]);
     const again = await receiptOf(h.local.clients.public, hash);
