@@ -101,17 +101,22 @@ export interface LedgerFilter {
   kinds?: LedgerKind[];
 }
 
-function filtered(db: Knex | Knex.Transaction, f: LedgerFilter): Knex.QueryBuilder {
-  const q = db('ledger_entries');
+/** The filters `ledger_entries` and `ledger_totals` share: the columns a total is keyed by. */
+function whereKey(q: Knex.QueryBuilder, f: LedgerFilter): Knex.QueryBuilder {
   if (f.merchantId !== undefined) q.where('merchant_id', f.merchantId);
   if (f.live !== undefined) q.where('live', f.live);
   if (f.mode !== undefined) q.where('mode', f.mode);
   if (f.chain !== undefined) q.where('chain_caip2', f.chain);
   if (f.asset !== undefined) q.where('asset_caip19', f.asset);
   if (f.address !== undefined) q.where('address', f.address);
+  if (f.kinds !== undefined) q.whereIn('kind', f.kinds);
+  return q;
+}
+
+function filtered(db: Knex | Knex.Transaction, f: LedgerFilter): Knex.QueryBuilder {
+  const q = whereKey(db('ledger_entries'), f);
   if (f.paymentId !== undefined) q.where('payment_id', f.paymentId);
   if (f.payoutId !== undefined) q.where('payout_id', f.payoutId);
-  if (f.kinds !== undefined) q.whereIn('kind', f.kinds);
   return q;
 }
 
@@ -151,6 +156,19 @@ export interface LedgerSum {
   amount: bigint;
 }
 
+function sumOf(r: Omit<Raw, 'amount'>, address: string | null, amount: bigint): LedgerSum {
+  return {
+    merchantId: r.merchant_id,
+    live: r.live === true || r.live === 1,
+    mode: r.mode,
+    chain: r.chain_caip2,
+    asset: r.asset_caip19,
+    address,
+    kind: r.kind,
+    amount,
+  };
+}
+
 /**
  * Sums by merchant, mode, chain, asset, address and kind over the entries themselves: the definition `sumLedger`'s
  * totals are tested against, and its read for one payment's or payout's entries. Amounts are text (18-decimal tokens
@@ -172,17 +190,7 @@ export async function scanLedgerSums(db: Knex | Knex.Transaction, f: LedgerFilte
     const key = [r.merchant_id, r.live, r.mode, r.chain_caip2, r.asset_caip19, r.address, r.kind].join('\u0000');
     const found = sums.get(key);
     if (found) found.amount += BigInt(r.amount);
-    else
-      sums.set(key, {
-        merchantId: r.merchant_id,
-        live: r.live === true || r.live === 1,
-        mode: r.mode,
-        chain: r.chain_caip2,
-        asset: r.asset_caip19,
-        address: r.address,
-        kind: r.kind,
-        amount: BigInt(r.amount),
-      });
+    else sums.set(key, sumOf(r, r.address, BigInt(r.amount)));
   }
   return [...sums.values()];
 }
@@ -204,14 +212,7 @@ interface TotalRaw extends Omit<Raw, 'amount'> {
  */
 export async function sumLedger(db: Knex | Knex.Transaction, f: LedgerFilter): Promise<LedgerSum[]> {
   if (f.paymentId !== undefined || f.payoutId !== undefined) return scanLedgerSums(db, f);
-  const q = db('ledger_totals');
-  if (f.merchantId !== undefined) q.where('merchant_id', f.merchantId);
-  if (f.live !== undefined) q.where('live', f.live);
-  if (f.mode !== undefined) q.where('mode', f.mode);
-  if (f.chain !== undefined) q.where('chain_caip2', f.chain);
-  if (f.asset !== undefined) q.where('asset_caip19', f.asset);
-  if (f.address !== undefined) q.where('address', f.address);
-  if (f.kinds !== undefined) q.whereIn('kind', f.kinds);
+  const q = whereKey(db('ledger_totals'), f);
   const postgres = dialectOf(db) === 'postgres';
   const rows = (await q.select(...TOTAL_KEY, ...(postgres ? ['amount'] : LIMBS)).orderBy(TOTAL_KEY)) as TotalRaw[];
   const sums: LedgerSum[] = [];
@@ -221,16 +222,7 @@ export async function sumLedger(db: Knex | Knex.Transaction, f: LedgerFilter): P
       : LIMBS.reduceRight((acc, limb) => acc * 1_000_000_000n + BigInt(r[limb as `d${number}`]!), 0n);
     // A key whose entries were all removed keeps its row at zero; a scan would not have seen it.
     if (amount === 0n) continue;
-    sums.push({
-      merchantId: r.merchant_id,
-      live: r.live === true || r.live === 1,
-      mode: r.mode,
-      chain: r.chain_caip2,
-      asset: r.asset_caip19,
-      address: r.address === '' ? null : r.address,
-      kind: r.kind,
-      amount,
-    });
+    sums.push(sumOf(r, r.address === '' ? null : r.address, amount));
   }
   return sums;
 }
