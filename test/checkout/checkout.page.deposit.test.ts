@@ -19,14 +19,12 @@ describe('hosted checkout page: deposits of a collected-mode payment', () => {
   });
   after(() => h?.close());
 
-  const setMode = (mode: 'direct' | 'collected') =>
-    h.runtime.db.knex('merchants').where({ id: h.account.merchantId }).update({ settlement_mode: mode });
   const addressOf = async (paymentId: string, chain: string): Promise<string> =>
     (await h.runtime.db.knex('deposit_addresses').where({ payment_id: paymentId, chain_caip2: chain }).first())
       .address as string;
 
   it('get deposit options: the view lists each network with amount, address, copy buttons and a QR; a partial payment shows what is left', async () => {
-    await setMode('collected');
+    await h.setMode('collected');
     const paymentId = await h.payment();
     const { page, context, requests } = await h.open(paymentId);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.server.url });
@@ -110,7 +108,7 @@ describe('hosted checkout page: deposits of a collected-mode payment', () => {
   });
 
   it('copy a deposit address: the French page says "Adresse copiée."', async () => {
-    await setMode('collected');
+    await h.setMode('collected');
     const paymentId = await h.payment();
     const { page, context } = await h.open(paymentId, { lang: 'fr' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.server.url });
@@ -129,7 +127,7 @@ describe('hosted checkout page: deposits of a collected-mode payment', () => {
   });
 
   it('get deposit options: a merchant paid directly shows no deposit view', async () => {
-    await setMode('direct');
+    await h.setMode('direct');
     const paymentId = await h.payment();
     const { page } = await h.open(paymentId);
     await h.view(page, 'open');

@@ -22,11 +22,9 @@ describe('hosted checkout page: final views', () => {
 
   const referenceOf = async (paymentId: string): Promise<string> =>
     (await h.runtime.db.knex('payments').where({ id: paymentId }).first()).reference_id as string;
-  const setMode = (mode: 'direct' | 'collected') =>
-    h.runtime.db.knex('merchants').where({ id: h.account.merchantId }).update({ settlement_mode: mode });
 
   it('a succeeded payment without redirect URLs shows the fiat amount paid, the order reference, a copyable transaction id and the time with its zone', async () => {
-    await setMode('direct');
+    await h.setMode('direct');
     const paymentId = await h.payment();
     await h.simulate(paymentId, 'processing', 'succeeded');
     const { page, context } = await h.open(paymentId);
@@ -46,7 +44,7 @@ describe('hosted checkout page: final views', () => {
   });
 
   it('an expired payment with return URLs, opened later, links back to the merchant', async () => {
-    await setMode('direct');
+    await h.setMode('direct');
     const errorUrl = `${SHOP}/oops?order=9`;
     const paymentId = await h.payment({ successUrl: `${SHOP}/thanks`, errorUrl, expiresInSeconds: 60 });
     await h.settleTo(paymentId, 'expired');
@@ -62,7 +60,7 @@ describe('hosted checkout page: final views', () => {
   });
 
   it('a partly paid payment that expires says what was received and that the merchant refunds it (issue 31 finding 1)', async () => {
-    await setMode('collected');
+    await h.setMode('collected');
     const paymentId = await h.payment({ expiresInSeconds: 120 });
     // The payment's deposit addresses, as the page would have them given out, then 5 TUSD arriving at one.
     assert.equal((await h.call('GET', `/v1/gateway/payment/${paymentId}/deposit`)).status, 200);

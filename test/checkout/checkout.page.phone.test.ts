@@ -27,11 +27,8 @@ describe('hosted checkout page: QR codes and phones', () => {
   });
   after(() => h?.close());
 
-  const setMode = (mode: 'direct' | 'collected') =>
-    h.runtime.db.knex('merchants').where({ id: h.account.merchantId }).update({ settlement_mode: mode });
-
   it('a desktop without a browser wallet shows one QR code at a time, for the way to pay the buyer chose', async () => {
-    await setMode('collected');
+    await h.setMode('collected');
     const paymentId = await h.payment();
     const { page } = await h.open(paymentId);
     await h.view(page, 'open');
@@ -57,7 +54,7 @@ describe('hosted checkout page: QR codes and phones', () => {
   });
 
   it('on a phone the page offers solana: and EIP-681 links to open in a wallet instead of QR codes, and the French page at 375 px stays under 1,300 px', async () => {
-    await setMode('collected');
+    await h.setMode('collected');
     const paymentId = await h.payment();
     const { page } = await h.open(paymentId, { width: 375, lang: 'fr' });
     await h.view(page, 'open');
@@ -83,7 +80,7 @@ describe('hosted checkout page: QR codes and phones', () => {
     );
     assert.deepEqual(await visibleQrCodes(page), []);
 
-    await setMode('direct');
+    await h.setMode('direct');
     const direct = await h.open(await h.payment(), { width: 375, lang: 'fr' });
     await h.view(direct.page, 'open');
     assert.deepEqual(await visibleQrCodes(direct.page), []);

@@ -72,6 +72,8 @@ export interface CheckoutPageHarness extends CheckoutHarness {
   settleTo(paymentId: string, status: string): Promise<StatusAnswer>;
   /** Waits until the shop has verified and fulfilled the payment's `payment.succeeded`. */
   fulfilled(paymentId: string): Promise<void>;
+  /** Sets the merchant's settlement mode directly, as an operator's earlier choice would have. */
+  setMode(mode: 'direct' | 'collected'): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -187,6 +189,9 @@ export async function startCheckoutPage(options: { chains?: Chains; config?: Rec
       );
       const verified = shop.deliveriesOf(paymentId).filter((d) => d.event?.type === 'payment.succeeded');
       assert.ok(verified.length > 0 && verified.every((d) => d.answer === 204), 'payment.succeeded was verified');
+    },
+    async setMode(mode) {
+      await h.runtime.db.knex('merchants').where({ id: h.account.merchantId }).update({ settlement_mode: mode });
     },
     async close() {
       for (const context of contexts) await context.close().catch(() => undefined);
