@@ -21,7 +21,7 @@ export function Sold({ payment: p }: { payment: PaymentSnapshot }) {
       ) : null}
       {lines.length > 0 ? (
         <div class="table-wrap flat">
-          <table>
+          <table class="table line-items">
             <caption class="visually-hidden">Line items</caption>
             <thead>
               <tr>
