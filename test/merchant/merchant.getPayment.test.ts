@@ -36,6 +36,11 @@ describe('merchant.getPayment', () => {
       expired: null,
       settled: null,
       refunded: null,
+      // What was sold: none given (issue 35 §1).
+      description: null,
+      line_items: [],
+      buyer: null,
+      metadata: {},
     });
   });
 

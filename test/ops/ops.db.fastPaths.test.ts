@@ -357,8 +357,16 @@ describeEachDatabase('ops.db fast paths', (get, dialect) => {
         const delivery = await claimDelivery(knex(), id, `plain-${i}`, now, LEASE_MS);
         assert.ok(delivery);
         const endpoint = await findEndpoint(knex(), delivery.endpoint_id);
-        const event = (await knex()('events').where({ id: delivery.event_id }).first('payload')) as { payload: string };
-        const alone: ClaimedDelivery = { delivery, endpoint, payload: delivery.payload ?? event.payload };
+        const event = (await knex()('events').where({ id: delivery.event_id }).first('payload', 'payload_sealed')) as {
+          payload: string;
+          payload_sealed: string | null;
+        };
+        const alone: ClaimedDelivery = {
+          delivery,
+          endpoint,
+          payload: delivery.payload ?? event.payload,
+          payloadSealed: delivery.payload === null ? event.payload_sealed : null,
+        };
         assert.equal(await claimDelivery(knex(), id, `plain-${i + 4}`, now, LEASE_MS), null);
         const won = [together[i], together[i + 4]].filter((c) => c !== null);
         assert.equal(won.length, 1);

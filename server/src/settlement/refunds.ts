@@ -168,7 +168,7 @@ export async function refundPayment(
       }
     },
   );
-  return replayed.replayed ? { ...replayed, body: openedAnswer(deps, replayed.body) } : replayed;
+  return replayed.replayed ? { ...replayed, body: await openedAnswer(deps, replayed.body) } : replayed;
 }
 
 type RefundBody = { amount?: string; reason?: string; source?: RefundSource };
@@ -182,15 +182,19 @@ const KEY_TAKEN = new Error('idempotency key taken');
  * its hash), so the stored answer holds it sealed (crypto/secretBox.ts), bound to the refund's id.
  */
 function storedAnswer(deps: RefundDeps, made: Made): RefundAnswer {
-  const refund = made.answer.refund;
-  if (!refund?.claim_url) return made.answer;
-  return { ...made.answer, refund: { ...refund, claim_url: deps.secretBox.seal(refund.claim_url, refund.refund_id) } };
+  // The buyer is personal data sealed on the payment (§30.3): the stored answer keeps none, a replay reads it back.
+  const answer = made.answer.buyer ? { ...made.answer, buyer: null } : made.answer;
+  const refund = answer.refund;
+  if (!refund?.claim_url) return answer;
+  return { ...answer, refund: { ...refund, claim_url: deps.secretBox.seal(refund.claim_url, refund.refund_id) } };
 }
 
-function openedAnswer(deps: RefundDeps, stored: RefundAnswer): RefundAnswer {
-  const refund = stored.refund;
-  if (!refund?.claim_url) return stored;
-  return { ...stored, refund: { ...refund, claim_url: deps.secretBox.open(refund.claim_url, refund.refund_id) } };
+async function openedAnswer(deps: RefundDeps, stored: RefundAnswer): Promise<RefundAnswer> {
+  const payment = await findPayment(deps.db.knex, stored.payment_id);
+  const withBuyer = payment?.buyer_sealed ? { ...stored, buyer: toSnapshot(payment, deps.secretBox).buyer } : stored;
+  const refund = withBuyer.refund;
+  if (!refund?.claim_url) return withBuyer;
+  return { ...withBuyer, refund: { ...refund, claim_url: deps.secretBox.open(refund.claim_url, refund.refund_id) } };
 }
 
 async function onchainRefund(
@@ -260,7 +264,7 @@ function answerOf(deps: RefundDeps, payment: PaymentRow, row: OnchainRefundRow |
   const base = deps.config.publicBaseUrl.replace(/\/+$/, '');
   return {
     answer: {
-      ...toSnapshot(payment),
+      ...toSnapshot(payment, deps.secretBox),
       refund: { ...refundJson(row), claim_url: link === null ? null : `${base}/refund#${link}` },
     },
   };
@@ -500,7 +504,7 @@ export async function syncRefundedStage(
     async (p, now, trx) => stageOf(p.stages.refunded, await refundsOfPayment(trx, paymentId), now, undefined),
     outer,
   );
-  return toSnapshot(payment);
+  return toSnapshot(payment, deps.secretBox);
 }
 
 export type RefundClaim = {
