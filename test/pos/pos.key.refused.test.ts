@@ -114,3 +114,26 @@ describeEachDatabase('pos.key', (get) => {
     await expectError(await h.call('GET', `/v1/gateway/pos/${t.terminal.id}`), 401, 'missing_auth_headers');
   });
 });
+
+describeEachDatabase('pos.key payment ids', (get) => {
+  let h: GatewayHarness;
+  let t: CreatedTerminal;
+  before(async () => {
+    h = await startGatewayHarness({ db: get().db });
+    t = await createTerminal(h);
+  });
+  after(() => h?.close());
+
+  it('getPosPayment answers an id of any form that names no sale of the terminal as unknown; over 128 characters 400', async () => {
+    for (const id of [
+      'pay_AAAAAAAAAAAAAAAAAAAAAAAA',
+      'xyz',
+      'pay_💸',
+      `pay_\u0000${'A'.repeat(23)}`,
+      'p'.repeat(128),
+    ]) {
+      await expectError(await posCall(h, t, 'GET', `/payments/${encodeURIComponent(id)}`), 404, 'payment_not_found');
+    }
+    await expectError(await posCall(h, t, 'GET', `/payments/${'p'.repeat(129)}`), 400, 'params_validation');
+  });
+});

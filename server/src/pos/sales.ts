@@ -12,7 +12,6 @@ import type { PaymentRow } from '../db/queries/payments.js';
 import { findPosPayment, insertPosPayment, type PosTerminalRow } from '../db/queries/posTerminals.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
-import { checkoutChains } from '../hostedCheckout/pageTemplate.js';
 import { randomBase62 } from '../ids.js';
 import { createPayment } from '../payments/lifecycle.js';
 import {
@@ -35,6 +34,7 @@ export interface PosSaleDeps extends MerchantDeps {
 }
 
 const MAX_VALUE = 10n ** 15n;
+const PAYMENT_ID = /^pay_[0-9A-Za-z]{24}$/;
 
 function invalid(message: string): ApiError {
   return new ApiError('params_validation', message);
@@ -101,7 +101,8 @@ export async function createPosSale(
 
 /** A sale of this terminal as of now; any other payment id is unknown to the key, whoever's it is. */
 export async function readPosSale(deps: PosSaleDeps, terminal: PosTerminalRow, paymentId: string): Promise<PosPayment> {
-  const sale = await findPosPayment(deps.db.knex, paymentId);
+  // Only an id of the issued form can name a sale; any other (a NUL, which PostgreSQL cannot hold) is unknown.
+  const sale = PAYMENT_ID.test(paymentId) ? await findPosPayment(deps.db.knex, paymentId) : null;
   if (!sale || sale.pos_id !== terminal.id) {
     throw new ApiError('payment_not_found', `No payment with id ${paymentId}.`);
   }
@@ -116,7 +117,14 @@ async function saleAnswer(
 ): Promise<PosPayment> {
   const merchant = await findMerchant(deps.db.knex, row.merchant_id);
   const mode = row.live ? 'live' : 'test';
-  const chains = checkoutChains(deps.chains, mode, merchant?.settlement_addresses ?? {});
+  // The chains the checkout offers for this payment (hostedCheckout/pageTemplate.ts `checkoutChains`): its mode's,
+  // where the merchant can be paid.
+  const settlement = merchant?.settlement_addresses ?? {};
+  const chains = deps.chains
+    ? allChains(deps.chains)
+        .map((c) => c.config)
+        .filter((c) => c.mode === mode && settlement[c.caip2] !== undefined)
+    : [];
   const open = row.status === 'requires_action';
   return {
     paymentId: row.id,
