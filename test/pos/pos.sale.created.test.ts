@@ -38,6 +38,16 @@ describeEachDatabase('pos.sale', (get) => {
       201,
     );
     assert.equal(half.tip, '188');
+    const withTip = await expectJson<{ line_items: unknown[] }>(
+      await h.call('GET', `/v1/merchant/payment/${sale.paymentId}`, {
+        headers: { 'Api-Key': h.account.testKey, 'Merchant-Id': h.account.merchantId },
+      }),
+      200,
+    );
+    assert.deepEqual(withTip.line_items, [
+      { name: 'Amount', quantity: 1, unit_amount: '1255' },
+      { name: 'Tip 15 %', quantity: 1, unit_amount: '188' },
+    ]);
     assert.equal(sale.status, 'requires_action');
     assert.equal(sale.paymentLink, `${h.runtime.config.publicBaseUrl}/pay/${sale.paymentId}`);
     // The merchant sees it as its own payment.
@@ -60,6 +70,18 @@ describeEachDatabase('pos.sale', (get) => {
     );
     assert.equal(sale.amount.value, '1025');
     assert.equal(sale.tip, '0');
+    // What was sold travels with the payment (§30.1): its lines and a description naming the terminal.
+    const merchantRead = await expectJson<{ description: string; line_items: unknown[] }>(
+      await h.call('GET', `/v1/merchant/payment/${sale.paymentId}`, {
+        headers: { 'Api-Key': h.account.testKey, 'Merchant-Id': h.account.merchantId },
+      }),
+      200,
+    );
+    assert.equal(merchantRead.description, 'Point of sale: Counter');
+    assert.deepEqual(merchantRead.line_items, [
+      { name: 'Espresso', quantity: 2, unit_amount: '300' },
+      { name: 'Croissant', quantity: 1, unit_amount: '425' },
+    ]);
     const refused = [
       { items: [{ itemId: 'item_9', quantity: 1 }] },
       { amount: '100', tipPercent: 12 },

@@ -73,6 +73,23 @@ export function priceSale(terminal: PosTerminalRow, sale: SaleRequest): { subtot
   return { subtotal, tip };
 }
 
+/** The sale's lines: the items, or the keypad amount when there is a tip to list beside it; then the tip. */
+function saleLines(
+  terminal: PosTerminalRow,
+  sale: SaleRequest,
+  subtotal: bigint,
+  tip: bigint,
+): { lineItems?: { name: string; quantity: number; unitAmount: string }[] } {
+  const lines = (sale.items ?? []).map((line) => {
+    const item = terminal.catalogue.find((_, i) => itemId(i) === line.itemId)!;
+    return { name: item.name, quantity: line.quantity, unitAmount: item.unitAmount };
+  });
+  if (sale.tipPercent === undefined) return lines.length > 0 ? { lineItems: lines } : {};
+  if (lines.length === 0) lines.push({ name: 'Amount', quantity: 1, unitAmount: subtotal.toString() });
+  lines.push({ name: `Tip ${sale.tipPercent} %`, quantity: 1, unitAmount: tip.toString() });
+  return { lineItems: lines };
+}
+
 export async function createPosSale(
   deps: PosSaleDeps,
   terminal: PosTerminalRow,
@@ -84,6 +101,9 @@ export async function createPosSale(
     amount: { unit: `iso4217/${terminal.currency}`, value: (subtotal + tip).toString() },
     // Unique per sale and readable in exports: which terminal rang it up.
     referenceId: `${terminal.id}-${randomBase62(8)}`,
+    // What was sold (§30.1), so exports, webhooks and the checkout say it: the lines add up to the amount exactly.
+    description: `Point of sale: ${terminal.name}`,
+    ...saleLines(terminal, sale, subtotal, tip),
   });
   refuseUnpriced(deps, input);
   const row = await deps.db.knex.transaction(async (trx) => {
