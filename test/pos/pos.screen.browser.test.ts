@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { BrowserContext, Page, Response } from 'playwright-core';
-import { captureWidths } from '../helpers/browser.js';
+import { assertAccessible, captureWidths } from '../helpers/browser.js';
 import { useChainSnapshots } from '../helpers/chain.js';
 import { eventually } from '../helpers/wait.js';
 import { expectJson } from '../gateway/harness.js';
@@ -75,6 +75,11 @@ describe('pos.screen (the point-of-sale screen in Chromium)', () => {
     assert.equal(sale.paymentLink, `${h.server.url}/pay/${sale.paymentId}`);
     await page.getByRole('img', { name: 'QR code: Checkout link' }).waitFor();
     await captureWidths(page, SHOTS, 'qr');
+    // A counter tablet, upright: the QR code still fits the screen without scrolling sideways.
+    await page.setViewportSize({ width: 800, height: 1100 });
+    await assertAccessible(page, 'the QR code on a tablet');
+    await page.screenshot({ path: join(SHOTS, 'qr-800.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // The buyer's phone opens the link the QR code carries and pays from its wallet.
     const buyer = await h.buyer(100_000_000n);
