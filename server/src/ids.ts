@@ -60,6 +60,7 @@ export const newId = {
   partner: () => `ptn_${randomBase62(16)}`,
   merchant: () => `mer_${randomBase62(16)}`,
   key: () => `key_${randomBase62(16)}`,
+  pos: () => `pos_${randomBase62(16)}`,
   user: () => `usr_${randomBase62(16)}`,
   session: () => `ses_${randomBase62(16)}`,
   invitation: () => `inv_${randomBase62(16)}`,

@@ -4,6 +4,7 @@ import type { Operation } from './harness.js';
 export const UNKNOWN_PAYMENT = 'pay_AAAAAAAAAAAAAAAAAAAAAAAA';
 export const UNKNOWN_KEY = 'key_AAAAAAAAAAAAAAAA';
 export const UNKNOWN_PAYOUT = 'po_AAAAAAAAAAAAAAAAAAAA';
+export const UNKNOWN_POS = 'pos_AAAAAAAAAAAAAAAA';
 
 /** `path(id)` takes a payment id or a key id as the operation needs. */
 export const merchantDataOperations: Operation[] = [
@@ -58,6 +59,20 @@ export const merchantDataOperations: Operation[] = [
     hasBody: false,
   },
   { name: 'revokeApiKey', method: 'DELETE', path: () => `/v1/dashboard/api-keys/${UNKNOWN_KEY}`, hasBody: false },
+  { name: 'listPosTerminals', method: 'GET', path: () => '/v1/dashboard/pos-terminals', hasBody: false },
+  {
+    name: 'createPosTerminal',
+    method: 'POST',
+    path: () => '/v1/dashboard/pos-terminals',
+    body: { name: 'Counter', currency: 'USD' },
+    hasBody: true,
+  },
+  {
+    name: 'revokePosTerminal',
+    method: 'DELETE',
+    path: () => `/v1/dashboard/pos-terminals/${UNKNOWN_POS}`,
+    hasBody: false,
+  },
   { name: 'getSettings', method: 'GET', path: () => '/v1/dashboard/settings', hasBody: false },
   {
     name: 'updateSettings',

@@ -28,7 +28,7 @@ describe('deploy.webAssets', () => {
 
   it('the default is the workspace package’s dist, which holds every page the server serves', () => {
     assert.equal(realpathSync(DEFAULT_WEB_DIST), realpathSync(join(repoRoot, 'web/dist')));
-    for (const page of ['checkout.html', 'collect.html', 'dashboard.html', 'refund.html']) {
+    for (const page of ['checkout.html', 'collect.html', 'dashboard.html', 'refund.html', 'pos.html']) {
       assert.ok(readFileSync(join(DEFAULT_WEB_DIST, page), 'utf8').includes('<html'), page);
     }
   });

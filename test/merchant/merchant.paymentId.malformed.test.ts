@@ -97,6 +97,9 @@ function contractSites(): Site[] {
   const sites: Site[] = [];
   for (const api of apis) {
     for (const { doc, template, method, op, params } of operationsOf(api)) {
+      // The point-of-sale operations take a terminal and its key as well, and find only the terminal's own sales:
+      // test/pos/pos.key.refused.test.ts holds the same id rules for them.
+      if (JSON.stringify(op.security) === '[{"PosKey":[]}]') continue;
       for (const param of params) {
         if (!isObject(param.schema) || param.schema.$ref !== PARAM_SCHEMA) continue;
         const name = `${api} ${String(op.operationId)} (${String(param.in)} ${String(param.name)})`;

@@ -222,7 +222,12 @@ describe('ops.logs.redaction', () => {
     logger.info(
       {
         merchantApiKey: 'sk_test_leak1',
-        headers: { 'api-key': 'sk_test_leak2', authorization: 'Bearer leak3', 'webhook-signature': 'v1,leak4' },
+        headers: {
+          'api-key': 'sk_test_leak2',
+          authorization: 'Bearer leak3',
+          'webhook-signature': 'v1,leak4',
+          'pos-key': 'posk_test_leak9',
+        },
         err: { body: `{"fullName":"leak5"}`, config: { headers: { cookie: 'leak6' } } },
         endpoint: { secret: 'whsec_leak7' },
         payment: { collectedData: { fullName: 'leak8' } },

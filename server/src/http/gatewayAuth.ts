@@ -14,6 +14,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/connect.js';
 import type { Metrics } from '../observability/metrics.js';
 import { asciiHeader, hasBody } from './merchantAuth.js';
+import { authenticatePos } from './posAuth.js';
 import { rateLimit } from './rateLimit.js';
 import { PREVIEW_VERSIONS, PUBLISHED_VERSIONS } from '../versions.js';
 
@@ -206,6 +207,11 @@ export function gatewayAuth(
     // Solana Pay wallets send no credential (docs/decisions.md §19): the contract marks exactly those operations, and
     // their handlers never read `gatewayAuth`, so headers sent anyway change nothing.
     if (route.open) return next();
+    // The point-of-sale operations take the terminal's key and nothing else (docs/decisions.md §30.13).
+    if (route.posKey) {
+      res.locals.posAuth = await authenticatePos(runtime.db, req.path, req.headers);
+      return next();
+    }
     const auth = await authenticateGateway(runtime, req.headers);
     res.locals.gatewayAuth = auth;
     // WalletConnect Pay answers the version a request was served at; so does every answer from here on (§28).
@@ -223,6 +229,8 @@ const SOLANA_PAY_PATH = /^\/v1\/gateway\/payment\/([^/]+)\/solana-pay$/;
  */
 export function gatewayRateLimit(runtime: { config: Pick<Config, 'rateLimit'>; now: () => number }): RequestHandler {
   return rateLimit({ ...runtime.config.rateLimit, now: runtime.now }, (req, res) => {
+    const pos = res.locals.posAuth;
+    if (pos) return `pos:${pos.terminal.id}`;
     const auth = res.locals.gatewayAuth;
     if (!auth) {
       // The operations without credentials are limited per payment: the id is what their callers hold.

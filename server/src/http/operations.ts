@@ -20,6 +20,8 @@ export interface ContractRoute {
   headers: string[];
   /** The operation says `security: []`: it takes no credential at all (the gateway's Solana Pay operations). */
   open: boolean;
+  /** The operation takes the POS access key only (`security: [{PosKey: []}]`): the point-of-sale screen's. */
+  posKey: boolean;
 }
 
 declare module 'express-serve-static-core' {
@@ -70,6 +72,7 @@ export function contractRoutes(api: ApiName): ContractRoute[] {
           hasBody: !!operation.requestBody,
           headers,
           open: Array.isArray(operation.security) && operation.security.length === 0,
+          posKey: Array.isArray(operation.security) && JSON.stringify(operation.security) === '[{"PosKey":[]}]',
         });
       }
     }

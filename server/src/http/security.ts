@@ -218,6 +218,8 @@ export function securityHeaders(config: Pick<Config, 'corsOrigins'>): RequestHan
     if (isDashboardPagePath(req.path)) return dashboard(req, res, next);
     // A refund's claim page wants exactly the dashboard's policy: its own files only, this server's API, no framing.
     if (req.path === '/refund' || req.path.startsWith('/refund/')) return dashboard(req, res, next);
+    // So does the point-of-sale screen (docs/decisions.md §30.15).
+    if (req.path.startsWith('/pos/')) return dashboard(req, res, next);
     return api(req, res, next);
   };
 }

@@ -71,6 +71,8 @@ const SENSITIVE_HEADERS = [
   'set-cookie',
   'x-csrf-token',
   'webhook-signature',
+  // a point-of-sale terminal's access key (docs/decisions.md §30.13)
+  'pos-key',
 ];
 
 function redactPaths(): string[] {

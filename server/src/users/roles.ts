@@ -74,6 +74,10 @@ export const OPERATION_ROLES: Record<OperationId, Access> = {
   createApiKey: 'developer',
   rotateApiKey: 'developer',
   revokeApiKey: 'developer',
+  // Point-of-sale terminals: their keys take payments, so like API keys.
+  listPosTerminals: 'developer',
+  createPosTerminal: 'developer',
+  revokePosTerminal: 'developer',
   getSettings: 'viewer',
   updateSettings: 'owner',
   getDashboardFeeBalance: 'viewer',

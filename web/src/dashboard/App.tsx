@@ -8,6 +8,7 @@ import { Layout } from './Layout';
 import type { DashboardSession } from './schemas';
 import { BASE, isPublic, needsMerchant, parseRoute, safeNext, type Route } from './routes';
 import { ApiKeys } from './screens/ApiKeys';
+import { PosTerminals } from './screens/pos/PosTerminals';
 import { AuditLog } from './screens/AuditLog';
 import { Balances } from './screens/Balances';
 import { Invite } from './screens/Invite';
@@ -271,6 +272,8 @@ function Screen(props: { route: Route; hasMerchant: boolean; config: DashboardPa
       return <Webhooks />;
     case 'apiKeys':
       return <ApiKeys />;
+    case 'pos':
+      return <PosTerminals />;
     case 'settings':
       return <Settings chains={props.config.chains} />;
     case 'team':

@@ -22,6 +22,7 @@ const NAV: NavItem[] = [
   },
   { href: `${BASE}/webhooks`, label: 'Webhooks', active: (r) => r.name === 'webhooks' },
   { href: `${BASE}/api-keys`, label: 'API keys', active: (r) => r.name === 'apiKeys', roles: ['owner', 'developer'] },
+  { href: `${BASE}/pos`, label: 'Point of sale', active: (r) => r.name === 'pos', roles: ['owner', 'developer'] },
   { href: `${BASE}/settings`, label: 'Settings', active: (r) => r.name === 'settings' },
   { href: `${BASE}/settings/team`, label: 'Team', active: (r) => r.name === 'team', roles: ['owner'] },
   {
@@ -43,6 +44,7 @@ const TITLES: Record<Route['name'], string> = {
   payout: 'Payout',
   webhooks: 'Webhooks',
   apiKeys: 'API keys',
+  pos: 'Point of sale',
   settings: 'Settings',
   team: 'Team',
   auditLog: 'Audit log',

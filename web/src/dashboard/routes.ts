@@ -12,6 +12,7 @@ export type Route =
   | { name: 'payout'; payoutId: string }
   | { name: 'webhooks' }
   | { name: 'apiKeys' }
+  | { name: 'pos' }
   | { name: 'settings' }
   | { name: 'team' }
   | { name: 'auditLog' }
@@ -38,6 +39,8 @@ export function parseRoute(pathname: string): Route {
       return { name: 'balances' };
     case 'api-keys':
       return { name: 'apiKeys' };
+    case 'pos':
+      return { name: 'pos' };
     case 'settings':
       return { name: 'settings' };
     case 'settings/team':

@@ -665,6 +665,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/pos-terminals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List point-of-sale terminals
+         * @description The merchant's point-of-sale terminals of the request's mode, newest first, active and revoked.
+         */
+        get: operations["listPosTerminals"];
+        put?: never;
+        /**
+         * Create a point-of-sale terminal
+         * @description Creates a terminal in the request's mode, with its POS access key. **The key is shown only in this answer**;
+         *     Paygate keeps its hash. Enter it once on the counter's device at `/pos/{id}`.
+         */
+        post: operations["createPosTerminal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/pos-terminals/{posId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a point-of-sale terminal
+         * @description Revokes the terminal: its key is refused at once and the screen can take no more sales. Payments it created
+         *     are unaffected. It stays listed with `revokedAt`; cannot be undone. Already revoked: `409 invalid_state`.
+         */
+        delete: operations["revokePosTerminal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/settings": {
         parameters: {
             query?: never;
@@ -2665,6 +2711,63 @@ export interface components {
             revoked: components["schemas"]["ApiKey"];
         };
         /**
+         * PosCatalogueEntry
+         * @description An item of a terminal's catalogue; its id (`item_1`, …) is its place in the list.
+         */
+        PosCatalogueEntry: {
+            id: string;
+            name: string;
+            unitAmount: string;
+        };
+        /**
+         * PosTerminalInfo
+         * @description A point-of-sale terminal of the merchant (the screen at `/pos/{id}`): its name, the display prefix of its POS
+         *     access key (the key itself is shown once, at creation), its catalogue and tip buttons.
+         */
+        PosTerminalInfo: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            currency: string;
+            /** @description The first characters of the POS access key, to recognise it. */
+            keyPrefix: string;
+            catalogue: components["schemas"]["PosCatalogueEntry"][];
+            tipPercents: number[];
+            /** @description Unix seconds. */
+            createdAt: number;
+            /** @description Unix seconds; a revoked terminal's key is refused and it takes no sale. */
+            revokedAt: number | null;
+        };
+        /** PosTerminalList */
+        PosTerminalList: {
+            data: components["schemas"]["PosTerminalInfo"][];
+        };
+        /**
+         * CreatePosTerminalRequest
+         * @description A new terminal, in the request's mode. `currency` is the ISO 4217 code of every amount it takes; `catalogue`
+         *     prices are in that currency's minor units; `tipPercents` are the tip buttons (whole percents, distinct).
+         */
+        CreatePosTerminalRequest: {
+            name: string;
+            /** @example USD */
+            currency: string;
+            catalogue?: {
+                name: string;
+                unitAmount: string;
+            }[];
+            tipPercents?: number[];
+        };
+        /**
+         * CreatePosTerminalResponse
+         * @description The terminal, and its POS access key, shown only in this answer.
+         */
+        CreatePosTerminalResponse: {
+            terminal: components["schemas"]["PosTerminalInfo"];
+            /** @description The POS access key (`posk_test_…` / `posk_live_…`). Paygate keeps only its hash. */
+            key: string;
+        };
+        /**
          * SettlementAddresses
          * @description Where the gateway sends the funds of each chain: CAIP-2 chain id → address in that chain's form (for example
          *     `eip155:8453` → a `0x…` address, `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp` → a base58 account). Only the chain
@@ -3549,6 +3652,11 @@ export interface components {
          * @example key_4fQ9xT2mLp8RwZ3k
          */
         KeyIdPath: components["schemas"]["ApiKeyId"];
+        /**
+         * @description The terminal's id.
+         * @example pos_7kQ2mX9pL4wR8tZ3
+         */
+        PosIdPath: string;
         /**
          * @description A cursor: the payouts after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
          *     An id that names no visible payout is refused with `404 invalid_params`.
@@ -5446,6 +5554,201 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listPosTerminals: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The terminals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PosTerminalList"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPosTerminal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePosTerminalRequest"];
+            };
+        };
+        responses: {
+            /** @description The terminal, with its key shown once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePosTerminalResponse"];
+                };
+            };
+            /**
+             * @description The request breaks a rule; nothing was created. Codes:
+             *     - `params_validation`: the body breaks the schema, or `currency` is not an active ISO 4217 currency.
+             *     - `invalid_params`: the body cannot be read.
+             *     - `missing_merchant_id`, `header_not_ascii`: see the headers.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokePosTerminal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The terminal's id.
+                 * @example pos_7kQ2mX9pL4wR8tZ3
+                 */
+                posId: components["parameters"]["PosIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked terminal. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PosTerminalInfo"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Code `invalid_params`: `posId` names no terminal of this merchant in the request's mode; or
+             *     `merchant_not_found`.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Code `invalid_state`: the terminal is already revoked. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getSettings: {
         parameters: {
             query?: never;
@@ -6960,6 +7263,7 @@ export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<co
 export const paymentTimelineEntryKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineEntry"]["kind"]> = ["transition", "event"];
 export const refundPaymentRequestSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundPaymentRequest"]["source"]> = ["payment", "excess"];
 export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
+export const posTerminalInfoModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PosTerminalInfo"]["mode"]> = ["test", "live"];
 export const settlementModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SettlementMode"]> = ["direct", "collected"];
 export const payoutStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Payout"]["state"]> = ["planned", "sent", "final", "failed"];
 export const webhookModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMode"]> = ["test", "live"];

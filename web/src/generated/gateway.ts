@@ -387,6 +387,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/gateway/pos/{posId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a point-of-sale terminal
+         * @description What the point-of-sale screen at `/pos/{posId}` needs to ring up a sale: the terminal's name, mode, currency,
+         *     catalogue and tip buttons. The screen calls it once the key is entered, which also checks the key.
+         */
+        get: operations["getPosTerminal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/pos/{posId}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ring up a sale
+         * @description Creates a payment for the terminal's merchant, in the terminal's mode and currency: a keypad `amount` or
+         *     catalogue `items`, plus an optional tip from the terminal's tip buttons (`round(subtotal × percent / 100)`,
+         *     halves up). The answer carries what the screen shows the buyer: the checkout link and, where the settlement mode
+         *     allows, Solana Pay and EIP-681 URIs. The payment is open for the server's default window (30 minutes).
+         */
+        post: operations["createPosPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/pos/{posId}/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a sale
+         * @description The status of a payment this terminal created, as of now (one past its deadline reads `expired`). Any other
+         *     payment, even of the same merchant, answers `404 payment_not_found`: the key follows its own sales only.
+         */
+        get: operations["getPosPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1616,6 +1681,98 @@ export interface components {
              */
             address: string;
         };
+        /**
+         * PosCatalogueItem
+         * @description An item of the terminal's catalogue, priced in the terminal's currency.
+         */
+        PosCatalogueItem: {
+            /** @description The item's id within the terminal (`item_1`, `item_2`, …), what a sale names. */
+            id: string;
+            name: string;
+            /** @description The price of one, in the currency's minor units. */
+            unitAmount: string;
+        };
+        /**
+         * PosTerminal
+         * @description What the point-of-sale screen needs to ring up a sale.
+         */
+        PosTerminal: {
+            id: string;
+            /** @description The terminal's name, chosen by the merchant (for example the shop counter). */
+            name: string;
+            /** @description The merchant's display name. */
+            merchantName?: string;
+            /**
+             * @description The mode of every payment the terminal creates.
+             * @enum {string}
+             */
+            mode: "test" | "live";
+            /** @description The `iso4217/<CODE>` unit of every amount the terminal takes. */
+            currency: string;
+            catalogue: components["schemas"]["PosCatalogueItem"][];
+            /** @description The tip buttons, whole percents; empty when the terminal offers no tip. */
+            tipPercents: number[];
+        };
+        /**
+         * CreatePosPaymentRequest
+         * @description A sale: either `amount` (typed on the keypad) or `items` (from the catalogue), never both, plus an optional tip.
+         *     The tip is `round(subtotal × tipPercent / 100)` in minor units, halves rounded up; the payment's amount is the
+         *     subtotal plus the tip.
+         */
+        CreatePosPaymentRequest: {
+            /** @description The keypad amount in the terminal currency's minor units. */
+            amount?: string;
+            items?: {
+                itemId: string;
+                quantity: number;
+            }[];
+            /** @description One of the terminal's `tipPercents`. */
+            tipPercent?: number;
+        };
+        /**
+         * MoneyAmount
+         * @description An amount as it appears in merchant requests and webhook payloads: a unit and a value in the unit's minor units.
+         *     Values are decimal strings, never numbers, so no precision is lost.
+         * @example {
+         *       "unit": "iso4217/USD",
+         *       "value": "1250"
+         *     }
+         */
+        MoneyAmount: {
+            /** @description `iso4217/<CODE>` for fiat (for example `iso4217/USD`) or `caip19/<CAIP-19 asset id>` for an on-chain asset. */
+            unit: string;
+            /** @description Amount in the unit's minor units (smallest denomination), as a non-negative decimal integer string. */
+            value: string;
+        };
+        /**
+         * PosPayment
+         * @description A payment the terminal created: its status, and what the screen shows the buyer to pay it (the hosted checkout
+         *     link, a Solana Pay transaction request when a Solana chain can pay it, and the payment URIs of its deposit
+         *     addresses, EIP-681 on EVM chains, when the merchant is in collected settlement).
+         */
+        PosPayment: {
+            paymentId: components["schemas"]["PaymentId"];
+            status: components["schemas"]["PaymentStatus"];
+            isFinal: boolean;
+            amount: components["schemas"]["MoneyAmount"];
+            /** @description The amount before the tip, in minor units. */
+            subtotal: string;
+            /** @description The tip, in minor units (`"0"` without one). */
+            tip: string;
+            /** @description Unix seconds. */
+            expiresAt: number;
+            /** @description The hosted checkout page of the payment, for any wallet's camera. */
+            paymentLink: string;
+            /** @description A Solana Pay transaction request (`solana:https://…`), or null when no Solana chain can pay. */
+            solanaPayLink: string | null;
+            /** @description The payment URIs of the payment's deposit addresses (EIP-681 on EVM chains), one per network and asset. */
+            paymentUris: {
+                chain: components["schemas"]["Caip2ChainId"];
+                /** @description The network and asset, for people (`USDC on Base`). */
+                label: string;
+                uri: string;
+            }[];
+        };
     };
     responses: {
         /**
@@ -1824,6 +1981,36 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description The request is invalid. Codes:
+         *
+         *     - `header_not_ascii`: `Pos-Key` holds non-ASCII or control characters;
+         *     - `params_validation`: a path parameter or the body breaks the schema or a rule of the sale;
+         *     - `invalid_params`: an unknown query parameter, or a body that cannot be read.
+         */
+        PosBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The request carries no usable POS access key. Codes:
+         *
+         *     - `missing_auth_headers`: no `Pos-Key` header;
+         *     - `invalid_api_key`: the key is unknown, revoked, malformed, or not the key of this terminal (an unknown terminal
+         *       answers the same, so the answer never says which terminals exist).
+         */
+        PosUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: {
         /**
@@ -1933,6 +2120,21 @@ export interface components {
          * @example solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp
          */
         SolanaPayChainQuery: string;
+        /**
+         * @description The point-of-sale terminal's id, `pos_` + 16 base62 characters (shown in the dashboard).
+         * @example pos_7kQ2mX9pL4wR8tZ3
+         */
+        PosIdPath: string;
+        /**
+         * @description The terminal's POS access key, `posk_test_` or `posk_live_` followed by 32 base62 characters, shown once when the
+         *     terminal is created in the dashboard. Sent as a header, never in a URL. It can only create payments for its
+         *     merchant on this terminal and follow those payments; every other operation of every API refuses it.
+         *
+         *     Missing → `401 missing_auth_headers`; unknown, revoked, of another terminal or malformed → `401 invalid_api_key`;
+         *     non-ASCII or control characters → `400 header_not_ascii`.
+         * @example posk_test_Xb4qT7mR2pL9wZ3kV8nC5dF1gH6jK0sA
+         */
+        PosKeyHeader: string;
     };
     requestBodies: never;
     headers: {
@@ -3253,6 +3455,145 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getPosTerminal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The terminal's POS access key, `posk_test_` or `posk_live_` followed by 32 base62 characters, shown once when the
+                 *     terminal is created in the dashboard. Sent as a header, never in a URL. It can only create payments for its
+                 *     merchant on this terminal and follow those payments; every other operation of every API refuses it.
+                 *
+                 *     Missing → `401 missing_auth_headers`; unknown, revoked, of another terminal or malformed → `401 invalid_api_key`;
+                 *     non-ASCII or control characters → `400 header_not_ascii`.
+                 * @example posk_test_Xb4qT7mR2pL9wZ3kV8nC5dF1gH6jK0sA
+                 */
+                "Pos-Key"?: components["parameters"]["PosKeyHeader"];
+            };
+            path: {
+                /**
+                 * @description The point-of-sale terminal's id, `pos_` + 16 base62 characters (shown in the dashboard).
+                 * @example pos_7kQ2mX9pL4wR8tZ3
+                 */
+                posId: components["parameters"]["PosIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The terminal. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PosTerminal"];
+                };
+            };
+            400: components["responses"]["PosBadRequest"];
+            401: components["responses"]["PosUnauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPosPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The terminal's POS access key, `posk_test_` or `posk_live_` followed by 32 base62 characters, shown once when the
+                 *     terminal is created in the dashboard. Sent as a header, never in a URL. It can only create payments for its
+                 *     merchant on this terminal and follow those payments; every other operation of every API refuses it.
+                 *
+                 *     Missing → `401 missing_auth_headers`; unknown, revoked, of another terminal or malformed → `401 invalid_api_key`;
+                 *     non-ASCII or control characters → `400 header_not_ascii`.
+                 * @example posk_test_Xb4qT7mR2pL9wZ3kV8nC5dF1gH6jK0sA
+                 */
+                "Pos-Key"?: components["parameters"]["PosKeyHeader"];
+            };
+            path: {
+                /**
+                 * @description The point-of-sale terminal's id, `pos_` + 16 base62 characters (shown in the dashboard).
+                 * @example pos_7kQ2mX9pL4wR8tZ3
+                 */
+                posId: components["parameters"]["PosIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePosPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment, ready to be shown to the buyer. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PosPayment"];
+                };
+            };
+            400: components["responses"]["PosBadRequest"];
+            401: components["responses"]["PosUnauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPosPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The terminal's POS access key, `posk_test_` or `posk_live_` followed by 32 base62 characters, shown once when the
+                 *     terminal is created in the dashboard. Sent as a header, never in a URL. It can only create payments for its
+                 *     merchant on this terminal and follow those payments; every other operation of every API refuses it.
+                 *
+                 *     Missing → `401 missing_auth_headers`; unknown, revoked, of another terminal or malformed → `401 invalid_api_key`;
+                 *     non-ASCII or control characters → `400 header_not_ascii`.
+                 * @example posk_test_Xb4qT7mR2pL9wZ3kV8nC5dF1gH6jK0sA
+                 */
+                "Pos-Key"?: components["parameters"]["PosKeyHeader"];
+            };
+            path: {
+                /**
+                 * @description The point-of-sale terminal's id, `pos_` + 16 base62 characters (shown in the dashboard).
+                 * @example pos_7kQ2mX9pL4wR8tZ3
+                 */
+                posId: components["parameters"]["PosIdPath"];
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the caller, malformed or not, is
+                 *     `404 payment_not_found`; only an id over 128 characters is refused with `400 params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                id: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PosPayment"];
+                };
+            };
+            400: components["responses"]["PosBadRequest"];
+            401: components["responses"]["PosUnauthorized"];
+            404: components["responses"]["PaymentNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -3270,3 +3611,4 @@ export const collectDataFieldTypeValues: ReadonlyArray<FlattenedDeepRequired<com
 export const networkUnavailableReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["NetworkUnavailableReason"]> = ["network_unavailable"];
 export const depositsUnavailableReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DepositsUnavailableReason"]> = ["no_deposit_network", "no_settlement_address", "no_pegged_asset"];
 export const paymentFailureCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentFailureCode"]> = ["declined_user"];
+export const posTerminalModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PosTerminal"]["mode"]> = ["test", "live"];

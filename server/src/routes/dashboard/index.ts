@@ -6,6 +6,7 @@ import { activateTwoFactorHandler } from './activateTwoFactor.js';
 import { cancelDashboardPaymentHandler } from './cancelDashboardPayment.js';
 import { createApiKeyHandler } from './createApiKey.js';
 import { createInvitationHandler } from './createInvitation.js';
+import { createPosTerminalHandler } from './createPosTerminal.js';
 import { createWebhookEndpointHandler } from './createWebhookEndpoint.js';
 import type { DashboardRouterDeps } from './deps.js';
 import { deleteWebhookEndpointHandler } from './deleteWebhookEndpoint.js';
@@ -29,6 +30,7 @@ import { listApiKeysHandler } from './listApiKeys.js';
 import { listAuditLogHandler } from './listAuditLog.js';
 import { listDashboardPaymentsHandler } from './listDashboardPayments.js';
 import { listDashboardPayoutsHandler } from './listDashboardPayouts.js';
+import { listPosTerminalsHandler } from './listPosTerminals.js';
 import { listSessionsHandler } from './listSessions.js';
 import { listWebhookDeliveriesHandler } from './listWebhookDeliveries.js';
 import { lookupInvitationHandler } from './lookupInvitation.js';
@@ -40,6 +42,7 @@ import { resendFailedWebhookDeliveriesHandler } from './resendFailedWebhookDeliv
 import { resendWebhookDeliveryHandler } from './resendWebhookDelivery.js';
 import { revokeApiKeyHandler } from './revokeApiKey.js';
 import { revokeInvitationHandler } from './revokeInvitation.js';
+import { revokePosTerminalHandler } from './revokePosTerminal.js';
 import { revokeSessionHandler } from './revokeSession.js';
 import { rotateApiKeyHandler } from './rotateApiKey.js';
 import { rotateWebhookSecretHandler } from './rotateWebhookSecret.js';
@@ -98,6 +101,9 @@ export function dashboardRouter(deps: DashboardRouterDeps): RequestHandler {
     createApiKey: createApiKeyHandler(deps),
     rotateApiKey: rotateApiKeyHandler(deps),
     revokeApiKey: revokeApiKeyHandler(deps),
+    listPosTerminals: listPosTerminalsHandler(deps),
+    createPosTerminal: createPosTerminalHandler(deps),
+    revokePosTerminal: revokePosTerminalHandler(deps),
 
     getSettings: getSettingsHandler(deps),
     updateSettings: updateSettingsHandler(deps),

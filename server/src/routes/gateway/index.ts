@@ -6,25 +6,29 @@ import { contractRouter } from '../../http/operations.js';
 import { refundClaimRateLimit } from '../../http/claimRateLimit.js';
 import { gatewayRateLimit } from '../../http/gatewayAuth.js';
 import type { PaymentNotifier } from '../../payments/paymentWatch.js';
+import type { PosSaleDeps } from '../../pos/sales.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
 import type { CheckoutSource } from './checkoutOf.js';
 import { claimRefundHandler } from './claimRefund.js';
 import { confirmPaymentHandler } from './confirmPayment.js';
+import { createPosPaymentHandler } from './createPosPayment.js';
 import { fetchActionHandler } from './fetchAction.js';
 import { getDepositOptionsHandler } from './getDepositOptions.js';
 import { getPaymentOptionsHandler } from './getPaymentOptions.js';
 import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
+import { getPosPaymentHandler } from './getPosPayment.js';
+import { getPosTerminalHandler } from './getPosTerminal.js';
 import { getSolanaPayIconHandler } from './getSolanaPayIcon.js';
 import { getSolanaPayLabelHandler } from './getSolanaPayLabel.js';
 import { lookupRefundClaimHandler } from './lookupRefundClaim.js';
 import { postSolanaPayTransactionHandler } from './postSolanaPayTransaction.js';
 
 /** What the gateway's handlers read, each its own part of it (a Runtime has all of it). */
-export interface GatewayRouterDeps extends BuyerPaymentDeps, CheckoutSource {
+export interface GatewayRouterDeps extends BuyerPaymentDeps, CheckoutSource, PosSaleDeps {
   /** Wakes the long polls of status and confirm when a payment changes. */
   paymentNotifier: PaymentNotifier;
-  config: Pick<Config, 'rateLimit'>;
+  config: Pick<Config, 'rateLimit' | 'publicBaseUrl'>;
 }
 
 /**
@@ -48,5 +52,8 @@ export function gatewayRouter(deps: GatewayRouterDeps): RequestHandler {
     getSolanaPayIcon: getSolanaPayIconHandler(),
     lookupRefundClaim: [claimLimit, lookupRefundClaimHandler(deps)],
     claimRefund: [claimLimit, claimRefundHandler(deps)],
+    getPosTerminal: getPosTerminalHandler(),
+    createPosPayment: createPosPaymentHandler(deps),
+    getPosPayment: getPosPaymentHandler(deps),
   });
 }
