@@ -1,7 +1,8 @@
 /**
- * The overview in a real Chromium against a real server: a new merchant's empty state, then per-currency totals and
- * the daily-volume chart with its hidden data table once payments exist (exact amounts, success rate), and a failing
- * read shown instead of the figures.
+ * The overview in a real Chromium against a real server: a new merchant's empty state with its first steps (no curl
+ * line), then per-currency totals and the daily-volume chart with its hidden data table once payments exist (exact
+ * amounts, success rate with its denominator said, bars whose values show on hover and keyboard focus), and a failing
+ * read shown instead of the figures (issue 31 finding 14).
  */
 import assert from 'node:assert/strict';
 import { startScreens, type ScreensHarness } from './screens.js';
@@ -13,11 +14,22 @@ describe('dashboard.overview [browser]', function () {
   });
   after(() => s?.close());
 
-  it('a new merchant sees the empty state', async () => {
+  it('a new merchant sees the empty state with a first-steps checklist, and no API call to copy', async () => {
     const m = await s.d.merchant();
     const { page, problems } = await s.open(m, '/dashboard');
     await page.getByTestId('overview-empty').waitFor();
     await page.getByRole('heading', { name: 'No payments yet' }).waitFor();
+    const empty = (await page.getByTestId('overview-empty').textContent()) ?? '';
+    assert.ok(!/POST|curl|\/v1\//.test(empty), `no API call in the empty state: ${empty}`);
+    const steps = page.getByRole('list', { name: 'First steps' });
+    await steps.waitFor();
+    // The merchant was created with an API key; it has no webhook endpoint and no test payment yet.
+    const items = (await steps.getByRole('listitem').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    assert.equal(items.length, 3, items.join(' | '));
+    assert.match(items[0]!, /^Done: Create an API key/);
+    assert.match(items[1]!, /^To do: Add a webhook endpoint/);
+    assert.match(items[2]!, /^To do: Make a test payment/);
+    await steps.getByRole('link', { name: 'Add a webhook endpoint' }).waitFor();
     await s.review(page, 'overview-empty');
     assert.deepEqual(problems, []);
   });
@@ -47,9 +59,25 @@ describe('dashboard.overview [browser]', function () {
     assert.notEqual(usd.today.successRate, null, 'one succeeded and one failed payment make a rate');
     const percent = `${(Number(usd.today.successRate) * 100).toFixed(1)}%`;
     assert.ok((await today.textContent())!.includes(percent), `${percent} in ${await today.textContent()}`);
-    // The chart is drawn (a canvas) and hidden from assistive technology; its numbers are in the hidden table.
-    await card.locator('[data-testid="chart-iso4217/USD"] canvas').first().waitFor({ state: 'attached' });
-    assert.equal(await card.locator('[data-testid="chart-iso4217/USD"]').getAttribute('aria-hidden'), 'true');
+    // The rate's denominator is said: the finished payments, the one still open left out.
+    assert.ok(
+      (await today.textContent())!.includes('of finished payments; 1 open not counted'),
+      `denominator in ${await today.textContent()}`,
+    );
+    // The chart is one bar a day, not a line ramping between days; a bar's values show on hover and on focus.
+    const chart = card.getByRole('group', { name: /Daily volume in USD/ });
+    assert.equal(await chart.locator('canvas, svg path').count(), 0, 'no line drawn between days');
+    assert.equal(await chart.locator('[data-day]').count(), 30);
+    const readout = card.getByTestId('chart-readout-iso4217/USD');
+    await chart.locator('[data-day="2026-02-18"]').hover();
+    assert.equal((await readout.textContent())?.trim(), `2026-02-18: ${volume}, 3 payments`);
+    await chart.locator('[data-day="2026-02-10"]').hover();
+    assert.equal((await readout.textContent())?.trim(), '2026-02-10: $0.00, 0 payments');
+    await chart.focus();
+    await page.keyboard.press('End');
+    assert.equal((await readout.textContent())?.trim(), `2026-02-18: ${volume}, 3 payments`);
+    await page.keyboard.press('ArrowLeft');
+    assert.equal((await readout.textContent())?.trim(), '2026-02-17: $0.00, 0 payments');
     const table = card.locator('table');
     assert.match((await table.locator('caption').textContent())!, /Daily volume in USD, last 30 days/);
     assert.equal(await table.locator('tbody tr').count(), 30);

@@ -1957,6 +1957,12 @@ export interface components {
              */
             succeeded: number;
             /**
+             * @description How many of them have not reached a final status yet (`requires_action` or `processing`): the payments the
+             *     success rate leaves out, so a screen can say what the rate is of.
+             * @example 2
+             */
+            open: number;
+            /**
              * @description `succeeded` divided by the number of the window's payments that reached a final status (`succeeded`,
              *     `failed`, `expired`, `cancelled`; payments still `requires_action` or `processing` are left out), as a
              *     decimal string with 4 digits after the point, rounded half up (`"0.9500"`); `null` when none is final yet.
