@@ -14,7 +14,7 @@ describe('dashboard.overview [browser]', function () {
   });
   after(() => s?.close());
 
-  it('a new merchant sees the empty state with a first-steps checklist, and no API call to copy', async () => {
+  it('a new merchant sees first steps instead of an API call, creates a test payment and gets its checkout link', async () => {
     const m = await s.d.merchant();
     const { page, problems } = await s.open(m, '/dashboard');
     await page.getByTestId('overview-empty').waitFor();
@@ -31,6 +31,23 @@ describe('dashboard.overview [browser]', function () {
     assert.match(items[2]!, /^To do: Make a test payment/);
     await steps.getByRole('link', { name: 'Add a webhook endpoint' }).waitFor();
     await s.review(page, 'overview-empty');
+
+    // "Create a test payment": a refused amount is said beside its field, then the payment's checkout link is given.
+    await page.getByRole('button', { name: 'Create a test payment' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a test payment' });
+    await dialog.getByLabel('Amount (US dollars)').fill('twelve');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByText('Enter an amount in dollars, such as 12.50.').waitFor();
+    await dialog.getByLabel('Amount (US dollars)').fill('12.5');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const made = page.getByTestId('test-payment');
+    await made.getByRole('button', { name: 'Copy checkout link' }).waitFor();
+    const href = await made.getByRole('link', { name: 'Open the checkout' }).getAttribute('href');
+    assert.match(href ?? '', /\/pay\/pay_[A-Za-z0-9]+$/);
+    // The overview reads again: the payment is counted and its step is done.
+    await page.locator('[data-currency="iso4217/USD"]').waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'Done: Make a test payment' }).waitFor();
+    await s.review(page, 'overview-test-payment');
     assert.deepEqual(problems, []);
   });
 

@@ -9,6 +9,7 @@ import { useLoad } from '../../kit/request.js';
 import { currencyCode, formatCount, formatMoney, formatRate } from './parts/format.js';
 import { getOverview, type Totals } from './parts/requests.js';
 import { FirstSteps } from './parts/FirstSteps.js';
+import { TestPaymentAction } from './parts/TestPayment.js';
 import { fillDays, VolumeChart } from './parts/VolumeChart.js';
 
 const WINDOWS = [
@@ -19,7 +20,7 @@ const WINDOWS = [
 
 export function Overview() {
   const { api, mode } = useDashboard();
-  const [load] = useLoad(() => getOverview(api), [api, mode]);
+  const [load, reload] = useLoad(() => getOverview(api), [api, mode]);
 
   return (
     <section class="screen" aria-labelledby="overview-title">
@@ -33,6 +34,7 @@ export function Overview() {
         {(data) => (
           <>
             <FirstSteps hasTestPayment={mode === 'test' && data.currencies.length > 0} />
+            <TestPaymentAction onCreated={reload} />
             {data.currencies.length === 0 ? (
               <div class="card" data-testid="overview-empty">
                 <h2>No payments yet</h2>

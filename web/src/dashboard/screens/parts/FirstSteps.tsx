@@ -46,7 +46,7 @@ export function FirstSteps({ hasTestPayment }: { hasTestPayment: boolean }) {
     {
       done: hasTestPayment,
       title: 'Make a test payment',
-      how: 'Create one from your server with the test key; its page has a simulator that moves it along.',
+      how: 'Create one below, or from your server with the test key, and pay it on its checkout.',
       path: '/dashboard/payments',
     },
   ];
