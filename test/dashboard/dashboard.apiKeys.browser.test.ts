@@ -40,7 +40,7 @@ describe('dashboard.apiKeys browser', () => {
     assert.equal(await page.getByText(secret).count(), 0, 'the secret is gone once closed');
     const row = page.locator('tr', { hasText: 'shop backend' });
     await row.waitFor();
-    assert.ok(secret.startsWith(((await row.locator('td.mono').textContent()) ?? '').replace('…', '')));
+    assert.ok(secret.startsWith(((await row.locator('.mono').textContent()) ?? '').replace('…', '')));
     await d.capture(page, 'api-keys');
 
     await row.getByRole('button', { name: /^Rotate/ }).click();

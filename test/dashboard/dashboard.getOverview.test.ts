@@ -9,6 +9,7 @@ interface Window {
   volume: string;
   count: number;
   succeeded: number;
+  open: number;
   successRate: string | null;
 }
 interface Overview {
@@ -83,19 +84,26 @@ describeEachDatabase('dashboard.getOverview', (get) => {
     assert.deepEqual(o.currencies, [
       {
         currency: 'iso4217/EUR',
-        today: { volume: '0', count: 0, succeeded: 0, successRate: null },
-        last7Days: { volume: '200', count: 1, succeeded: 1, successRate: '1.0000' },
-        last30Days: { volume: '500', count: 2, succeeded: 2, successRate: '1.0000' },
+        today: { volume: '0', count: 0, succeeded: 0, open: 0, successRate: null },
+        last7Days: { volume: '200', count: 1, succeeded: 1, open: 0, successRate: '1.0000' },
+        last30Days: { volume: '500', count: 2, succeeded: 2, open: 0, successRate: '1.0000' },
       },
       {
         currency: 'iso4217/USD',
-        // 10 succeeded of 11 final (the open payments are left out of the rate).
-        today: { volume: big10, count: 13, succeeded: 10, successRate: '0.9091' },
-        last7Days: { volume: (BigInt(big10) + 1250n).toString(), count: 16, succeeded: 11, successRate: '0.8462' },
+        // 10 succeeded of 11 final (the 2 open payments are left out of the rate, and counted in `open`).
+        today: { volume: big10, count: 13, succeeded: 10, open: 2, successRate: '0.9091' },
+        last7Days: {
+          volume: (BigInt(big10) + 1250n).toString(),
+          count: 16,
+          succeeded: 11,
+          open: 3,
+          successRate: '0.8462',
+        },
         last30Days: {
           volume: (BigInt(big10) + 1250n + 5n + 3n).toString(),
           count: 19,
           succeeded: 13,
+          open: 3,
           successRate: '0.8125',
         },
       },

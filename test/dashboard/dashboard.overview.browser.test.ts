@@ -1,7 +1,8 @@
 /**
- * The overview in a real Chromium against a real server: a new merchant's empty state, then per-currency totals and
- * the daily-volume chart with its hidden data table once payments exist (exact amounts, success rate), and a failing
- * read shown instead of the figures.
+ * The overview in a real Chromium against a real server: a new merchant's empty state with its first steps (no curl
+ * line), then per-currency totals and the daily-volume chart with its hidden data table once payments exist (exact
+ * amounts, success rate with its denominator said, bars whose values show on hover and keyboard focus), and a failing
+ * read shown instead of the figures (issue 31 finding 14).
  */
 import assert from 'node:assert/strict';
 import { startScreens, type ScreensHarness } from './screens.js';
@@ -13,12 +14,40 @@ describe('dashboard.overview [browser]', function () {
   });
   after(() => s?.close());
 
-  it('a new merchant sees the empty state', async () => {
+  it('a new merchant sees first steps instead of an API call, creates a test payment and gets its checkout link', async () => {
     const m = await s.d.merchant();
     const { page, problems } = await s.open(m, '/dashboard');
     await page.getByTestId('overview-empty').waitFor();
     await page.getByRole('heading', { name: 'No payments yet' }).waitFor();
+    const empty = (await page.getByTestId('overview-empty').textContent()) ?? '';
+    assert.ok(!/POST|curl|\/v1\//.test(empty), `no API call in the empty state: ${empty}`);
+    const steps = page.getByRole('list', { name: 'First steps' });
+    await steps.waitFor();
+    // The merchant was created with an API key; it has no webhook endpoint and no test payment yet.
+    const items = (await steps.getByRole('listitem').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    assert.equal(items.length, 3, items.join(' | '));
+    assert.match(items[0]!, /^Done: Create an API key/);
+    assert.match(items[1]!, /^To do: Add a webhook endpoint/);
+    assert.match(items[2]!, /^To do: Make a test payment/);
+    await steps.getByRole('link', { name: 'Add a webhook endpoint' }).waitFor();
     await s.review(page, 'overview-empty');
+
+    // "Create a test payment": a refused amount is said beside its field, then the payment's checkout link is given.
+    await page.getByRole('button', { name: 'Create a test payment' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a test payment' });
+    await dialog.getByLabel('Amount (US dollars)').fill('twelve');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await dialog.getByText('Enter an amount in dollars, such as 12.50.').waitFor();
+    await dialog.getByLabel('Amount (US dollars)').fill('12.5');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const made = page.getByTestId('test-payment');
+    await made.getByRole('button', { name: 'Copy checkout link' }).waitFor();
+    const href = await made.getByRole('link', { name: 'Open the checkout' }).getAttribute('href');
+    assert.match(href ?? '', /\/pay\/pay_[A-Za-z0-9]+$/);
+    // The overview reads again: the payment is counted and its step is done.
+    await page.locator('[data-currency="iso4217/USD"]').waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'Done: Make a test payment' }).waitFor();
+    await s.review(page, 'overview-test-payment');
     assert.deepEqual(problems, []);
   });
 
@@ -47,9 +76,25 @@ describe('dashboard.overview [browser]', function () {
     assert.notEqual(usd.today.successRate, null, 'one succeeded and one failed payment make a rate');
     const percent = `${(Number(usd.today.successRate) * 100).toFixed(1)}%`;
     assert.ok((await today.textContent())!.includes(percent), `${percent} in ${await today.textContent()}`);
-    // The chart is drawn (a canvas) and hidden from assistive technology; its numbers are in the hidden table.
-    await card.locator('[data-testid="chart-iso4217/USD"] canvas').first().waitFor({ state: 'attached' });
-    assert.equal(await card.locator('[data-testid="chart-iso4217/USD"]').getAttribute('aria-hidden'), 'true');
+    // The rate's denominator is said: the finished payments, the one still open left out.
+    assert.ok(
+      (await today.textContent())!.includes('of finished payments; 1 open not counted'),
+      `denominator in ${await today.textContent()}`,
+    );
+    // The chart is one bar a day, not a line ramping between days; a bar's values show on hover and on focus.
+    const chart = card.getByRole('group', { name: /Daily volume in USD/ });
+    assert.equal(await chart.locator('canvas, svg path').count(), 0, 'no line drawn between days');
+    assert.equal(await chart.locator('[data-day]').count(), 30);
+    const readout = card.getByTestId('chart-readout-iso4217/USD');
+    await chart.locator('[data-day="2026-02-18"]').hover();
+    assert.equal((await readout.textContent())?.trim(), `2026-02-18: ${volume}, 3 payments`);
+    await chart.locator('[data-day="2026-02-10"]').hover();
+    assert.equal((await readout.textContent())?.trim(), '2026-02-10: $0.00, 0 payments');
+    await chart.focus();
+    await page.keyboard.press('End');
+    assert.equal((await readout.textContent())?.trim(), `2026-02-18: ${volume}, 3 payments`);
+    await page.keyboard.press('ArrowLeft');
+    assert.equal((await readout.textContent())?.trim(), '2026-02-17: $0.00, 0 payments');
     const table = card.locator('table');
     assert.match((await table.locator('caption').textContent())!, /Daily volume in USD, last 30 days/);
     assert.equal(await table.locator('tbody tr').count(), 30);

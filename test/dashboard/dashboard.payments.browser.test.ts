@@ -30,6 +30,12 @@ describe('dashboard.payments [browser]', function () {
     await rows(page).nth(2).waitFor();
     assert.deepEqual((await rowIds(page)).sort(), [...ids].sort());
     assert.match((await rows(page).first().textContent())!, /\$12\.50/);
+    // Statuses in the merchant's words (issue 31 finding 16), not the contract's ids.
+    const processingRow = (await page.locator(`tr[data-payment="${ids[1]}"]`).textContent())!;
+    assert.ok(processingRow.includes('Confirming') && !processingRow.includes('processing'), processingRow);
+    const waitingRow = (await page.locator(`tr[data-payment="${ids[0]}"]`).textContent())!;
+    assert.ok(waitingRow.includes('Waiting for payment') && !/requires/.test(waitingRow), waitingRow);
+    assert.ok((await page.getByLabel('Status').textContent())!.includes('Waiting for payment'));
     await s.review(page, 'payments');
 
     // Status filter: one row, and the filter is in the URL.

@@ -29,7 +29,7 @@ describe('dashboard.settings browser', () => {
     const icon = page.getByLabel('Icon URL');
     await icon.fill('ftp://example.com/icon.png');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByText('iconUrl must be an http(s) URL').waitFor();
+    await page.getByText('Must be an http(s) URL of at most 2048 characters.', { exact: true }).waitFor();
     assert.equal(await icon.getAttribute('aria-invalid'), 'true');
     await icon.fill('');
 

@@ -95,9 +95,35 @@ describeEachDatabase('dashboard.updateSettings', (get) => {
     const modeChanges = audit.data.filter((e) => e.action === 'updateSettings' && e.details?.settlementMode);
     assert.deepEqual(
       modeChanges.map((e) => e.details),
-      [{ fields: ['settlementAddresses', 'settlementMode'], settlementMode: 'collected' }],
+      [
+        {
+          fields: ['settlementAddresses', 'settlementMode'],
+          changes: { settlementMode: { from: 'direct', to: 'collected' } },
+          settlementMode: 'collected',
+        },
+      ],
     );
     await expectJson(await update({ settlementMode: 'direct' }), 200);
+  });
+
+  it('updateSettings audits only the fields it changed, not every field the form sent', async () => {
+    await expectJson(await update({ name: 'Same Shop', collectData: false, requireTwoFactor: false }), 200);
+    // The settings form sends every field; only the name and collectData differ from what is stored.
+    await expectJson(
+      await update({ name: 'Other Shop', collectData: true, requireTwoFactor: false, settlementMode: 'direct' }),
+      200,
+    );
+    const audit = await listAudit(d.harness.runtime, m.account.merchantId, { limit: 100 });
+    const renamed = audit.data.filter((e) => JSON.stringify(e.details).includes('Other Shop'));
+    assert.deepEqual(
+      renamed.map((e) => e.details),
+      [
+        {
+          fields: ['collectData', 'name'],
+          changes: { name: { from: 'Same Shop', to: 'Other Shop' }, collectData: { from: false, to: true } },
+        },
+      ],
+    );
   });
 
   it('updateSettings is refused to an API key, which acts as a developer (403 forbidden)', async () => {

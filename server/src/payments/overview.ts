@@ -38,7 +38,13 @@ function windowOf(rows: DayTotals[]): OverviewWindow {
     succeeded += r.succeeded;
     final += r.final;
   }
-  return { volume: volume.toString(), count, succeeded, successRate: successRate(succeeded, final) };
+  return {
+    volume: volume.toString(),
+    count,
+    succeeded,
+    open: count - final,
+    successRate: successRate(succeeded, final),
+  };
 }
 
 const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);

@@ -70,6 +70,7 @@ export const OPERATION_ROLES: Record<OperationId, Access> = {
   cancelDashboardPayment: 'developer',
   refundDashboardPayment: 'developer',
   simulateDashboardPayment: 'developer',
+  createDashboardTestPayment: 'developer',
   listApiKeys: 'developer',
   createApiKey: 'developer',
   rotateApiKey: 'developer',

@@ -587,6 +587,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/test-payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a test payment (test mode)
+         * @description The merchant API's `createPayment`, for a **test** payment made from the dashboard, so a merchant can try the
+         *     checkout before writing any code: the same body, the same rules and the same answer (the hosted checkout URL in
+         *     `gatewayUrl`), with `payment.created` sent as usual. **Test mode only:** in live mode the answer is
+         *     `403 forbidden`. No `Idempotency-Key`: the dashboard creates one payment per click.
+         */
+        post: operations["createDashboardTestPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/api-keys": {
         parameters: {
             query?: never;
@@ -2008,6 +2031,12 @@ export interface components {
              */
             succeeded: number;
             /**
+             * @description How many of them have not reached a final status yet (`requires_action` or `processing`): the payments the
+             *     success rate leaves out, so a screen can say what the rate is of.
+             * @example 2
+             */
+            open: number;
+            /**
              * @description `succeeded` divided by the number of the window's payments that reached a final status (`succeeded`,
              *     `failed`, `expired`, `cancelled`; payments still `requires_action` or `processing` are left out), as a
              *     decimal string with 4 digits after the point, rounded half up (`"0.9500"`); `null` when none is final yet.
@@ -2647,6 +2676,191 @@ export interface components {
              * @enum {string}
              */
             to: "processing" | "succeeded" | "failed" | "expired" | "cancelled" | "settled";
+        };
+        /**
+         * CreatePaymentAmount
+         * @description The amount to charge, in a fiat currency. The buyer's wallet is offered on-chain assets worth this amount.
+         * @example {
+         *       "unit": "iso4217/USD",
+         *       "value": "1250"
+         *     }
+         */
+        CreatePaymentAmount: {
+            /**
+             * @description `iso4217/` followed by an active three-letter ISO 4217 currency code, upper case (`iso4217/USD`,
+             *     `iso4217/EUR`, `iso4217/JPY`). A well-formed code that is not an active currency the server can price
+             *     is refused with `400 params_validation`.
+             * @example iso4217/USD
+             */
+            unit: string;
+            /**
+             * @description The amount in the currency's **minor units**, as a decimal integer string: `"1250"` is USD 12.50.
+             *     A currency without a minor unit is given in whole units (`"1500"` is JPY 1,500).
+             *     Rules: digits only, no sign, no leading zero, greater than zero, 1 to 15 digits.
+             * @example 1250
+             */
+            value: string;
+        };
+        /**
+         * CheckoutOptions
+         * @description Where the hosted checkout sends the buyer's browser when the payment ends.
+         *
+         *     **The redirect is all or nothing, and a bad URL never refuses the payment.** When both `successUrl`
+         *     and `errorUrl` are valid `https://` URLs, the checkout redirects the buyer to `successUrl` after a
+         *     success and to `errorUrl` after a failure, expiry or cancellation. When either is missing or is not a valid
+         *     `https://` URL (for example `http://…`, a relative path or garbage), the redirect is **disabled** for
+         *     this payment and the checkout shows its own generic terminal pages instead; the payment is still created
+         *     and no error is returned. That is why the fields below are plain strings: the server does not reject them
+         *     for their format. The only refusal is a value longer than 2048 characters (`400 params_validation`).
+         *
+         *     Never treat the redirect as proof of payment: the buyer controls the browser. Confirm the outcome with
+         *     `getPaymentStatus` or a webhook.
+         * @example {
+         *       "successUrl": "https://shop.example.com/orders/10482/thank-you",
+         *       "errorUrl": "https://shop.example.com/orders/10482/payment-failed"
+         *     }
+         */
+        CheckoutOptions: {
+            /**
+             * @description The `https://` URL to send the buyer to after a success.
+             * @example https://shop.example.com/orders/10482/thank-you
+             */
+            successUrl?: string;
+            /**
+             * @description The `https://` URL to send the buyer to after a failure, expiry or cancellation.
+             * @example https://shop.example.com/orders/10482/payment-failed
+             */
+            errorUrl?: string;
+        };
+        /**
+         * LineItem
+         * @description One line of what was sold, in the payment's currency (camelCase, as request bodies are). The sum over all lines
+         *     of `quantity` × `unitAmount` must equal the payment's amount exactly.
+         * @example {
+         *       "name": "Flat white",
+         *       "quantity": 2,
+         *       "unitAmount": "350"
+         *     }
+         */
+        LineItem: {
+            /**
+             * @description What the line is, 1 to 200 characters, no control characters. Shown to the buyer at checkout.
+             * @example Flat white
+             */
+            name: string;
+            /**
+             * @description How many, a whole number from 1 to 1,000,000.
+             * @example 2
+             */
+            quantity: number;
+            /**
+             * @description The price of one, in the minor units of the payment's currency, as a decimal integer string (like
+             *     `amount.value`); `"0"` is allowed for a free line.
+             * @example 350
+             */
+            unitAmount: string;
+        };
+        /**
+         * LineItemList
+         * @description What was sold, 1 to 100 lines. Σ `quantity` × `unitAmount` must equal the payment's amount exactly, otherwise the
+         *     request is refused with `400 params_validation` naming both numbers.
+         */
+        LineItemList: components["schemas"]["LineItem"][];
+        /**
+         * CreatePaymentRequest
+         * @description The payment to create. Unknown fields are refused (`400 params_validation`), so a typo such as
+         *     `referenceID` is caught instead of silently ignored.
+         */
+        CreatePaymentRequest: {
+            amount: components["schemas"]["CreatePaymentAmount"];
+            /**
+             * @description Your order or reference identifier, 1 to 255 characters, no control characters. It is not required to be
+             *     unique; it is echoed back as `reference_id` in every payment snapshot and webhook so you can match the
+             *     payment to your order. The hosted checkout shows it to the buyer as the order reference, so never put
+             *     personal data (an email, a name) in it.
+             * @example order_10482
+             */
+            referenceId: string;
+            /**
+             * Format: int64
+             * @description When the payment window closes, in Unix seconds. Optional: the default is 30 minutes after creation.
+             *     It must be at least 60 seconds and at most 7 days after the server's current time, otherwise the request
+             *     is refused with `400 params_validation`. After this moment the buyer can no longer pay and the payment
+             *     becomes `expired` (a transaction already broadcast gets a grace period to confirm).
+             * @example 1771410600
+             */
+            expiresAt?: number;
+            checkout?: components["schemas"]["CheckoutOptions"];
+            description?: components["schemas"]["PaymentDescription"];
+            lineItems?: components["schemas"]["LineItemList"];
+            buyer?: components["schemas"]["PaymentBuyer"];
+            metadata?: components["schemas"]["PaymentMetadata"];
+        };
+        /**
+         * MerchantPaymentStatus
+         * @description The payment's status as the merchant **status** endpoints (`createPayment`, `getPaymentStatus`) report it.
+         *     Five values, of which three are terminal (`isFinal: true`):
+         *
+         *     | `status` | Terminal | Meaning |
+         *     |---|---|---|
+         *     | `pending` | no | Created, waiting for the buyer (the initial status) |
+         *     | `processing` | no | The buyer committed funds; the transaction awaits on-chain confirmation |
+         *     | `succeeded` | yes | Completed successfully: fulfil the order |
+         *     | `failed` | yes | Failed, rejected **or cancelled** |
+         *     | `expired` | yes | The payment window closed without completion |
+         *
+         *     It is derived from the gateway/webhook status (`PaymentStatus`, carried by `PaymentSnapshot.status`):
+         *
+         *     | `PaymentSnapshot.status` | `MerchantPaymentStatus` |
+         *     |---|---|
+         *     | `requires_action` | `pending` |
+         *     | `processing` | `processing` |
+         *     | `succeeded` | `succeeded` |
+         *     | `failed` | `failed` |
+         *     | `expired` | `expired` |
+         *     | `cancelled` | `failed` |
+         *
+         *     `pending` and `requires_action` are the same state seen from two sides. A cancelled payment reads
+         *     `failed` here so that code switching on these five values keeps working; the full payment
+         *     (`getPayment`, `listPayments`, webhooks) carries the precise `status: cancelled` and the `cancelled`
+         *     sub-object with who cancelled it.
+         *
+         *     Settlement and refunds are not statuses: a settled or refunded payment stays `succeeded`.
+         * @example pending
+         * @enum {string}
+         */
+        MerchantPaymentStatus: "pending" | "processing" | "succeeded" | "failed" | "expired";
+        /**
+         * CreatePaymentResponse
+         * @description The created payment. New fields may be added; ignore fields you do not know.
+         */
+        CreatePaymentResponse: {
+            paymentId: components["schemas"]["PaymentId"];
+            /**
+             * Format: uri
+             * @description The hosted checkout page for this payment. Redirect the buyer's browser to it (or open it in a web view);
+             *     the buyer chooses a wallet and pays there. Treat it as opaque: its form depends on the deployment.
+             * @example https://pay.example.com/checkout/pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+             */
+            gatewayUrl: string;
+            status: components["schemas"]["MerchantPaymentStatus"];
+            /**
+             * Format: int64
+             * @description When the payment window closes, in Unix seconds (the `expiresAt` you sent, or the 30-minute default).
+             * @example 1771410600
+             */
+            expiresAt: number;
+            /**
+             * @description Whether `status` is terminal. Always `false` for a new payment.
+             * @example false
+             */
+            isFinal: boolean;
+            /**
+             * @description Suggested delay, in milliseconds, before polling `getPaymentStatus` (2000 today). A suggestion, not a
+             *     contract; webhooks spare you polling altogether.
+             * @example 2000
+             */
+            pollInMs: number;
         };
         /**
          * ApiKeyId
@@ -5288,6 +5502,91 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createDashboardTestPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The test payment was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePaymentResponse"];
+                };
+            };
+            /**
+             * @description The request breaks a rule; nothing was created. Codes:
+             *     - `params_validation`: the body breaks the schema or a rule of `createPayment` (for example an amount with
+             *       a leading zero, a currency no chain of test mode can price, an empty `referenceId`); `param` names the
+             *       field when there is one.
+             *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
+             *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized-2"];
+            /**
+             * @description Not allowed. Codes:
+             *     - `forbidden`: the request is in live mode (test payments are made in test mode), or the credential may not
+             *       act for this merchant (a viewer).
+             *     - `not_sandbox_api_key`: a live key was sent to a sandbox server (`PAYGATE_ENV=staging`).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["MerchantNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -7263,6 +7562,7 @@ export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<co
 export const paymentTimelineEntryKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineEntry"]["kind"]> = ["transition", "event"];
 export const refundPaymentRequestSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundPaymentRequest"]["source"]> = ["payment", "excess"];
 export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
+export const merchantPaymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MerchantPaymentStatus"]> = ["pending", "processing", "succeeded", "failed", "expired"];
 export const posTerminalInfoModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PosTerminalInfo"]["mode"]> = ["test", "live"];
 export const settlementModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SettlementMode"]> = ["direct", "collected"];
 export const payoutStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Payout"]["state"]> = ["planned", "sent", "final", "failed"];

@@ -68,9 +68,37 @@ export function asFailure(err: unknown): Failure {
   };
 }
 
-/** The message for a field when the failure names it. */
+/** The schema validator's phrases, as sentences a merchant reads (issue 31 finding 13). */
+const PHRASES: [RegExp, (m: RegExpExecArray) => string][] = [
+  [/must NOT have fewer than 1 characters?/, () => 'Fill in this field.'],
+  [/must NOT have fewer than (\d+) characters/, (m) => `Use at least ${m[1]} characters.`],
+  [/must NOT have more than (\d+) characters/, (m) => `Use at most ${m[1]} characters.`],
+  [/must have required property/, () => 'Fill in this field.'],
+  [/must match format "uri"/, () => 'Enter a full web address, such as https://shop.example.com/hooks.'],
+  [/must match pattern/, () => 'This is not in the expected format.'],
+  [/must be equal to one of the allowed values/, () => 'Choose one of the values offered.'],
+  [/must be (string|integer|number|boolean|object|array)\b/, () => 'This value is not of the expected kind.'],
+  [/must NOT have additional properties/, () => 'This field is not one the server accepts.'],
+];
+
+/**
+ * A field's message as a sentence: the server's text without the field's path in front ("url: ", "body.url: ",
+ * "iconUrl "), the validator's phrases rewritten, a capital first and a full stop last.
+ */
+export function sentence(message: string, field: string): string {
+  for (const [pattern, say] of PHRASES) {
+    const m = pattern.exec(message);
+    if (m) return say(m);
+  }
+  const path = field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const bare = message.replace(new RegExp(`^(?:(?:body|query|path)[./])?${path}(?::\\s*|\\s+)`), '').trim();
+  const text = bare.charAt(0).toUpperCase() + bare.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** The message for a field when the failure names it, as a sentence. */
 export function fieldMessage(failure: Failure | null, field: string): string | null {
-  return failure?.param === field ? failure.message : null;
+  return failure?.param === field ? sentence(failure.message, field) : null;
 }
 
 /** The message shown at the top of a form: the failure's, unless it is shown beside one of `fields`. */

@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/connect.js';
 import type { DashboardAuthDeps } from '../../http/dashboardAuth.js';
 import type { LifecycleDeps } from '../../payments/lifecycle.js';
+import type { MerchantDeps } from '../../payments/merchantPayments.js';
 import type { InvitationDeps } from '../../team/invitations.js';
 import type { SignInDeps } from '../../users/signIn.js';
 import type { SecurityEventSink, UsersDeps } from '../../users/usersDeps.js';
@@ -29,9 +30,10 @@ export type DashboardRouterDeps = SignInDeps &
   AccountsDeps &
   AuditDeps &
   LifecycleDeps &
+  MerchantDeps &
   WebhookDeps &
   SettlementExportDeps & {
-    config: Pick<Config, 'settlement' | 'webhookSourceAddresses'>;
+    config: Pick<Config, 'settlement' | 'webhookSourceAddresses' | 'publicBaseUrl'>;
     /** The per-key rate limit, shared with the merchant router (http/rateLimit.ts). */
     merchantKeyLimit: RequestHandler;
   };

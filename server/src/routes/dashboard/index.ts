@@ -4,6 +4,7 @@ import { contractRouter } from '../../http/operations.js';
 import { acceptInvitationHandler } from './acceptInvitation.js';
 import { activateTwoFactorHandler } from './activateTwoFactor.js';
 import { cancelDashboardPaymentHandler } from './cancelDashboardPayment.js';
+import { createDashboardTestPaymentHandler } from './createDashboardTestPayment.js';
 import { createApiKeyHandler } from './createApiKey.js';
 import { createInvitationHandler } from './createInvitation.js';
 import { createPosTerminalHandler } from './createPosTerminal.js';
@@ -96,6 +97,7 @@ export function dashboardRouter(deps: DashboardRouterDeps): RequestHandler {
     cancelDashboardPayment: cancelDashboardPaymentHandler(deps),
     refundDashboardPayment: refundDashboardPaymentHandler(deps),
     simulateDashboardPayment: simulateDashboardPaymentHandler(deps),
+    createDashboardTestPayment: createDashboardTestPaymentHandler(deps),
 
     listApiKeys: listApiKeysHandler(deps),
     createApiKey: createApiKeyHandler(deps),

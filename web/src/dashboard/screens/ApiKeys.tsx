@@ -9,6 +9,7 @@ import { Field, FormError } from '../../kit/Field.js';
 import { Loaded } from '../../kit/Loading.js';
 import { RoleNotice } from '../../kit/RoleNotice.js';
 import { SecretDialog } from '../../kit/SecretDialog.js';
+import { Table } from '../../kit/Table.js';
 import { Time } from '../../kit/Time.js';
 import { request, useAction, useLoad } from '../../kit/request.js';
 
@@ -55,37 +56,26 @@ function KeyList() {
       <Loaded load={load}>
         {({ data }) => (
           <>
-            <div class="table-wrap">
-              <table>
-                <caption class="visually-hidden">API keys</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Key</th>
-                    <th scope="col">Label</th>
-                    <th scope="col">Mode</th>
-                    <th scope="col">Scope</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">State</th>
-                    <th scope="col" class="actions">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.length === 0 && (
-                    <tr>
-                      <td colSpan={8} class="muted">
-                        No keys yet.
-                      </td>
-                    </tr>
-                  )}
-                  {data.map((key) => (
-                    <tr key={key.id} data-key={key.prefix}>
-                      <td class="mono">{key.prefix}…</td>
-                      <td>{key.label ?? <span class="muted">—</span>}</td>
-                      <td>{key.mode === 'live' ? <Badge tone="good">live</Badge> : <Badge tone="warn">test</Badge>}</td>
-                      <td>
+            {data.length === 0 ? (
+              <p class="muted">No keys yet.</p>
+            ) : (
+              <Table
+                label="API keys"
+                rows={data}
+                rowKey={(key) => key.id}
+                rowData={(key) => ({ 'data-key': key.prefix })}
+                columns={[
+                  { label: 'Key', cell: (key) => <span class="mono">{key.prefix}…</span> },
+                  { label: 'Label', cell: (key) => key.label ?? <span class="muted">—</span> },
+                  {
+                    label: 'Mode',
+                    cell: (key) =>
+                      key.mode === 'live' ? <Badge tone="good">live</Badge> : <Badge tone="warn">test</Badge>,
+                  },
+                  {
+                    label: 'Scope',
+                    cell: (key) => (
+                      <>
                         {key.scope === 'partner' ? 'Partner' : 'This merchant'}
                         {key.canRefund && (
                           <>
@@ -93,23 +83,27 @@ function KeyList() {
                             <Badge tone="warn">refunds</Badge>
                           </>
                         )}
-                      </td>
-                      <td>
-                        <Time value={key.createdAt} />
-                      </td>
-                      <td>
-                        <Time value={key.lastUsedAt} />
-                      </td>
-                      <td>
-                        {key.revokedAt !== null ? (
-                          <span>
-                            <Badge tone="bad">revoked</Badge> <Time value={key.revokedAt} />
-                          </span>
-                        ) : (
-                          <Badge tone="good">active</Badge>
-                        )}
-                      </td>
-                      <td class="actions">
+                      </>
+                    ),
+                  },
+                  { label: 'Created', cell: (key) => <Time value={key.createdAt} /> },
+                  { label: 'Last used', cell: (key) => <Time value={key.lastUsedAt} /> },
+                  {
+                    label: 'State',
+                    cell: (key) =>
+                      key.revokedAt !== null ? (
+                        <span>
+                          <Badge tone="bad">revoked</Badge> <Time value={key.revokedAt} />
+                        </span>
+                      ) : (
+                        <Badge tone="good">active</Badge>
+                      ),
+                  },
+                  {
+                    label: 'Actions',
+                    hideLabel: true,
+                    cell: (key) => (
+                      <>
                         {key.scope === 'merchant' && key.revokedAt === null && (
                           <span class="row-buttons">
                             <button type="button" class="button secondary small" onClick={() => setRotating(key)}>
@@ -121,12 +115,12 @@ function KeyList() {
                           </span>
                         )}
                         {key.scope === 'partner' && <span class="muted small">Managed by the operator</span>}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                      </>
+                    ),
+                  },
+                ]}
+              />
+            )}
             {data.some((k) => k.scope === 'partner') && (
               <p class="muted" role="note">
                 Partner keys act for every merchant of your partner account. They are created, rotated and revoked by

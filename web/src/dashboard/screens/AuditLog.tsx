@@ -4,15 +4,17 @@ import { Badge } from '../../kit/Badge.js';
 import { FormError } from '../../kit/Field.js';
 import { Loaded } from '../../kit/Loading.js';
 import { RoleNotice } from '../../kit/RoleNotice.js';
+import { Table, type Column } from '../../kit/Table.js';
 import { Time } from '../../kit/Time.js';
 import { request, useAction, useLoad } from '../../kit/request.js';
 import type { AuditEntry } from '../schemas';
+import { describeAudit, describeTarget } from './parts/auditWords.js';
 
 const PAGE = 50;
 
 /**
  * The audit log (owners only): every change made for the merchant, newest first, as the server records it (who,
- * what, target, mode, from where, non-secret details), paged with the server's cursor ("Load more").
+ * what in words, on what, mode, from where), paged with the server's cursor ("Load more"); a card per entry on a phone.
  */
 export function AuditLog() {
   const { role } = useDashboard();
@@ -25,6 +27,35 @@ export function AuditLog() {
     </section>
   );
 }
+
+const COLUMNS: Column<AuditEntry>[] = [
+  { label: 'Time', cell: (e) => <Time value={e.at} /> },
+  {
+    label: 'Who',
+    cell: (e) => (
+      <>
+        {e.actor.label ?? `${e.actor.id} (deleted)`}{' '}
+        <Badge>
+          {e.actor.kind === 'api_key' ? 'API key' : e.actor.kind === 'operator' ? 'server command' : 'person'}
+        </Badge>
+      </>
+    ),
+  },
+  {
+    label: 'What',
+    cell: (e) => {
+      const target = describeTarget(e.target);
+      return (
+        <span class="wrap">
+          {describeAudit(e)}
+          {target ? <span class="muted"> · {target}</span> : null}
+        </span>
+      );
+    },
+  },
+  { label: 'Mode', cell: (e) => (e.mode === null ? 'Both' : e.mode === 'live' ? 'Live' : 'Test') },
+  { label: 'From', cell: (e) => e.ip ?? '—' },
+];
 
 function AuditTable() {
   const { api } = useDashboard();
@@ -49,43 +80,13 @@ function AuditTable() {
         if (entries.length === 0) return <p class="muted">No changes have been recorded for this merchant yet.</p>;
         return (
           <>
-            {/* Focusable, so a keyboard can scroll the table sideways on a narrow screen. */}
-            <div class="table-wrap" role="region" aria-label="Audit log entries" tabIndex={0}>
-              <table>
-                <caption class="visually-hidden">Changes made for this merchant, newest first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Actor</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Target</th>
-                    <th scope="col">Mode</th>
-                    <th scope="col">Address</th>
-                    <th scope="col">Details</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {entries.map((e) => (
-                    <tr key={e.id} data-audit={e.id}>
-                      <td>
-                        <Time value={e.at} />
-                      </td>
-                      <td>
-                        {e.actor.label ?? `${e.actor.id} (deleted)`}{' '}
-                        <Badge>{e.actor.kind === 'api_key' ? 'API key' : e.actor.kind}</Badge>
-                      </td>
-                      <td>
-                        <code>{e.action}</code>
-                      </td>
-                      <td class="wrap">{e.target === null ? '—' : <code>{e.target}</code>}</td>
-                      <td>{e.mode ?? '—'}</td>
-                      <td>{e.ip ?? '—'}</td>
-                      <td class="wrap">{e.details === null ? '—' : <code>{JSON.stringify(e.details)}</code>}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              label="Audit log entries"
+              columns={COLUMNS}
+              rows={entries}
+              rowKey={(e) => e.id}
+              rowData={(e) => ({ 'data-audit': e.id })}
+            />
             <FormError failure={next.failure} />
             {hasMore && (
               <button

@@ -1,12 +1,15 @@
 /**
  * Overview: per currency, today / 7 days / 30 days (volume, count, success rate) and the daily volume of the last 30
- * days (a chart plus the same data as a visually hidden table). A merchant with no payment yet sees how to start.
+ * days (a chart plus the same data as a visually hidden table). The success rate says what it is of: the finished
+ * payments, the open ones left out and counted. A merchant starting in test mode sees its first steps.
  */
 import { useDashboard } from '../context.js';
 import { Loaded } from '../../kit/Loading.js';
 import { useLoad } from '../../kit/request.js';
 import { currencyCode, formatCount, formatMoney, formatRate } from './parts/format.js';
 import { getOverview, type Totals } from './parts/requests.js';
+import { FirstSteps } from './parts/FirstSteps.js';
+import { TestPaymentAction } from './parts/TestPayment.js';
 import { fillDays, VolumeChart } from './parts/VolumeChart.js';
 
 const WINDOWS = [
@@ -16,8 +19,8 @@ const WINDOWS = [
 ] as const;
 
 export function Overview() {
-  const { api, mode, navigate } = useDashboard();
-  const [load] = useLoad(() => getOverview(api), [api, mode]);
+  const { api, mode } = useDashboard();
+  const [load, reload] = useLoad(() => getOverview(api), [api, mode]);
 
   return (
     <section class="screen" aria-labelledby="overview-title">
@@ -30,6 +33,8 @@ export function Overview() {
       <Loaded load={load} what="the overview">
         {(data) => (
           <>
+            <FirstSteps hasTestPayment={mode === 'test' && data.currencies.length > 0} />
+            <TestPaymentAction onCreated={reload} />
             {data.currencies.length === 0 ? (
               <div class="card" data-testid="overview-empty">
                 <h2>No payments yet</h2>
@@ -37,23 +42,6 @@ export function Overview() {
                   When this merchant creates {mode === 'test' ? 'test-mode' : 'live'} payments, their volume, count and
                   success rate appear here, per currency.
                 </p>
-                <p>
-                  {mode === 'test'
-                    ? 'Create a payment with your test API key (POST /v1/merchant/payment), then move it along with the simulator on its page.'
-                    : 'Create a payment with your live API key (POST /v1/merchant/payment).'}
-                </p>
-                <div class="actions">
-                  <a
-                    class="button"
-                    href="/dashboard/webhooks"
-                    onClick={(e) => {
-                      e.preventDefault();
-                      navigate('/dashboard/webhooks');
-                    }}
-                  >
-                    Set up webhooks
-                  </a>
-                </div>
               </div>
             ) : null}
             {data.currencies.map((c) => (
@@ -91,7 +79,13 @@ function Window({ label, currency, totals }: { label: string; currency: string; 
         <dt>Succeeded</dt>
         <dd>{formatCount(totals.succeeded)}</dd>
         <dt>Success rate</dt>
-        <dd>{formatRate(totals.successRate)}</dd>
+        <dd>
+          {formatRate(totals.successRate)}{' '}
+          <span class="muted">
+            {totals.successRate === null ? '(no payment finished yet' : '(of finished payments'}
+            {totals.open > 0 ? `; ${formatCount(totals.open)} open not counted)` : ')'}
+          </span>
+        </dd>
       </dl>
     </section>
   );

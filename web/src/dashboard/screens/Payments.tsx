@@ -7,6 +7,7 @@
 import { useId, useState } from 'preact/hooks';
 import { useDashboard } from '../context.js';
 import { Notice, StatusBadge } from '../../kit/Badge.js';
+import { paymentStatusWord } from './parts/statusWords.js';
 import { fieldMessage } from '../../kit/failure.js';
 import { FieldError, FormError } from '../../kit/Field.js';
 import { Loading } from '../../kit/Loading.js';
@@ -133,7 +134,7 @@ export function Payments() {
             <option value="">Any status</option>
             {PAYMENT_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s.replace('_', ' ')}
+                {paymentStatusWord(s)}
               </option>
             ))}
           </select>
@@ -248,11 +249,11 @@ export function Payments() {
                 label: 'Status',
                 cell: (p) => (
                   <span>
-                    <StatusBadge status={p.status} />
+                    <StatusBadge status={p.status} label={paymentStatusWord(p.status)} />
                     {p.refunded ? (
                       <>
                         {' '}
-                        <StatusBadge status="refunded" />
+                        <StatusBadge status="refunded" label={paymentStatusWord('refunded')} />
                       </>
                     ) : null}
                   </span>

@@ -6,6 +6,7 @@ import { Field, FormError } from '../../kit/Field.js';
 import { Loaded } from '../../kit/Loading.js';
 import { QrCode } from '../../kit/Qr.js';
 import { SecretDialog } from '../../kit/SecretDialog.js';
+import { Table } from '../../kit/Table.js';
 import { Time } from '../../kit/Time.js';
 import { request, useAction, useLoad } from '../../kit/request.js';
 import { Badge } from '../../kit/Badge.js';
@@ -244,54 +245,42 @@ function Sessions() {
       <h2>Signed-in sessions</h2>
       <Loaded load={load}>
         {({ sessions }) => (
-          <div class="table-wrap flat">
-            <table>
-              <caption class="visually-hidden">Sessions signed in to your account</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Device</th>
-                  <th scope="col">Address</th>
-                  <th scope="col">Signed in</th>
-                  <th scope="col">Last active</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col" class="actions">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {sessions.map((s) => (
-                  <tr key={s.id} data-session={s.current ? 'current' : 'other'}>
-                    <td>
-                      <span class="ua" title={s.userAgent ?? undefined}>
-                        {describeAgent(s.userAgent)}
-                      </span>{' '}
-                      {s.current && <Badge tone="info">This device</Badge>}
-                    </td>
-                    <td class="mono">{s.ip ?? '—'}</td>
-                    <td>
-                      <Time value={s.createdAt} />
-                    </td>
-                    <td>
-                      <Time value={s.lastSeenAt} />
-                    </td>
-                    <td>
-                      <Time value={s.expiresAt} />
-                    </td>
-                    <td class="actions">
-                      <button
-                        type="button"
-                        class="button secondary small"
-                        onClick={() => setRevoking({ id: s.id, current: s.current })}
-                      >
-                        {s.current ? 'Sign out' : 'Revoke'}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            label="Sessions signed in to your account"
+            rows={sessions}
+            rowKey={(s) => s.id}
+            rowData={(s) => ({ 'data-session': s.current ? 'current' : 'other' })}
+            columns={[
+              {
+                label: 'Device',
+                cell: (s) => (
+                  <>
+                    <span class="ua" title={s.userAgent ?? undefined}>
+                      {describeAgent(s.userAgent)}
+                    </span>{' '}
+                    {s.current && <Badge tone="info">This device</Badge>}
+                  </>
+                ),
+              },
+              { label: 'Address', cell: (s) => <span class="mono">{s.ip ?? '—'}</span> },
+              { label: 'Signed in', cell: (s) => <Time value={s.createdAt} /> },
+              { label: 'Last active', cell: (s) => <Time value={s.lastSeenAt} /> },
+              { label: 'Expires', cell: (s) => <Time value={s.expiresAt} /> },
+              {
+                label: 'Actions',
+                hideLabel: true,
+                cell: (s) => (
+                  <button
+                    type="button"
+                    class="button secondary small"
+                    onClick={() => setRevoking({ id: s.id, current: s.current })}
+                  >
+                    {s.current ? 'Sign out' : 'Revoke'}
+                  </button>
+                ),
+              },
+            ]}
+          />
         )}
       </Loaded>
       {revoking && (

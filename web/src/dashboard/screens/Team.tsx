@@ -7,6 +7,7 @@ import { FormError } from '../../kit/Field.js';
 import { Loaded } from '../../kit/Loading.js';
 import { RoleNotice } from '../../kit/RoleNotice.js';
 import { SecretDialog } from '../../kit/SecretDialog.js';
+import { Table } from '../../kit/Table.js';
 import { Time } from '../../kit/Time.js';
 import { request, useAction, useLoad } from '../../kit/request.js';
 
@@ -59,60 +60,61 @@ function TeamPanels() {
           <div class="panel">
             <h2>Members</h2>
             <FormError failure={roleFailure} />
-            <div class="table-wrap flat">
-              <table>
-                <caption class="visually-hidden">Members of this merchant</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Two-factor</th>
-                    <th scope="col">Joined</th>
-                    <th scope="col" class="actions">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {members.map((m) => (
-                    <tr key={m.userId} data-member={m.email}>
-                      <td>
-                        {m.email} {m.userId === session?.user.id && <Badge tone="info">You</Badge>}
-                      </td>
-                      <td>
-                        <label class="visually-hidden" for={`role-${m.userId}`}>
-                          Role of {m.email}
-                        </label>
-                        <select
-                          id={`role-${m.userId}`}
-                          value={m.role}
-                          onChange={(e) => void changeRole(m.userId, e.currentTarget.value as Role)}
-                        >
-                          {ROLES.map((r) => (
-                            <option key={r} value={r}>
-                              {r}
-                            </option>
-                          ))}
-                        </select>
-                      </td>
-                      <td>{m.twoFactorEnabled ? <Badge tone="good">On</Badge> : <Badge>Off</Badge>}</td>
-                      <td>
-                        <Time value={m.joinedAt} />
-                      </td>
-                      <td class="actions">
-                        <button
-                          type="button"
-                          class="button secondary small"
-                          onClick={() => setRemoving({ userId: m.userId, email: m.email })}
-                        >
-                          Remove<span class="visually-hidden"> {m.email}</span>
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              label="Members of this merchant"
+              rows={members}
+              rowKey={(m) => m.userId}
+              rowData={(m) => ({ 'data-member': m.email })}
+              columns={[
+                {
+                  label: 'Email',
+                  cell: (m) => (
+                    <>
+                      {m.email} {m.userId === session?.user.id && <Badge tone="info">You</Badge>}
+                    </>
+                  ),
+                },
+                {
+                  label: 'Role',
+                  cell: (m) => (
+                    <>
+                      <label class="visually-hidden" for={`role-${m.userId}`}>
+                        Role of {m.email}
+                      </label>
+                      <select
+                        id={`role-${m.userId}`}
+                        value={m.role}
+                        onChange={(e) => void changeRole(m.userId, e.currentTarget.value as Role)}
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
+                      </select>
+                    </>
+                  ),
+                },
+                {
+                  label: 'Two-factor',
+                  cell: (m) => (m.twoFactorEnabled ? <Badge tone="good">On</Badge> : <Badge>Off</Badge>),
+                },
+                { label: 'Joined', cell: (m) => <Time value={m.joinedAt} /> },
+                {
+                  label: 'Actions',
+                  hideLabel: true,
+                  cell: (m) => (
+                    <button
+                      type="button"
+                      class="button secondary small"
+                      onClick={() => setRemoving({ userId: m.userId, email: m.email })}
+                    >
+                      Remove<span class="visually-hidden"> {m.email}</span>
+                    </button>
+                  ),
+                },
+              ]}
+            />
           </div>
           <div class="panel">
             <h2>Invitations</h2>
@@ -125,39 +127,26 @@ function TeamPanels() {
             {invitations.length === 0 ? (
               <p class="muted">No pending invitations.</p>
             ) : (
-              <div class="table-wrap flat">
-                <table>
-                  <caption class="visually-hidden">Pending invitations</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Role</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Expires</th>
-                      <th scope="col" class="actions">
-                        <span class="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {invitations.map((i) => (
-                      <tr key={i.id} data-invitation={i.id}>
-                        <td>{i.role}</td>
-                        <td>
-                          <Time value={i.createdAt} />
-                        </td>
-                        <td>
-                          <Time value={i.expiresAt} />
-                        </td>
-                        <td class="actions">
-                          <button type="button" class="button secondary small" onClick={() => setRevoking(i.id)}>
-                            Revoke<span class="visually-hidden"> the {i.role} invitation</span>
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                label="Pending invitations"
+                rows={invitations}
+                rowKey={(i) => i.id}
+                rowData={(i) => ({ 'data-invitation': i.id })}
+                columns={[
+                  { label: 'Role', cell: (i) => i.role },
+                  { label: 'Created', cell: (i) => <Time value={i.createdAt} /> },
+                  { label: 'Expires', cell: (i) => <Time value={i.expiresAt} /> },
+                  {
+                    label: 'Actions',
+                    hideLabel: true,
+                    cell: (i) => (
+                      <button type="button" class="button secondary small" onClick={() => setRevoking(i.id)}>
+                        Revoke<span class="visually-hidden"> the {i.role} invitation</span>
+                      </button>
+                    ),
+                  },
+                ]}
+              />
             )}
           </div>
           {removing && (

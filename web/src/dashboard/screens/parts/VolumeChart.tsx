@@ -1,10 +1,11 @@
 /**
- * Daily volume of one currency over the last 30 days: a uPlot bar-like line chart (hidden from assistive technology)
- * beside a visually hidden table with the same numbers (exact amounts). The chart's y values are floats, for drawing
- * only: every amount a person reads comes from the exact decimal strings.
+ * Daily volume of one currency over the last 30 days: one bar a day (a line drawn between days made ramps that showed
+ * volume on days that had none: issue 31 finding 14), and a readout that says the day a bar stands for, its exact
+ * amount and count, on hover and on keyboard focus (the chart is one tab stop; the arrow keys, Home and End move
+ * between days). A visually hidden table holds the same numbers for a screen reader. Bar heights are floats, for
+ * drawing only: every amount a person reads comes from the exact decimal strings.
  */
-import { useEffect, useRef } from 'preact/hooks';
-import uPlot from 'uplot';
+import { useState } from 'preact/hooks';
 import { currencyCode, currencyDigits, formatCount, formatMoney, toDecimal } from './format.js';
 
 export interface DayPoint {
@@ -31,65 +32,66 @@ export function fillDays(points: readonly DayPoint[], today: Date, days = 30): D
   return out;
 }
 
+const KEYS: Record<string, (i: number, last: number) => number> = {
+  ArrowLeft: (i) => Math.max(0, i - 1),
+  ArrowRight: (i, last) => Math.min(last, i + 1),
+  Home: () => 0,
+  End: (_i, last) => last,
+};
+
 export function VolumeChart({ currency, points }: { currency: string; points: readonly DayPoint[] }) {
-  const box = useRef<HTMLDivElement>(null);
   const code = currencyCode(currency);
   const digits = code ? currencyDigits(code) : 0;
-
-  useEffect(() => {
-    const element = box.current;
-    if (!element) return;
-    const xs = points.map((p) => Date.parse(`${p.date}T00:00:00Z`) / 1000);
-    const ys = points.map((p) => Number(toDecimal(p.volume, digits)));
-    const width = () => Math.max(240, Math.floor(element.clientWidth));
-    const plot = new uPlot(
-      {
-        width: width(),
-        height: 200,
-        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
-        axes: [
-          { stroke: '#4d5561', grid: { stroke: '#e6e9ee' } },
-          {
-            stroke: '#4d5561',
-            grid: { stroke: '#e6e9ee' },
-            size: 70,
-            values: (_u, splits) =>
-              splits.map((v) => new Intl.NumberFormat(undefined, { notation: 'compact' }).format(v)),
-          },
-        ],
-        series: [
-          {},
-          {
-            label: `Volume (${code ?? currency})`,
-            stroke: '#1f4fd6',
-            width: 2,
-            fill: 'rgba(31, 79, 214, 0.12)',
-            points: { show: true, size: 4 },
-          },
-        ],
-      },
-      [xs, ys],
-      element,
-    );
-    const observer = new ResizeObserver(() => plot.setSize({ width: width(), height: 200 }));
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      plot.destroy();
-    };
-  }, [points, currency, digits, code]);
+  const last = points.length - 1;
+  const [active, setActive] = useState<number | null>(null);
+  const heights = points.map((p) => Number(toDecimal(p.volume, digits)));
+  const top = Math.max(0, ...heights);
+  const shown = active === null ? null : points[active];
+  const caption = `Daily volume in ${code ?? currency}, last ${points.length} days (UTC dates)`;
 
   return (
     <figure class="chart-figure">
-      <div class="chart" ref={box} aria-hidden="true" data-testid={`chart-${currency}`} />
+      <div
+        class="chart bars"
+        role="group"
+        aria-label={`${caption}; the arrow keys read each day`}
+        aria-describedby={`readout-${currency}`}
+        tabIndex={0}
+        data-testid={`chart-${currency}`}
+        onFocus={() => setActive((i) => i ?? last)}
+        onBlur={() => setActive(null)}
+        onMouseLeave={() => setActive(null)}
+        onKeyDown={(e) => {
+          const move = KEYS[e.key];
+          if (!move) return;
+          e.preventDefault();
+          setActive((i) => move(i ?? last, last));
+        }}
+      >
+        {points.map((p, i) => (
+          <span
+            key={p.date}
+            class={i === active ? 'bar-day active' : 'bar-day'}
+            data-day={p.date}
+            onMouseEnter={() => setActive(i)}
+          >
+            <span class="bar" style={{ height: `${top > 0 ? (heights[i]! / top) * 100 : 0}%` }} />
+          </span>
+        ))}
+      </div>
+      <p
+        class="chart-readout muted"
+        id={`readout-${currency}`}
+        aria-live="polite"
+        data-testid={`chart-readout-${currency}`}
+      >
+        {shown
+          ? `${shown.date}: ${formatMoney({ unit: currency, value: shown.volume })}, ${formatCount(shown.count)} ${shown.count === 1 ? 'payment' : 'payments'}`
+          : 'Point at a bar, or focus the chart and use the arrow keys, to read a day.'}
+      </p>
       <div class="visually-hidden">
         <table>
-          <caption>
-            Daily volume in {code ?? currency}, last {points.length} days (UTC dates)
-          </caption>
+          <caption>{caption}</caption>
           <thead>
             <tr>
               <th scope="col">Date</th>

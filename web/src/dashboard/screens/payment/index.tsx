@@ -8,6 +8,7 @@ import { useState } from 'preact/hooks';
 import type { DashboardChain } from '../../config';
 import { useDashboard } from '../../context.js';
 import { Notice, StatusBadge } from '../../../kit/Badge.js';
+import { paymentStatusWord } from '../parts/statusWords.js';
 import { Loaded } from '../../../kit/Loading.js';
 import { useLoad } from '../../../kit/request.js';
 import { Amount } from '../parts/money.js';
@@ -52,11 +53,12 @@ export function PaymentDetail({ paymentId, chains }: { paymentId: string; chains
           <>
             <header class="screen-head">
               <h1 id="payment-title" tabIndex={-1}>
-                <Amount amount={payment.amount} /> <StatusBadge status={payment.status} />
+                <Amount amount={payment.amount} />{' '}
+                <StatusBadge status={payment.status} label={paymentStatusWord(payment.status)} />
                 {payment.refunded ? (
                   <>
                     {' '}
-                    <StatusBadge status="refunded" />
+                    <StatusBadge status="refunded" label={paymentStatusWord('refunded')} />
                   </>
                 ) : null}
               </h1>
