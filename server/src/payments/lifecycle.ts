@@ -128,6 +128,8 @@ export interface NewPayment {
   expiresAt: number;
   successUrl: string | null;
   errorUrl: string | null;
+  /** The payment link it comes from (links/visits.ts writes the column in the create's transaction). */
+  linkId?: string;
 }
 
 function newPaymentRow(deps: Omit<LifecycleDeps, 'creates'>, input: NewPayment): PaymentRow {
@@ -146,6 +148,7 @@ function newPaymentRow(deps: Omit<LifecycleDeps, 'creates'>, input: NewPayment):
     created_at: now,
     expires_at: input.expiresAt,
     updated_at: now,
+    ...(input.linkId === undefined ? {} : { link_id: input.linkId }),
     stages: noStages(),
   };
 }
