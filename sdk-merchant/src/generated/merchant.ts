@@ -1069,6 +1069,10 @@ export interface components {
          *     `cancelled_by`) may be added without a version change. Ignore unknown fields; do not validate snapshots
          *     with a schema that forbids additional properties.
          *
+         *     **What was sold** (`description`, `line_items`, `buyer`, `metadata`) is present in every snapshot built since
+         *     0.2.0, and missing from events stored before it: `null`, `[]`, `null` and `{}` when the payment was created
+         *     without them.
+         *
          *     **Ordering.** `payment_state_version` starts at 0 and increases by exactly 1 with every change that sends an
          *     event (every status change, and settlement; not a recorded refund, which sends none). Of two snapshots of the same payment, the one with the higher
          *     version is the newer.
@@ -1132,6 +1136,14 @@ export interface components {
              *     if any, carries it.
              */
             refunded: components["schemas"]["RefundedInfo"] | null;
+            /** @description The `description` given at creation; `null` when none was given. */
+            description?: components["schemas"]["PaymentDescription"] | null;
+            /** @description The `lineItems` given at creation, in order; empty when none were given. */
+            line_items?: components["schemas"]["SnapshotLineItem"][];
+            /** @description The `buyer` given at creation; `null` when none was given. */
+            buyer?: components["schemas"]["PaymentBuyer"] | null;
+            /** @description The `metadata` given at creation; `{}` when none was given. */
+            metadata?: components["schemas"]["PaymentMetadata"];
         };
         /**
          * WebhookEvent
@@ -1232,6 +1244,85 @@ export interface components {
             errorUrl?: string;
         };
         /**
+         * PaymentDescription
+         * @description What the payment is for, in the merchant's words: 1 to 1,000 characters, line breaks allowed, no other control
+         *     characters. The hosted checkout shows it to the buyer, so never put personal data in it.
+         * @example Two flat whites and a croissant
+         */
+        PaymentDescription: string;
+        /**
+         * LineItem
+         * @description One line of what was sold, in the payment's currency (camelCase, as request bodies are). The sum over all lines
+         *     of `quantity` × `unitAmount` must equal the payment's amount exactly.
+         * @example {
+         *       "name": "Flat white",
+         *       "quantity": 2,
+         *       "unitAmount": "350"
+         *     }
+         */
+        LineItem: {
+            /**
+             * @description What the line is, 1 to 200 characters, no control characters. Shown to the buyer at checkout.
+             * @example Flat white
+             */
+            name: string;
+            /**
+             * @description How many, a whole number from 1 to 1,000,000.
+             * @example 2
+             */
+            quantity: number;
+            /**
+             * @description The price of one, in the minor units of the payment's currency, as a decimal integer string (like
+             *     `amount.value`); `"0"` is allowed for a free line.
+             * @example 350
+             */
+            unitAmount: string;
+        };
+        /**
+         * LineItemList
+         * @description What was sold, 1 to 100 lines. Σ `quantity` × `unitAmount` must equal the payment's amount exactly, otherwise the
+         *     request is refused with `400 params_validation` naming both numbers.
+         */
+        LineItemList: components["schemas"]["LineItem"][];
+        /**
+         * PaymentBuyer
+         * @description Who the merchant sold to, as the merchant knows them: an email, a name, or both (at least one). Personal data:
+         *     Paygate stores it encrypted at rest, seals the stored webhook history of the payment, never logs it, and never
+         *     shows it to the buyer's wallet or on the hosted checkout. It appears only in the merchant's own API answers,
+         *     webhooks, dashboard and export.
+         * @example {
+         *       "email": "ada@example.com",
+         *       "name": "Ada Lovelace"
+         *     }
+         */
+        PaymentBuyer: {
+            /**
+             * Format: email
+             * @description The buyer's email address, at most 254 characters.
+             * @example ada@example.com
+             */
+            email?: string;
+            /**
+             * @description The buyer's name, 1 to 200 characters, no control characters.
+             * @example Ada Lovelace
+             */
+            name?: string;
+        };
+        /**
+         * PaymentMetadata
+         * @description Your own string key/value pairs, echoed back in every snapshot and webhook so a payment can be matched to your
+         *     records: at most 50 keys; a key is 1 to 40 characters of `A-Z a-z 0-9 _ . -`; a value is a string of at most 500
+         *     characters. The values are searchable in the dashboard (whole words). Never put secrets or personal data in it:
+         *     it is stored and sent in plaintext (use `buyer` for the buyer's email and name).
+         * @example {
+         *       "order_id": "10482",
+         *       "channel": "web"
+         *     }
+         */
+        PaymentMetadata: {
+            [key: string]: string;
+        };
+        /**
          * CreatePaymentRequest
          * @description The payment to create. Unknown fields are refused (`400 params_validation`), so a typo such as
          *     `referenceID` is caught instead of silently ignored.
@@ -1256,6 +1347,10 @@ export interface components {
              */
             expiresAt?: number;
             checkout?: components["schemas"]["CheckoutOptions"];
+            description?: components["schemas"]["PaymentDescription"];
+            lineItems?: components["schemas"]["LineItemList"];
+            buyer?: components["schemas"]["PaymentBuyer"];
+            metadata?: components["schemas"]["PaymentMetadata"];
         };
         /**
          * PaymentId
@@ -1603,6 +1698,33 @@ export interface components {
              *     once sent. Absent for an off-platform refund.
              */
             refunds?: components["schemas"]["OnchainRefund"][];
+        };
+        /**
+         * SnapshotLineItem
+         * @description One line of what was sold, as snapshots and webhooks carry it (snake_case). `unit_amount` is in the minor units
+         *     of the payment's currency (`amount.unit`).
+         * @example {
+         *       "name": "Flat white",
+         *       "quantity": 2,
+         *       "unit_amount": "350"
+         *     }
+         */
+        SnapshotLineItem: {
+            /**
+             * @description What the line is.
+             * @example Flat white
+             */
+            name: string;
+            /**
+             * @description How many.
+             * @example 2
+             */
+            quantity: number;
+            /**
+             * @description The price of one, in the currency's minor units, as a decimal integer string.
+             * @example 350
+             */
+            unit_amount: string;
         };
         /**
          * PaymentStatusResponse

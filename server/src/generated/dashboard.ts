@@ -402,7 +402,8 @@ export interface paths {
          *     2. While `hasMore` is `true`, call again with the **same filters** and `startingAfter` set to `nextCursor`.
          *
          *     Filters combine with AND: `status` (gateway names), `settled`, a creation window `createdGte` ≤ created <
-         *     `createdLt` (Unix seconds) and `referenceId` (exact match). `exportPayments` exports the same list as CSV.
+         *     `createdLt` (Unix seconds), `referenceId` (exact match) and `q` (whole words of the description and the
+         *     metadata values). `exportPayments` exports the same list as CSV.
          *
          *     Errors: `404 payment_not_found` when `startingAfter` names no payment visible to the request, `404
          *     merchant_not_found` when the `Merchant-Id` names no merchant.
@@ -447,6 +448,10 @@ export interface paths {
          *     | `fee_value`, `fee_unit` | the fee's total (`processing.fee.total_amount`), empty without a fee |
          *     | `chain` | the CAIP-2 chain paid on, empty before payment |
          *     | `tx_id` | the transaction id, empty before success |
+         *     | `description` | the payment's `description`, empty without one |
+         *     | `line_items` | the `line_items` as JSON (`[{"name":…,"quantity":…,"unit_amount":…}]`), empty without lines |
+         *     | `metadata` | the `metadata` as a JSON object, empty without metadata |
+         *     | `buyer_email`, `buyer_name` | the `buyer`'s email and name, empty when not given (personal data for the merchant's own records) |
          *
          *     **Spreadsheet safety:** a field starting with `=`, `+`, `-`, `@`, a tab or a carriage return (your
          *     `reference_id` may) is prefixed with an apostrophe `'` so spreadsheets show it as text rather than run it as a
@@ -2354,6 +2359,78 @@ export interface components {
             refunds?: components["schemas"]["OnchainRefund"][];
         };
         /**
+         * PaymentDescription
+         * @description What the payment is for, in the merchant's words: 1 to 1,000 characters, line breaks allowed, no other control
+         *     characters. The hosted checkout shows it to the buyer, so never put personal data in it.
+         * @example Two flat whites and a croissant
+         */
+        PaymentDescription: string;
+        /**
+         * SnapshotLineItem
+         * @description One line of what was sold, as snapshots and webhooks carry it (snake_case). `unit_amount` is in the minor units
+         *     of the payment's currency (`amount.unit`).
+         * @example {
+         *       "name": "Flat white",
+         *       "quantity": 2,
+         *       "unit_amount": "350"
+         *     }
+         */
+        SnapshotLineItem: {
+            /**
+             * @description What the line is.
+             * @example Flat white
+             */
+            name: string;
+            /**
+             * @description How many.
+             * @example 2
+             */
+            quantity: number;
+            /**
+             * @description The price of one, in the currency's minor units, as a decimal integer string.
+             * @example 350
+             */
+            unit_amount: string;
+        };
+        /**
+         * PaymentBuyer
+         * @description Who the merchant sold to, as the merchant knows them: an email, a name, or both (at least one). Personal data:
+         *     Paygate stores it encrypted at rest, seals the stored webhook history of the payment, never logs it, and never
+         *     shows it to the buyer's wallet or on the hosted checkout. It appears only in the merchant's own API answers,
+         *     webhooks, dashboard and export.
+         * @example {
+         *       "email": "ada@example.com",
+         *       "name": "Ada Lovelace"
+         *     }
+         */
+        PaymentBuyer: {
+            /**
+             * Format: email
+             * @description The buyer's email address, at most 254 characters.
+             * @example ada@example.com
+             */
+            email?: string;
+            /**
+             * @description The buyer's name, 1 to 200 characters, no control characters.
+             * @example Ada Lovelace
+             */
+            name?: string;
+        };
+        /**
+         * PaymentMetadata
+         * @description Your own string key/value pairs, echoed back in every snapshot and webhook so a payment can be matched to your
+         *     records: at most 50 keys; a key is 1 to 40 characters of `A-Z a-z 0-9 _ . -`; a value is a string of at most 500
+         *     characters. The values are searchable in the dashboard (whole words). Never put secrets or personal data in it:
+         *     it is stored and sent in plaintext (use `buyer` for the buyer's email and name).
+         * @example {
+         *       "order_id": "10482",
+         *       "channel": "web"
+         *     }
+         */
+        PaymentMetadata: {
+            [key: string]: string;
+        };
+        /**
          * PaymentSnapshot
          * @description The full state of a payment at one moment: what `getPayment`, `cancelPayment`, `refundPayment`,
          *     `simulatePayment` and `listPayments` return, and the `data` of every webhook event. One schema, so one parser
@@ -2367,6 +2444,10 @@ export interface components {
          *     **Additive-only contract.** New fields (and new values of open string fields such as `fee.kind` and
          *     `cancelled_by`) may be added without a version change. Ignore unknown fields; do not validate snapshots
          *     with a schema that forbids additional properties.
+         *
+         *     **What was sold** (`description`, `line_items`, `buyer`, `metadata`) is present in every snapshot built since
+         *     0.2.0, and missing from events stored before it: `null`, `[]`, `null` and `{}` when the payment was created
+         *     without them.
          *
          *     **Ordering.** `payment_state_version` starts at 0 and increases by exactly 1 with every change that sends an
          *     event (every status change, and settlement; not a recorded refund, which sends none). Of two snapshots of the same payment, the one with the higher
@@ -2431,6 +2512,14 @@ export interface components {
              *     if any, carries it.
              */
             refunded: components["schemas"]["RefundedInfo"] | null;
+            /** @description The `description` given at creation; `null` when none was given. */
+            description?: components["schemas"]["PaymentDescription"] | null;
+            /** @description The `lineItems` given at creation, in order; empty when none were given. */
+            line_items?: components["schemas"]["SnapshotLineItem"][];
+            /** @description The `buyer` given at creation; `null` when none was given. */
+            buyer?: components["schemas"]["PaymentBuyer"] | null;
+            /** @description The `metadata` given at creation; `{}` when none was given. */
+            metadata?: components["schemas"]["PaymentMetadata"];
         };
         /**
          * PaymentList
@@ -3759,6 +3848,15 @@ export interface components {
          */
         ReferenceIdFilter: string;
         /**
+         * @description Search the payments' `description` and `metadata` values: the query is cut into words (runs of letters and
+         *     digits, compared lower-cased) and a payment matches when its description or metadata values contain every word
+         *     as a whole word (`flat` finds "Flat white", `fla` does not). A metadata value is also a word as a whole
+         *     (lower-cased), so `q=ord-10482` finds `{"order":"ORD-10482"}`. At most 8 words. A query with no word (only
+         *     punctuation) is refused with `400 params_validation`. Combines with the other filters (AND).
+         * @example flat white
+         */
+        SearchQuery: string;
+        /**
          * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
          *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
          *     params_validation`.
@@ -4904,6 +5002,15 @@ export interface operations {
                  * @example order_10482
                  */
                 referenceId?: components["parameters"]["ReferenceIdFilter"];
+                /**
+                 * @description Search the payments' `description` and `metadata` values: the query is cut into words (runs of letters and
+                 *     digits, compared lower-cased) and a payment matches when its description or metadata values contain every word
+                 *     as a whole word (`flat` finds "Flat white", `fla` does not). A metadata value is also a word as a whole
+                 *     (lower-cased), so `q=ord-10482` finds `{"order":"ORD-10482"}`. At most 8 words. A query with no word (only
+                 *     punctuation) is refused with `400 params_validation`. Combines with the other filters (AND).
+                 * @example flat white
+                 */
+                q?: components["parameters"]["SearchQuery"];
             };
             header?: {
                 /**
@@ -4974,6 +5081,15 @@ export interface operations {
                  * @example order_10482
                  */
                 referenceId?: components["parameters"]["ReferenceIdFilter"];
+                /**
+                 * @description Search the payments' `description` and `metadata` values: the query is cut into words (runs of letters and
+                 *     digits, compared lower-cased) and a payment matches when its description or metadata values contain every word
+                 *     as a whole word (`flat` finds "Flat white", `fla` does not). A metadata value is also a word as a whole
+                 *     (lower-cased), so `q=ord-10482` finds `{"order":"ORD-10482"}`. At most 8 words. A query with no word (only
+                 *     punctuation) is refused with `400 params_validation`. Combines with the other filters (AND).
+                 * @example flat white
+                 */
+                q?: components["parameters"]["SearchQuery"];
             };
             header?: {
                 /**

@@ -548,6 +548,41 @@ export interface components {
             accountProviderIcon?: string | null;
         };
         /**
+         * PaymentDescription
+         * @description What the payment is for, in the merchant's words: 1 to 1,000 characters, line breaks allowed, no other control
+         *     characters. The hosted checkout shows it to the buyer, so never put personal data in it.
+         * @example Two flat whites and a croissant
+         */
+        PaymentDescription: string;
+        /**
+         * LineItem
+         * @description One line of what was sold, in the payment's currency (camelCase, as request bodies are). The sum over all lines
+         *     of `quantity` × `unitAmount` must equal the payment's amount exactly.
+         * @example {
+         *       "name": "Flat white",
+         *       "quantity": 2,
+         *       "unitAmount": "350"
+         *     }
+         */
+        LineItem: {
+            /**
+             * @description What the line is, 1 to 200 characters, no control characters. Shown to the buyer at checkout.
+             * @example Flat white
+             */
+            name: string;
+            /**
+             * @description How many, a whole number from 1 to 1,000,000.
+             * @example 2
+             */
+            quantity: number;
+            /**
+             * @description The price of one, in the minor units of the payment's currency, as a decimal integer string (like
+             *     `amount.value`); `"0"` is allowed for a free line.
+             * @example 350
+             */
+            unitAmount: string;
+        };
+        /**
          * PaymentInfo
          * @description What the buyer is paying: the payment's status, its amount in the merchant's currency, when it expires, who the
          *     merchant is and, once a confirm has been accepted, who paid.
@@ -587,6 +622,10 @@ export interface components {
             merchant: components["schemas"]["MerchantInfo"];
             /** @description The account that paid and its wallet. `null` until a confirm has been accepted. Paygate always sends the key. */
             buyer?: components["schemas"]["BuyerInfo"] | null;
+            /** @description What the payment is for, as the merchant described it; `null` when the merchant gave no description. */
+            description?: components["schemas"]["PaymentDescription"] | null;
+            /** @description What was sold, line by line, in the currency of `amount`; empty when the merchant gave no lines. */
+            lineItems?: components["schemas"]["LineItem"][];
         };
         /**
          * ErrorCode
