@@ -2705,38 +2705,32 @@ export interface components {
          */
         PaymentLinkAmount: string;
         /**
-         * PaymentLinkLineItem
-         * @description One line of what a payment link sells, in the link's currency. With a fixed `amount`, Σ `quantity` × `unitAmount`
-         *     must equal it; when the buyer chooses a quantity, every line is multiplied by it.
+         * LineItem
+         * @description One line of what was sold, in the payment's currency (camelCase, as request bodies are). The sum over all lines
+         *     of `quantity` × `unitAmount` must equal the payment's amount exactly.
+         * @example {
+         *       "name": "Flat white",
+         *       "quantity": 2,
+         *       "unitAmount": "350"
+         *     }
          */
-        PaymentLinkLineItem: {
+        LineItem: {
             /**
-             * @description What the line is, 1 to 200 characters, no control characters. Shown to the buyer.
-             * @example Concert ticket
+             * @description What the line is, 1 to 200 characters, no control characters. Shown to the buyer at checkout.
+             * @example Flat white
              */
             name: string;
             /**
-             * @description How many, per unit of the link, 1 to 1,000,000.
-             * @example 1
+             * @description How many, a whole number from 1 to 1,000,000.
+             * @example 2
              */
             quantity: number;
             /**
-             * @description The price of one, in the minor units of the link's currency, as a decimal integer string.
-             * @example 2500
+             * @description The price of one, in the minor units of the payment's currency, as a decimal integer string (like
+             *     `amount.value`); `"0"` is allowed for a free line.
+             * @example 350
              */
             unitAmount: string;
-        };
-        /**
-         * PaymentLinkMetadata
-         * @description Your own string key/value pairs, copied into the `metadata` of every payment the link creates: at most 50 keys;
-         *     a key is 1 to 40 characters of `A-Z a-z 0-9 _ . -`; a value a string of at most 500 characters. Plaintext: never
-         *     put secrets or personal data in it.
-         * @example {
-         *       "campaign": "winter"
-         *     }
-         */
-        PaymentLinkMetadata: {
-            [key: string]: string;
         };
         /**
          * PaymentLinkRedirectUrl
@@ -2802,8 +2796,8 @@ export interface components {
             /** @description What the link sells, shown on its page and copied to each payment. */
             description: string;
             /** @description The lines of what is sold (fixed price only); empty when none. */
-            lineItems: components["schemas"]["PaymentLinkLineItem"][];
-            metadata: components["schemas"]["PaymentLinkMetadata"];
+            lineItems: components["schemas"]["LineItem"][];
+            metadata: components["schemas"]["PaymentMetadata"];
             successUrl: components["schemas"]["PaymentLinkRedirectUrl"] | null;
             cancelUrl: components["schemas"]["PaymentLinkRedirectUrl"] | null;
             /**
@@ -2860,15 +2854,11 @@ export interface components {
             adjustableQuantity?: boolean;
             /** @description The most a buyer may choose when `adjustableQuantity`, 1 to 1,000. Default 99. */
             maxQuantity?: number;
-            /**
-             * @description What the link sells, 1 to 1,000 characters, line breaks allowed, no other control characters. The link's page
-             *     and the checkout show it.
-             * @example Support the community radio
-             */
-            description: string;
+            /** @example Support the community radio */
+            description: components["schemas"]["PaymentDescription"];
             /** @description What is sold, 1 to 100 lines (fixed price only); Σ `quantity` × `unitAmount` must equal `amount`. */
-            lineItems?: components["schemas"]["PaymentLinkLineItem"][];
-            metadata?: components["schemas"]["PaymentLinkMetadata"];
+            lineItems?: components["schemas"]["LineItem"][];
+            metadata?: components["schemas"]["PaymentMetadata"];
             successUrl?: components["schemas"]["PaymentLinkRedirectUrl"];
             cancelUrl?: components["schemas"]["PaymentLinkRedirectUrl"];
             /**
@@ -2889,8 +2879,8 @@ export interface components {
          *     }
          */
         UpdatePaymentLinkRequest: {
-            description?: string;
-            metadata?: components["schemas"]["PaymentLinkMetadata"];
+            description?: components["schemas"]["PaymentDescription"];
+            metadata?: components["schemas"]["PaymentMetadata"];
             successUrl?: components["schemas"]["PaymentLinkRedirectUrl"] | null;
             cancelUrl?: components["schemas"]["PaymentLinkRedirectUrl"] | null;
             /** Format: int64 */
