@@ -27,9 +27,9 @@ describeEachDatabase('links.visit.usesConcurrent', (get) => {
     assert.equal(kinds.filter((k) => k === 'used_up').length, 11, kinds.join(','));
     const row = (await h.runtime.db.knex('payment_links').where({ id: link.id }).first('uses')) as { uses: number };
     assert.equal(Number(row.uses), 5);
-    const [{ n }] = (await h.runtime.db.knex('payments').where({ link_id: link.id }).count({ n: '*' })) as {
+    const counted = (await h.runtime.db.knex('payments').where({ link_id: link.id }).count({ n: '*' })) as {
       n: number | string;
     }[];
-    assert.equal(Number(n), 5);
+    assert.equal(Number(counted[0]!.n), 5);
   });
 });
