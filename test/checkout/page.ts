@@ -55,6 +55,8 @@ export interface CheckoutPageHarness extends CheckoutHarness {
     expiresInSeconds?: number;
     successUrl?: string;
     errorUrl?: string;
+    /** More createPayment fields (what was sold: description, lineItems, buyer, metadata). */
+    extra?: Record<string, unknown>;
   }): Promise<string>;
   open(paymentId: string, options?: OpenOptions): Promise<OpenedPage>;
   /** Waits for the view (`data-view`) to be shown. */
@@ -118,6 +120,7 @@ export async function startCheckoutPage(options: { chains?: Chains; config?: Rec
         referenceId: `order_${Math.random().toString(36).slice(2)}`,
         ...(o.expiresInSeconds ? { expiresAt: Math.floor(h.clock.now() / 1000) + o.expiresInSeconds } : {}),
         ...(o.successUrl || o.errorUrl ? { checkout: { successUrl: o.successUrl, errorUrl: o.errorUrl } } : {}),
+        ...o.extra,
       };
       const created = await expectJson<{ paymentId: string }>(
         await dashboard('POST', '/v1/merchant/payment', body),

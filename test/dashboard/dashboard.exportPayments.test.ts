@@ -22,7 +22,14 @@ const HEADER = [
   'fee_unit',
   'chain',
   'tx_id',
+  'description',
+  'line_items',
+  'metadata',
+  'buyer_email',
+  'buyer_name',
 ];
+/** The columns of what was sold, empty for payments created without it. */
+const NOTHING_SOLD = ['', '', '', '', ''];
 
 describeEachDatabase('dashboard.exportPayments', (get) => {
   let d: Dashboard;
@@ -105,6 +112,7 @@ describeEachDatabase('dashboard.exportPayments', (get) => {
       '',
       '',
       '',
+      ...NOTHING_SOLD,
     ];
     assert.deepEqual(rows, [
       HEADER,
@@ -128,6 +136,7 @@ describeEachDatabase('dashboard.exportPayments', (get) => {
         '',
         paid.processing.chain_caip2,
         paid.success.tx_id,
+        ...NOTHING_SOLD,
       ],
     ]);
     // On the wire: every field quoted, quotes doubled, the line break inside its quotes.

@@ -37,6 +37,8 @@ describe('gateway.getPayment', () => {
       expiresAt: Math.floor(Number(row.expires_at) / 1000),
       merchant: { name: merchant.name, iconUrl: 'https://m.example/i.png' },
       buyer: null,
+      description: null,
+      lineItems: [],
     });
   });
 

@@ -50,8 +50,17 @@ describe('links.visit (the /l/{linkId} page)', () => {
   };
 
   it('a fixed-price link: the visit creates a payment from the link and continues into the checkout', async () => {
-    const link = await create({ amount: '2500', description: 'Winter concert' });
+    const link = await create({
+      amount: '2500',
+      description: 'Winter concert',
+      lineItems: [{ name: 'Ticket', quantity: 1, unitAmount: '2500' }],
+      metadata: { campaign: 'winter' },
+    });
     const { id, snapshot } = await paymentOf(await visit(link.id));
+    // What the link sells is copied into the payment (issue 35 §1's fields).
+    assert.equal(snapshot.description, 'Winter concert');
+    assert.deepEqual(snapshot.metadata, { campaign: 'winter' });
+    assert.equal((snapshot.line_items as unknown[]).length, 1);
     assert.equal(snapshot.link_id, link.id);
     assert.equal(snapshot.reference_id, link.id);
     assert.deepEqual(snapshot.amount, { unit: 'iso4217/USD', value: '2500' });
@@ -95,10 +104,26 @@ describe('links.visit (the /l/{linkId} page)', () => {
   });
 
   it('an adjustable quantity multiplies the price', async () => {
-    const link = await create({ amount: '2500', adjustableQuantity: true, maxQuantity: 4, description: 'Tickets' });
+    const link = await create({
+      amount: '2500',
+      adjustableQuantity: true,
+      maxQuantity: 4,
+      description: 'Tickets',
+      lineItems: [
+        { name: 'Seat', quantity: 1, unitAmount: '2000' },
+        { name: 'Fee', quantity: 1, unitAmount: '500' },
+      ],
+    });
     assert.equal(pageConfig(await (await visit(link.id)).text()).state, 'form');
     const { snapshot } = await paymentOf(await visit(link.id, { form: { quantity: '3' } }));
     assert.deepEqual(snapshot.amount, { unit: 'iso4217/USD', value: '7500' });
+    assert.deepEqual(
+      (snapshot.line_items as { name: string; quantity: number }[]).map((l) => [l.name, l.quantity]),
+      [
+        ['Seat', 3],
+        ['Fee', 3],
+      ],
+    );
     const refused = await visit(link.id, { form: { quantity: '5' } });
     assert.equal(refused.status, 400);
   });

@@ -36,6 +36,13 @@ describe('merchant.getPayment', () => {
       expired: null,
       settled: null,
       refunded: null,
+      // What was sold: none given (issue 35 §1).
+      description: null,
+      line_items: [],
+      buyer: null,
+      metadata: {},
+      // Not from a payment link (issue 35 §2).
+      link_id: null,
     });
   });
 

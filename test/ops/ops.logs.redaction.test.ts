@@ -19,6 +19,9 @@ const FULL_NAME = 'Ada Lovelace-Byron 7f3e';
 const DOB = '1815-12-10';
 const EMAIL = 'ada.7f3e@example.org';
 const BEARER = 'bearer-token-4c1d9a7e0b2f';
+// What a merchant says about its buyer at creation (issue 35 §1), carried by every event of the payment.
+const BUYER_EMAIL = 'grace.9b2c@example.org';
+const BUYER_NAME = 'Grace Hopper 9b2c';
 const WRONG_KEY = 'sk_test_WrongWrongWrongWrongWrongWron';
 
 interface RequestLine {
@@ -76,7 +79,11 @@ describe('ops.logs.redaction', () => {
   const requestLines = () => logs.lines().filter((l) => l.msg === 'request') as unknown as RequestLine[];
 
   it('runs a payment flow, with webhooks, replays, refusals and personal data, and logs no secret', async () => {
-    const order = { amount: { unit: 'iso4217/USD', value: '1250' }, referenceId: 'order-logs-1' };
+    const order = {
+      amount: { unit: 'iso4217/USD', value: '1250' },
+      referenceId: 'order-logs-1',
+      buyer: { email: BUYER_EMAIL, name: BUYER_NAME },
+    };
     const created = await call(
       'POST',
       '/v1/merchant/payment',
@@ -138,6 +145,8 @@ describe('ops.logs.redaction', () => {
       'full name': FULL_NAME,
       'date of birth': DOB,
       email: EMAIL,
+      "the merchant's buyer email": BUYER_EMAIL,
+      "the merchant's buyer name": BUYER_NAME,
     };
     for (const [what, value] of Object.entries(secrets)) {
       assert.ok(!text.includes(value), `the ${what} appears in the logs`);

@@ -129,7 +129,16 @@ export function paymentInfoOf(
     expiresAt: Math.floor(payment.expires_at / 1000),
     merchant: { name: merchant.name, iconUrl: merchant.icon_url },
     buyer,
+    // What was sold, for the buyer to check; never the merchant's buyer record or metadata (§30.2).
+    description: payment.description ?? null,
+    lineItems: lineItemsOf(payment),
   };
+}
+
+function lineItemsOf(payment: PaymentRow): NonNullable<PaymentInfo['lineItems']> {
+  if (!payment.line_items) return [];
+  const lines = JSON.parse(payment.line_items) as { name: string; quantity: number; unit_amount: string }[];
+  return lines.map((l) => ({ name: l.name, quantity: l.quantity, unitAmount: l.unit_amount }));
 }
 
 export function buyerStatusAnswer(deps: BuyerPaymentDeps, payment: PaymentRow): GatewayStatusResponse {

@@ -37,7 +37,7 @@ export async function withWebhookDeps<T>(io: CliIo, work: (deps: CliWebhookDeps)
     // No tasks: this process only adds jobs, inside the transactions of its changes.
     const jobs = openJobQueue(db, { tasks: {}, logger, now });
     const secretBox = new SecretBox(config.encryptionKeys);
-    const lifecycle = { db, jobs, now, logger, eventHooks: [] as EventHook[] };
+    const lifecycle = { db, jobs, now, logger, secretBox, eventHooks: [] as EventHook[] };
     const deps: CliWebhookDeps = {
       ...lifecycle,
       creates: paymentCreates(lifecycle),

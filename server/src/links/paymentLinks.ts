@@ -143,6 +143,9 @@ export function newLinkFrom(deps: PaymentLinkDeps, scope: MerchantScope, body: C
   if (fixed && maxQuantity !== null && BigInt(body.amount!) * BigInt(maxQuantity) > MAX_PAYMENT_AMOUNT) {
     throw invalid('amount × maxQuantity must stay within 15 digits.');
   }
+  if (body.lineItems && maxQuantity !== null && body.lineItems.some((l) => l.quantity * maxQuantity > 1_000_000)) {
+    throw invalid('A line quantity × maxQuantity must stay within 1,000,000.');
+  }
   if (body.lineItems) {
     const sum = body.lineItems.reduce((s, l) => s + BigInt(l.quantity) * BigInt(l.unitAmount), 0n);
     if (sum !== BigInt(body.amount!)) {

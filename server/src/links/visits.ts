@@ -155,6 +155,13 @@ export async function visitLink(
       {
         amount: { unit: link.currency, value: amount.value.toString() },
         referenceId: link.id,
+        // What the link sells, copied into the payment (§30.5): its lines times the chosen quantity add up to the
+        // amount, as the link's own lines add up to its price.
+        description: link.description,
+        ...(link.line_items.length === 0
+          ? {}
+          : { lineItems: link.line_items.map((l) => ({ ...l, quantity: l.quantity * amount.quantity })) }),
+        ...(Object.keys(link.metadata).length === 0 ? {} : { metadata: link.metadata }),
         ...(link.success_url && link.cancel_url
           ? { checkout: { successUrl: link.success_url, errorUrl: link.cancel_url } }
           : {}),

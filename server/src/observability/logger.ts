@@ -53,6 +53,10 @@ const SENSITIVE_FIELDS = [
   'dob',
   'email',
   'phone',
+  // what a merchant says about its buyer (docs/decisions.md §30.3), and the sealed forms of it
+  'buyer',
+  'buyer_sealed',
+  'payload_sealed',
   'body',
   'rawBody',
 ];

@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type { SecretBox } from '../crypto/secretBox.js';
 import type { Database } from '../db/connect.js';
 import { createBatcher, type CreateBatcher, type CreatedWrites } from '../db/createBatcher.js';
 import { insertEvents, type EventRow } from '../db/queries/events.js';
@@ -18,6 +19,9 @@ import type { Observer } from '../observability/observer.js';
 import { iso, toSnapshot, WEBHOOK_API_VERSION, type WebhookEvent } from './snapshot.js';
 import { noStages, type SettledStage, type StageChange } from '../db/queries/paymentStages.js';
 import { paidToDeposit } from './paidToDeposit.js';
+import { detailColumns, NO_DETAILS, type PaymentDetails } from './details.js';
+import { sealedEventPayload } from './eventPayload.js';
+import { searchTermsOf } from './searchTerms.js';
 import { canTransition, eventTypeOf, type PaymentStatus, type WebhookEventType } from './stateMachine.js';
 
 /** Called inside the transaction of every event, e.g. to enqueue webhook deliveries. */
@@ -37,6 +41,8 @@ export interface LifecycleDeps {
   eventHooks: EventHook[];
   /** Where creates outside a caller's transaction go (runtime.ts builds it with `paymentCreates`). */
   creates: PaymentCreates;
+  /** Seals a buyer and the events of a payment with one; opens them for snapshots (docs/decisions.md §30.3). */
+  secretBox: SecretBox;
   /** Told of each transition once it has committed (the runtime's metrics). */
   observer?: Pick<Observer, 'paymentTransition'>;
   /**
@@ -69,14 +75,18 @@ interface PendingEvent {
   envelope: WebhookEvent;
 }
 
-function eventOf(deps: Pick<LifecycleDeps, 'now'>, row: PaymentRow, type: WebhookEventType): PendingEvent {
+function eventOf(
+  deps: Pick<LifecycleDeps, 'now' | 'secretBox'>,
+  row: PaymentRow,
+  type: WebhookEventType,
+): PendingEvent {
   const now = deps.now();
   const envelope: WebhookEvent = {
     id: newId.event(),
     type,
     api_version: WEBHOOK_API_VERSION,
     created_at: iso(now),
-    data: toSnapshot(row),
+    data: toSnapshot(row, deps.secretBox),
   };
   const event: EventRow = {
     id: envelope.id,
@@ -86,7 +96,8 @@ function eventOf(deps: Pick<LifecycleDeps, 'now'>, row: PaymentRow, type: Webhoo
     type,
     state_version: row.state_version,
     created_at: now,
-    payload: JSON.stringify(envelope),
+    // A buyer's email and name would otherwise stay in plaintext in the payment's history (§30.3).
+    ...(row.buyer_sealed ? sealedEventPayload(deps.secretBox, envelope) : { payload: JSON.stringify(envelope) }),
   };
   return { event, envelope };
 }
@@ -128,14 +139,17 @@ export interface NewPayment {
   expiresAt: number;
   successUrl: string | null;
   errorUrl: string | null;
+  /** What was sold (payments/details.ts, checked); none when absent. */
+  details?: PaymentDetails;
   /** The payment link it comes from (links/visits.ts writes the column in the create's transaction). */
   linkId?: string;
 }
 
 function newPaymentRow(deps: Omit<LifecycleDeps, 'creates'>, input: NewPayment): PaymentRow {
   const now = deps.now();
+  const id = newId.payment();
   return {
-    id: newId.payment(),
+    id,
     merchant_id: input.merchantId,
     live: input.live,
     status: 'requires_action',
@@ -150,6 +164,7 @@ function newPaymentRow(deps: Omit<LifecycleDeps, 'creates'>, input: NewPayment):
     updated_at: now,
     ...(input.linkId === undefined ? {} : { link_id: input.linkId }),
     stages: noStages(),
+    ...detailColumns(deps.secretBox, id, input.details ?? NO_DETAILS),
   };
 }
 
@@ -194,12 +209,15 @@ function prepareCreates(deps: Omit<LifecycleDeps, 'creates'>, items: CreateItem[
   const rows = tried.map((i, n): CreateRows => {
     const { stages: _stages, ...payment } = all[i]!;
     const event = pending[n]!.event;
+    const details = items[i]!.input.details;
+    const terms = details ? searchTermsOf(details) : [];
     const key = items[i]!.key;
-    if (!key) return { payment, event };
+    if (!key) return { payment, event, terms };
     const answer = key.answer(all[i]!);
     return {
       payment,
       event,
+      terms,
       key: {
         ...key.scope,
         request_hash: key.requestHash,

@@ -20,6 +20,8 @@ import {
   type NewPayment,
 } from './lifecycle.js';
 import { iso, toSnapshot, type PaymentSnapshot } from './snapshot.js';
+import { checkDetails } from './details.js';
+import { queryTermsOf } from './searchTerms.js';
 import type { RefundedStage } from '../db/queries/paymentStages.js';
 import { isFinal, merchantStatusOf, POLL_IN_MS, type PaymentStatus } from './stateMachine.js';
 
@@ -104,6 +106,7 @@ export function newPaymentFrom(now: number, scope: MerchantScope, body: CreatePa
     expiresAt: expiresAtMs,
     successUrl: redirect ? successUrl! : null,
     errorUrl: redirect ? errorUrl! : null,
+    details: checkDetails(body, amount.value),
   };
 }
 
@@ -220,6 +223,18 @@ export interface ListQuery {
   createdLtMs?: number;
   /** A substring of `reference_id` (WalletConnect Pay's `referenceId` search). */
   referenceContains?: string;
+  /** The dashboard's search: whole words of the description and metadata values (payments/searchTerms.ts). */
+  q?: string;
+}
+
+/** The words of a `q`, or a refusal when it has none: an empty search is a mistake, not "everything". */
+export function searchTermsOfQuery(q: string | undefined): string[] | undefined {
+  if (q === undefined) return undefined;
+  const terms = queryTermsOf(q);
+  if (terms.length === 0) {
+    throw new ApiError('params_validation', 'q must contain at least one word (letters or digits).', { param: 'q' });
+  }
+  return terms;
 }
 
 const tighter = (a: number | undefined, b: number | undefined, pick: (x: number, y: number) => number) =>
@@ -250,10 +265,15 @@ export async function listMerchantPayments(
     settled: query.settled,
     referenceId: query.referenceId,
     referenceContains: query.referenceContains,
+    terms: searchTermsOfQuery(query.q),
   });
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
-  return { data: page.map(toSnapshot), hasMore, nextCursor: hasMore ? page[page.length - 1]!.id : null };
+  return {
+    data: page.map((row) => toSnapshot(row, deps.secretBox)),
+    hasMore,
+    nextCursor: hasMore ? page[page.length - 1]!.id : null,
+  };
 }
 
 /** Cancels an unpaid payment; cancelling a cancelled one answers it unchanged (no version, no event). */
@@ -272,7 +292,7 @@ export async function cancelMerchantPayment(
       cancelled: { cancelled_at: iso(deps.now()), cancelled_by: 'merchant', cancellation_reason: reason ?? null },
     },
   });
-  return toSnapshot(payment);
+  return toSnapshot(payment, deps.secretBox);
 }
 
 /** Records that the merchant refunded a succeeded payment off-platform; no funds move. */
@@ -303,5 +323,5 @@ export async function refundMerchantPayment(
     },
     outer,
   );
-  return toSnapshot(payment);
+  return toSnapshot(payment, deps.secretBox);
 }

@@ -6,7 +6,9 @@ import { findOverduePayments, listPayments, type PaymentRow } from '../db/querie
 import { currencyOfUnit } from '../currencies.js';
 import { iso } from './snapshot.js';
 import { expireIfOverdue, type LifecycleDeps } from './lifecycle.js';
-import type { ListQuery, MerchantScope } from './merchantPayments.js';
+import { searchTermsOfQuery, type ListQuery, type MerchantScope } from './merchantPayments.js';
+import type { SecretBox } from '../crypto/secretBox.js';
+import { detailsOf } from './details.js';
 
 /** Rows per database read; each page becomes one write to the response. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -26,6 +28,11 @@ export const EXPORT_COLUMNS = [
   'fee_unit',
   'chain',
   'tx_id',
+  'description',
+  'line_items',
+  'metadata',
+  'buyer_email',
+  'buyer_name',
 ] as const;
 
 const CRLF = '\r\n';
@@ -54,8 +61,15 @@ export function humanAmount(value: string, unit: string): string {
   return `${major}.${padded.slice(-currency.digits)} ${currency.code}`;
 }
 
-export function exportRow(p: PaymentRow): string[] {
+export function exportRow(p: PaymentRow, box: Pick<SecretBox, 'open'>): string[] {
   const { processing, success, settled, refunded } = p.stages;
+  const details = detailsOf(box, {
+    id: p.id,
+    description: p.description ?? null,
+    line_items: p.line_items ?? null,
+    metadata: p.metadata ?? null,
+    buyer_sealed: p.buyer_sealed ?? null,
+  });
   const fee = processing?.fee?.total_amount ?? null;
   return [
     p.id,
@@ -72,6 +86,11 @@ export function exportRow(p: PaymentRow): string[] {
     fee?.unit ?? '',
     processing?.chain_caip2 ?? '',
     success?.tx_id ?? '',
+    details.description ?? '',
+    details.lineItems.length ? JSON.stringify(details.lineItems) : '',
+    Object.keys(details.metadata).length ? JSON.stringify(details.metadata) : '',
+    details.buyer?.email ?? '',
+    details.buyer?.name ?? '',
   ];
 }
 
@@ -89,6 +108,7 @@ export async function* exportPaymentsCsv(
   filter: ExportFilter,
   pageSize = EXPORT_PAGE_SIZE,
 ): AsyncGenerator<string> {
+  const terms = searchTermsOfQuery(filter.q);
   for (const payment of await findOverduePayments(deps.db.knex, deps.now(), 100, scope)) {
     await expireIfOverdue(deps, payment);
   }
@@ -105,9 +125,10 @@ export async function* exportPaymentsCsv(
       createdLt: secondsToMs(filter.createdLt),
       settled: filter.settled,
       referenceId: filter.referenceId,
+      terms,
     });
     if (rows.length === 0) return;
-    yield rows.map((r) => csvLine(exportRow(r))).join('');
+    yield rows.map((r) => csvLine(exportRow(r, deps.secretBox))).join('');
     if (rows.length < pageSize) return;
     const last = rows[rows.length - 1]!;
     after = { created_at: last.created_at, id: last.id };

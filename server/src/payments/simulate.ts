@@ -115,12 +115,12 @@ export async function simulatePayment(
   if (scope.live) throw new ApiError('forbidden', 'simulatePayment accepts test keys (sk_test_…) only.');
   // A read like any other: a payment past its deadline is expired first, and then only the table's steps remain.
   const current = await readPayment(deps, scope, id);
-  if (to === 'settled') return toSnapshot(await settle(deps, id));
+  if (to === 'settled') return toSnapshot(await settle(deps, id), deps.secretBox);
   const { payment, changed } = await transitionPayment(deps, id, {
     to,
     stages: stagesFor(to, current, merchant, deps.now()),
   });
   // The lifecycle treats a repeat as a no-op; simulate is one step per call, and a repeat is not a step.
   if (!changed) throw new ApiError('invalid_state', `Payment ${id} is already ${to}.`);
-  return toSnapshot(payment);
+  return toSnapshot(payment, deps.secretBox);
 }

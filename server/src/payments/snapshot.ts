@@ -1,5 +1,7 @@
 import type { components } from '../generated/merchant.js';
 import type { PaymentRow } from '../db/queries/payments.js';
+import type { SecretBox } from '../crypto/secretBox.js';
+import { detailsOf } from './details.js';
 
 export type PaymentSnapshot = components['schemas']['PaymentSnapshot'];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
@@ -9,8 +11,18 @@ export const WEBHOOK_API_VERSION = '2026-02-18';
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The full snapshot that webhooks carry and `GET /v1/merchant/payment/{id}` returns: never a delta. */
-export function toSnapshot(row: PaymentRow): PaymentSnapshot {
+/**
+ * The full snapshot that webhooks carry and `GET /v1/merchant/payment/{id}` returns: never a delta. `box` opens the
+ * buyer, sealed at rest (docs/decisions.md §30.3).
+ */
+export function toSnapshot(row: PaymentRow, box: Pick<SecretBox, 'open'>): PaymentSnapshot {
+  const details = detailsOf(box, {
+    id: row.id,
+    description: row.description ?? null,
+    line_items: row.line_items ?? null,
+    metadata: row.metadata ?? null,
+    buyer_sealed: row.buyer_sealed ?? null,
+  });
   return {
     payment_id: row.id,
     merchant_id: row.merchant_id,
@@ -30,5 +42,9 @@ export function toSnapshot(row: PaymentRow): PaymentSnapshot {
     // Settled stages stored before `tx_id` existed lack it; the contract reads them as null.
     settled: row.stages.settled && { ...row.stages.settled, tx_id: row.stages.settled.tx_id ?? null },
     refunded: row.stages.refunded,
+    description: details.description,
+    line_items: details.lineItems,
+    buyer: details.buyer,
+    metadata: details.metadata,
   };
 }

@@ -260,7 +260,7 @@ function answerOf(deps: RefundDeps, payment: PaymentRow, row: OnchainRefundRow |
   const base = deps.config.publicBaseUrl.replace(/\/+$/, '');
   return {
     answer: {
-      ...toSnapshot(payment),
+      ...toSnapshot(payment, deps.secretBox),
       refund: { ...refundJson(row), claim_url: link === null ? null : `${base}/refund#${link}` },
     },
   };
@@ -500,7 +500,7 @@ export async function syncRefundedStage(
     async (p, now, trx) => stageOf(p.stages.refunded, await refundsOfPayment(trx, paymentId), now, undefined),
     outer,
   );
-  return toSnapshot(payment);
+  return toSnapshot(payment, deps.secretBox);
 }
 
 export type RefundClaim = {

@@ -4,6 +4,7 @@
  * records the attempt and schedules the next one. The schedule lives in the row, so the lease sweeper can recover any
  * delivery whose worker died, and a second worker can never make the same attempt twice, nor at the same time.
  */
+import { openEventPayload } from '../payments/eventPayload.js';
 import type { Knex } from 'knex';
 import {
   findActiveEndpoint,
@@ -85,7 +86,9 @@ export function deliveryHook(deps: WebhookDeps): EventHook {
     if (!lookup) known.set(`${event.merchant_id}:${mode}`, (lookup = findActiveEndpoint(trx, event.merchant_id, mode)));
     const endpoint = await lookup;
     if (!endpoint || !endpoint.enabled || !endpoint.event_types.includes(event.type)) return;
-    await scheduleDelivery(deps, trx, endpoint, event, 'event');
+    // A sealed event's delivery reads the sealed envelope at its attempt, never a plaintext copy (§30.3).
+    const payload = event.payload_sealed ? null : event.payload;
+    await scheduleDelivery(deps, trx, endpoint, { ...event, payload }, 'event');
   };
   // It writes only for a merchant's mode with an endpoint, which the one-statement create checks for itself.
   hook.onCreated = 'whenEndpoint';
@@ -121,7 +124,10 @@ export async function attemptDelivery(deps: WebhookDeps, deliveryId: string): Pr
     deps.webhookOptions.leaseMs,
   );
   if (!claimed) return null;
-  const { delivery, endpoint, payload: body } = claimed;
+  const { delivery, endpoint } = claimed;
+  const body = claimed.payloadSealed
+    ? openEventPayload(deps.secretBox, delivery.event_id, { payload: '', payload_sealed: claimed.payloadSealed })
+    : claimed.payload;
   if (!endpoint || endpoint.deleted_at !== null || !endpoint.enabled) {
     // A deleted or disabled endpoint receives nothing more (spec: deletion is immediate).
     await setDeliveryStatus(deps.db.knex, delivery.id, 'failed', claimedAt);

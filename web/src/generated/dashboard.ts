@@ -3840,8 +3840,8 @@ export interface components {
         /**
          * @description Search the payments' `description` and `metadata` values: the query is cut into words (runs of letters and
          *     digits, compared lower-cased) and a payment matches when its description or metadata values contain every word
-         *     as a whole word (`flat` finds "Flat white", `fla` does not). A metadata value is also a word as a whole
-         *     (lower-cased), so `q=ord-10482` finds `{"order":"ORD-10482"}`. At most 8 words. A query with no word (only
+         *     as a whole word (`flat` finds "Flat white", `fla` does not; `q=ord-10482` finds `{"order":"ORD-10482"}`).
+         *     Words past the eighth are ignored. A query with no word (only
          *     punctuation) is refused with `400 params_validation`. Combines with the other filters (AND).
          * @example flat white
          */
@@ -4995,8 +4995,8 @@ export interface operations {
                 /**
                  * @description Search the payments' `description` and `metadata` values: the query is cut into words (runs of letters and
                  *     digits, compared lower-cased) and a payment matches when its description or metadata values contain every word
-                 *     as a whole word (`flat` finds "Flat white", `fla` does not). A metadata value is also a word as a whole
-                 *     (lower-cased), so `q=ord-10482` finds `{"order":"ORD-10482"}`. At most 8 words. A query with no word (only
+                 *     as a whole word (`flat` finds "Flat white", `fla` does not; `q=ord-10482` finds `{"order":"ORD-10482"}`).
+                 *     Words past the eighth are ignored. A query with no word (only
                  *     punctuation) is refused with `400 params_validation`. Combines with the other filters (AND).
                  * @example flat white
                  */
@@ -5074,8 +5074,8 @@ export interface operations {
                 /**
                  * @description Search the payments' `description` and `metadata` values: the query is cut into words (runs of letters and
                  *     digits, compared lower-cased) and a payment matches when its description or metadata values contain every word
-                 *     as a whole word (`flat` finds "Flat white", `fla` does not). A metadata value is also a word as a whole
-                 *     (lower-cased), so `q=ord-10482` finds `{"order":"ORD-10482"}`. At most 8 words. A query with no word (only
+                 *     as a whole word (`flat` finds "Flat white", `fla` does not; `q=ord-10482` finds `{"order":"ORD-10482"}`).
+                 *     Words past the eighth are ignored. A query with no word (only
                  *     punctuation) is refused with `400 params_validation`. Combines with the other filters (AND).
                  * @example flat white
                  */

@@ -15,10 +15,13 @@ import { inScopeOrder, insertAnsweredKeys, type AnsweredKeyRow } from './idempot
 import { FINAL_STATUSES } from './paymentDayTotals.js';
 import { DAY_MS } from './paymentOverview.js';
 import { insertPayments, type PaymentRow } from './payments.js';
+import { insertSearchTerms } from './paymentSearch.js';
 
 export interface CreateRows {
   payment: Omit<PaymentRow, 'stages'>;
   event: EventRow;
+  /** The payment's words for the dashboard's search (payments/searchTerms.ts), written with it. */
+  terms?: string[];
   /** A keyed create's key: the payment and event are inserted only if this key is (its scope held none). */
   key?: AnsweredKeyRow;
 }
@@ -54,14 +57,16 @@ function createsSql(gated: boolean): string {
    ),
    p as (
      insert into payments (id, merchant_id, live, status, state_version, reference_id, amount_unit, amount_value,
-       success_url, error_url, created_at, expires_at, updated_at, settlement_mode)
+       success_url, error_url, created_at, expires_at, updated_at, description, line_items, metadata, buyer_sealed,
+       settlement_mode)
      select u.id, u.merchant_id, u.live, u.status, u.state_version, u.reference_id, u.amount_unit, u.amount_value,
-       u.success_url, u.error_url, u.created_at, u.expires_at, u.updated_at,
-       (select m.settlement_mode from merchants m where m.id = u.merchant_id)
+       u.success_url, u.error_url, u.created_at, u.expires_at, u.updated_at, u.description, u.line_items, u.metadata,
+       u.buyer_sealed, (select m.settlement_mode from merchants m where m.id = u.merchant_id)
      from unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[],
-       ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[])
+       ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[],
+       ?::text[])
        as u(id, merchant_id, live, status, state_version, reference_id, amount_unit, amount_value, success_url,
-         error_url, created_at, expires_at, updated_at, key)
+         error_url, created_at, expires_at, updated_at, description, line_items, metadata, buyer_sealed, key)
      where ${open}(u.key is null
        or exists (select 1 from k where k.merchant_id = u.merchant_id and k.live = u.live and k.key = u.key))
      returning id, merchant_id, live, status, amount_unit, amount_value, created_at
@@ -81,10 +86,17 @@ function createsSql(gated: boolean): string {
        volume = payment_day_totals.volume + excluded.volume
    ),
    e as (
-     insert into events (id, payment_id, merchant_id, live, type, state_version, created_at, payload)
-     select v.* from unnest(?::text[], ?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::bigint[], ?::text[])
-       as v(id, payment_id, merchant_id, live, type, state_version, created_at, payload)
+     insert into events (id, payment_id, merchant_id, live, type, state_version, created_at, payload, payload_sealed)
+     select v.* from unnest(?::text[], ?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::bigint[], ?::text[],
+       ?::text[])
+       as v(id, payment_id, merchant_id, live, type, state_version, created_at, payload, payload_sealed)
      where v.payment_id in (select id from p)
+   ),
+   s as (
+     insert into payment_search_terms (merchant_id, live, term, created_at, payment_id)
+     select st.* from unnest(?::text[], ?::boolean[], ?::text[], ?::bigint[], ?::text[])
+       as st(merchant_id, live, term, created_at, payment_id)
+     where st.payment_id in (select id from p)
    )
    ${
      gated
@@ -133,6 +145,10 @@ function createsValues(creates: CreateRows[]): unknown[] {
     payment('created_at'),
     payment('expires_at'),
     payment('updated_at'),
+    creates.map((c) => c.payment.description ?? null),
+    creates.map((c) => c.payment.line_items ?? null),
+    creates.map((c) => c.payment.metadata ?? null),
+    creates.map((c) => c.payment.buyer_sealed ?? null),
     creates.map((c) => c.key?.key ?? null),
     event('id'),
     event('payment_id'),
@@ -142,6 +158,20 @@ function createsValues(creates: CreateRows[]): unknown[] {
     event('state_version'),
     event('created_at'),
     event('payload'),
+    creates.map((c) => c.event.payload_sealed ?? null),
+    ...termColumns(creates),
+  ];
+}
+
+/** Every create's search terms, flattened into the columns of `payment_search_terms`. */
+function termColumns(creates: CreateRows[]): unknown[][] {
+  const rows = creates.flatMap((c) => (c.terms ?? []).map((term) => ({ c, term })));
+  return [
+    rows.map((r) => r.c.payment.merchant_id),
+    rows.map((r) => r.c.payment.live),
+    rows.map((r) => r.term),
+    rows.map((r) => r.c.payment.created_at),
+    rows.map((r) => r.c.payment.id),
   ];
 }
 
@@ -178,8 +208,9 @@ export async function insertCreatesAlone(db: Knex, creates: CreateRows[]): Promi
 const SQLITE_KEY = `insert into idempotency_keys (merchant_id, live, key, request_hash, created_at, response_status,
    response_body) values (?, ?, ?, ?, ?, ?, ?) on conflict (merchant_id, live, key) do nothing`;
 const SQLITE_PAYMENT = `insert into payments (id, merchant_id, live, status, state_version, reference_id, amount_unit,
-   amount_value, success_url, error_url, created_at, expires_at, updated_at, settlement_mode)
-   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (select settlement_mode from merchants where id = ?))`;
+   amount_value, success_url, error_url, created_at, expires_at, updated_at, description, line_items, metadata,
+   buyer_sealed, settlement_mode)
+   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (select settlement_mode from merchants where id = ?))`;
 /** One new payment counted in the overview's rollup (paymentDayTotals.ts counts the same way). */
 const SQLITE_DAY_TOTAL = `insert into payment_day_totals (merchant_id, live, day, amount_unit, count, succeeded,
    final_count, volume) values (?, ?, ?, ?, 1, ?, ?, cast(? as integer))
@@ -187,8 +218,10 @@ const SQLITE_DAY_TOTAL = `insert into payment_day_totals (merchant_id, live, day
      succeeded = payment_day_totals.succeeded + excluded.succeeded,
      final_count = payment_day_totals.final_count + excluded.final_count,
      volume = payment_day_totals.volume + excluded.volume`;
-const SQLITE_EVENT = `insert into events (id, payment_id, merchant_id, live, type, state_version, created_at, payload)
-   values (?, ?, ?, ?, ?, ?, ?, ?)`;
+const SQLITE_EVENT = `insert into events (id, payment_id, merchant_id, live, type, state_version, created_at, payload,
+   payload_sealed) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const SQLITE_TERM = `insert into payment_search_terms (merchant_id, live, term, created_at, payment_id)
+   values (?, ?, ?, ?, ?)`;
 
 /** SQLite: the keys in scope order, each create's payment if its key went in (or it has none), then its event. */
 function insertCreatesSqlite(trx: Knex.Transaction, creates: CreateRows[]): Promise<boolean[]> {
@@ -203,7 +236,8 @@ function insertCreatesSqlite(trx: Knex.Transaction, creates: CreateRows[]): Prom
     const paymentStatement = conn.prepare(SQLITE_PAYMENT);
     const eventStatement = conn.prepare(SQLITE_EVENT);
     const dayTotalStatement = conn.prepare(SQLITE_DAY_TOTAL);
-    for (const [i, { payment: p, event: e }] of creates.entries()) {
+    const termStatement = conn.prepare(SQLITE_TERM);
+    for (const [i, { payment: p, event: e, terms }] of creates.entries()) {
       if (!go[i]) continue;
       paymentStatement.run(
         sqliteValues([
@@ -220,6 +254,10 @@ function insertCreatesSqlite(trx: Knex.Transaction, creates: CreateRows[]): Prom
           p.created_at,
           p.expires_at,
           p.updated_at,
+          p.description ?? null,
+          p.line_items ?? null,
+          p.metadata ?? null,
+          p.buyer_sealed ?? null,
           p.merchant_id,
         ]),
       );
@@ -236,8 +274,20 @@ function insertCreatesSqlite(trx: Knex.Transaction, creates: CreateRows[]): Prom
         ]),
       );
       eventStatement.run(
-        sqliteValues([e.id, e.payment_id, e.merchant_id, e.live, e.type, e.state_version, e.created_at, e.payload]),
+        sqliteValues([
+          e.id,
+          e.payment_id,
+          e.merchant_id,
+          e.live,
+          e.type,
+          e.state_version,
+          e.created_at,
+          e.payload,
+          e.payload_sealed ?? null,
+        ]),
       );
+      for (const term of terms ?? [])
+        termStatement.run(sqliteValues([p.merchant_id, p.live, term, p.created_at, p.id]));
     }
     return go;
   });
@@ -271,6 +321,7 @@ export async function insertCreatesOneByOne(trx: Knex.Transaction, creates: Crea
       trx,
       inserted.map((c) => c.event),
     );
+    await insertSearchTerms(trx, inserted);
   }
   return go;
 }

@@ -10,14 +10,18 @@ export interface EventRow {
   type: string;
   state_version: number;
   created_at: number;
+  /** The envelope as JSON; '' when it is sealed in `payload_sealed` (webhooks/eventPayload.ts). */
   payload: string;
+  /** The envelope sealed, for a payment with a buyer (docs/decisions.md §30.3); null otherwise. */
+  payload_sealed?: string | null;
 }
 
 /** As insertPayments: any number of events in one fixed prepared statement on PostgreSQL. */
 const insertEventsPg = preparedReadAll(
   'paygate_insert_events',
-  `insert into events (id, payment_id, merchant_id, live, type, state_version, created_at, payload)
-   select * from unnest(?::text[], ?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::bigint[], ?::text[])`,
+  `insert into events (id, payment_id, merchant_id, live, type, state_version, created_at, payload, payload_sealed)
+   select * from unnest(?::text[], ?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::bigint[], ?::text[],
+     ?::text[])`,
 );
 
 export async function insertEvents(db: Knex | Knex.Transaction, rows: EventRow[]): Promise<void> {
@@ -32,6 +36,7 @@ export async function insertEvents(db: Knex | Knex.Transaction, rows: EventRow[]
       column('state_version'),
       column('created_at'),
       column('payload'),
+      rows.map((r) => r.payload_sealed ?? null),
     ]);
     return;
   }

@@ -6,6 +6,7 @@ import { stageColumns, type PaymentStages, type StageChange, type StageColumn } 
 import { preparedReadAll } from '../connect.js';
 import { dialectOf } from '../dialect.js';
 import { addCreatedToDayTotals, moveInDayTotals } from './paymentDayTotals.js';
+import { whereHasTerms } from './paymentSearch.js';
 
 type PaymentStatus = components['schemas']['PaymentStatus'];
 
@@ -36,6 +37,14 @@ export interface PaymentRow {
   link_id?: string | null;
   /** Each stage's sub-object, parsed; null when the stage does not apply. */
   stages: PaymentStages;
+  /**
+   * What was sold, as stored (payments/details.ts reads them; the buyer sealed): on every row read from the table;
+   * absent (none) on rows made without them, e.g. by fixtures.
+   */
+  description?: string | null;
+  line_items?: string | null;
+  metadata?: string | null;
+  buyer_sealed?: string | null;
 }
 
 type RawRow = Omit<PaymentRow, 'live' | 'stages' | 'settlement_mode' | 'link_id'> & {
@@ -88,6 +97,10 @@ function fromRaw(raw: RawRow): PaymentRow {
     settlement_mode: raw.settlement_mode,
     link_id: raw.link_id ?? null,
     stages,
+    description: raw.description ?? null,
+    line_items: raw.line_items ?? null,
+    metadata: raw.metadata ?? null,
+    buyer_sealed: raw.buyer_sealed ?? null,
   };
 }
 
@@ -98,12 +111,13 @@ function fromRaw(raw: RawRow): PaymentRow {
 const insertPaymentsPg = preparedReadAll(
   'paygate_insert_payments',
   `insert into payments (id, merchant_id, live, status, state_version, reference_id, amount_unit, amount_value,
-     success_url, error_url, created_at, expires_at, updated_at, settlement_mode)
+     success_url, error_url, created_at, expires_at, updated_at, description, line_items, metadata, buyer_sealed,
+     settlement_mode)
    select u.*, (select m.settlement_mode from merchants m where m.id = u.merchant_id)
    from unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[],
-     ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[])
+     ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[])
      as u(id, merchant_id, live, status, state_version, reference_id, amount_unit, amount_value, success_url,
-       error_url, created_at, expires_at, updated_at)`,
+       error_url, created_at, expires_at, updated_at, description, line_items, metadata, buyer_sealed)`,
 );
 
 /**
@@ -136,6 +150,10 @@ async function insertPaymentRows(db: Knex | Knex.Transaction, rows: Omit<Payment
       column('created_at'),
       column('expires_at'),
       column('updated_at'),
+      rows.map((r) => r.description ?? null),
+      rows.map((r) => r.line_items ?? null),
+      rows.map((r) => r.metadata ?? null),
+      rows.map((r) => r.buyer_sealed ?? null),
     ]);
     return;
   }
@@ -212,6 +230,8 @@ export interface ListFilter {
   referenceId?: string;
   /** The merchant's reference contains this text, case-sensitively. */
   referenceContains?: string;
+  /** Every one of these words is in the description or the metadata values (payments/searchTerms.ts). */
+  terms?: string[];
 }
 
 /** Newest first, keyset-paginated on (created_at, id) so pages stay stable while payments are created. */
@@ -228,6 +248,7 @@ export async function listPayments(db: Knex, filter: ListFilter): Promise<Paymen
     // wildcard in the text can change the test's meaning either.
     query.andWhereRaw('length(reference_id) > length(replace(reference_id, ?, ?))', [filter.referenceContains, '']);
   }
+  if (filter.terms?.length) whereHasTerms(query, db, filter, filter.terms);
   if (filter.startingAfter) {
     // A row comparison, not `created_at < ? OR (created_at = ? AND id < ?)`: PostgreSQL takes it as a bound of the
     // list index, so a deep page starts at its cursor instead of walking every newer payment (docs/decisions.md §24.1).

@@ -66,6 +66,9 @@ const SEALED: SealedTable[] = [
       ip_sealed: (r) => `audit_log.ip_sealed:${String(r.id)}`,
     },
   },
+  // What was sold (docs/decisions.md §30.3): a payment's buyer, and the events of a payment with one.
+  { table: 'payments', key: ['id'], columns: { buyer_sealed: (r) => `payments.buyer_sealed:${String(r.id)}` } },
+  { table: 'events', key: ['id'], columns: { payload_sealed: (r) => `events.payload_sealed:${String(r.id)}` } },
 ];
 
 /** Stored idempotent answers whose refund carries a claim link sealed with the refund's id (settlement/refunds.ts). */

@@ -370,6 +370,8 @@ export interface ClaimedDelivery {
   endpoint: EndpointRow | null;
   /** The envelope to send: the delivery's own (test events) or its outbox event's. */
   payload: string | null;
+  /** The outbox event's envelope sealed, when its payment has a buyer (payments/eventPayload.ts); then `payload` is ''. */
+  payloadSealed?: string | null;
 }
 
 /**
@@ -448,7 +450,8 @@ function stepSql(claims: number, records: number): string {
       )`,
     );
     selects.push(`SELECT claimed.lease_owner AS owner, to_jsonb(claimed.*) AS delivery_row,
-        to_jsonb(e.*) AS endpoint_row, ev.payload AS event_payload
+        to_jsonb(e.*) AS endpoint_row, ev.payload AS event_payload,
+        ev.payload_sealed AS event_payload_sealed
       FROM claimed LEFT JOIN webhook_endpoints e ON e.id = claimed.endpoint_id
         LEFT JOIN events ev ON ev.id = claimed.event_id`);
   }
@@ -473,7 +476,7 @@ function stepSql(claims: number, records: number): string {
       )`,
     );
     selects.push(
-      'SELECT owner, NULL::jsonb AS delivery_row, NULL::jsonb AS endpoint_row, NULL::text AS event_payload FROM recorded',
+      'SELECT owner, NULL::jsonb AS delivery_row, NULL::jsonb AS endpoint_row, NULL::text AS event_payload, NULL::text AS event_payload_sealed FROM recorded',
     );
   }
   return `WITH ${ctes.join(',\n')}\n${selects.join('\nUNION ALL\n')}`;
@@ -484,6 +487,7 @@ type StepRaw = {
   delivery_row: Record<string, unknown> | null;
   endpoint_row: Record<string, unknown> | null;
   event_payload: string | null;
+  event_payload_sealed: string | null;
 };
 
 async function runSteps(db: Knex, stepTexts: Map<string, string>, steps: Step[]): Promise<StepResult[]> {
@@ -525,6 +529,7 @@ async function runSteps(db: Knex, stepTexts: Map<string, string>, steps: Step[])
       delivery,
       endpoint: row.endpoint_row ? endpointFromRaw(row.endpoint_row) : null,
       payload: delivery.payload ?? row.event_payload,
+      payloadSealed: delivery.payload === null ? row.event_payload_sealed : null,
     });
   }
   return steps.map((step) => ('claim' in step ? (won.get(step.claim.owner) ?? null) : kept.has(step.record.owner)));
@@ -565,10 +570,15 @@ export async function claimDeliveryWithContext(
     const endpoint = await findEndpoint(db, delivery.endpoint_id);
     const event =
       delivery.payload === null
-        ? ((await db('events').select('payload').where({ id: delivery.event_id }).first()) as
-            { payload: string } | undefined)
+        ? ((await db('events').select('payload', 'payload_sealed').where({ id: delivery.event_id }).first()) as
+            { payload: string; payload_sealed: string | null } | undefined)
         : undefined;
-    return { delivery, endpoint, payload: delivery.payload ?? event?.payload ?? null };
+    return {
+      delivery,
+      endpoint,
+      payload: delivery.payload ?? event?.payload ?? null,
+      payloadSealed: event?.payload_sealed ?? null,
+    };
   }
   return (await steps.step({ claim: { id, owner, now, leaseMs } })) as ClaimedDelivery | null;
 }

@@ -12,6 +12,8 @@ type Ok = Operation['responses'][200]['content']['application/json'];
 export function getDashboardPaymentHandler(deps: LifecycleDeps): RequestHandler<Operation['parameters']['path'], Ok> {
   return async (req, res) => {
     const { merchantId, mode } = dashboardScopeOf(res);
-    res.json(toSnapshot(await readPayment(deps, { merchantId, live: mode === 'live' }, req.params.paymentId)));
+    res.json(
+      toSnapshot(await readPayment(deps, { merchantId, live: mode === 'live' }, req.params.paymentId), deps.secretBox),
+    );
   };
 }

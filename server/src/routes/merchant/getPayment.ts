@@ -13,6 +13,6 @@ export function getPaymentHandler(deps: LifecycleDeps): RequestHandler<Operation
   return async (req, res) => {
     const auth = merchantAuthOf(res);
     const payment = await readPayment(deps, { merchantId: auth.merchant.id, live: auth.live }, req.params.id);
-    res.json(toSnapshot(payment));
+    res.json(toSnapshot(payment, deps.secretBox));
   };
 }

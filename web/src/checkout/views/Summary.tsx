@@ -35,6 +35,7 @@ export function Summary(props: {
           {t('summary.order', { reference: config.reference })}
         </p>
       )}
+      <Sold info={info} lang={props.lang} t={t} />
       {props.live && <Countdown expiresAt={info.expiresAt} t={t} now={props.now} onEnd={props.onEnd} />}
       {back && (
         <p>
@@ -44,6 +45,35 @@ export function Summary(props: {
         </p>
       )}
     </section>
+  );
+}
+
+/** What the merchant says was sold: its description and its lines, each with its price (issue 35 §1). */
+function Sold(props: { info: PaymentInfo; lang: Language; t: Translate }) {
+  const { info, t } = props;
+  const lines = info.lineItems ?? [];
+  if (!info.description && lines.length === 0) return null;
+  const price = (value: string) => formatFiat({ ...info.amount, value }, props.lang);
+  return (
+    <div class="sold">
+      {info.description && (
+        <p class="description" data-testid="payment-description">
+          {info.description}
+        </p>
+      )}
+      {lines.length > 0 && (
+        <table class="line-items" aria-label={t('summary.items')}>
+          <tbody>
+            {lines.map((line, i) => (
+              <tr key={i}>
+                <th scope="row">{t('summary.line', { quantity: line.quantity, name: line.name })}</th>
+                <td>{price((BigInt(line.unitAmount) * BigInt(line.quantity)).toString())}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
   );
 }
 

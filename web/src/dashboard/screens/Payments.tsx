@@ -34,9 +34,10 @@ export interface FilterForm {
   to: string;
   reference: string;
   settled: string;
+  q: string;
 }
 
-const EMPTY: FilterForm = { status: '', from: '', to: '', reference: '', settled: '' };
+const EMPTY: FilterForm = { status: '', from: '', to: '', reference: '', settled: '', q: '' };
 const KEYS = Object.keys(EMPTY) as (keyof FilterForm)[];
 
 export function formFromQuery(search: string): FilterForm {
@@ -63,6 +64,7 @@ export function filtersOf(form: FilterForm): PaymentFilters {
   const lt = localMidnightAfter(form.to);
   if (lt !== null) filters.createdLt = lt;
   if (form.reference.trim() !== '') filters.referenceId = form.reference.trim();
+  if (form.q.trim() !== '') filters.q = form.q.trim();
   return filters;
 }
 
@@ -74,7 +76,7 @@ export function Payments() {
   const [applied, setApplied] = useState<FilterForm>(form);
   const cursors = useCursors();
   const [exportNote, setExportNote] = useState<string | null>(null);
-  const ids = { status: useId(), from: useId(), to: useId(), reference: useId(), settled: useId() };
+  const ids = { status: useId(), from: useId(), to: useId(), reference: useId(), settled: useId(), q: useId() };
   const { cursor } = cursors;
   const dateError =
     form.from !== '' && form.to !== '' && form.to < form.from ? 'The end date is before the start date.' : null;
@@ -174,6 +176,20 @@ export function Payments() {
           <FieldError id={`${ids.reference}-error`} message={fieldMessage(failure, 'referenceId')} />
         </div>
         <div class="field">
+          <label for={ids.q}>Search</label>
+          <input
+            id={ids.q}
+            class="input"
+            type="search"
+            value={form.q}
+            placeholder="Words of the description or metadata"
+            aria-invalid={fieldMessage(failure, 'q') ? 'true' : undefined}
+            aria-describedby={fieldMessage(failure, 'q') ? `${ids.q}-error` : undefined}
+            onInput={(e) => setForm({ ...form, q: e.currentTarget.value })}
+          />
+          <FieldError id={`${ids.q}-error`} message={fieldMessage(failure, 'q')} />
+        </div>
+        <div class="field">
           <label for={ids.settled}>Settled</label>
           <select
             id={ids.settled}
@@ -207,7 +223,7 @@ export function Payments() {
           </p>
         ) : null}
       </form>
-      <FormError failure={failure} fields={['referenceId', 'createdGte']} />
+      <FormError failure={failure} fields={['referenceId', 'createdGte', 'q']} />
       <div class="card">
         {page === null ? (
           failure ? null : (

@@ -26,6 +26,8 @@ export interface PaymentFilters {
   createdGte?: number;
   createdLt?: number;
   referenceId?: string;
+  /** Whole words of the description and metadata values. */
+  q?: string;
 }
 
 export const getOverview = (api: DashboardClient) => request(api.GET('/v1/dashboard/overview'));

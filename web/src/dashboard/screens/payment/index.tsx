@@ -14,6 +14,7 @@ import { Amount } from '../parts/money.js';
 import { getPayment } from '../parts/requests.js';
 import { Actions } from './Actions.js';
 import { Snapshot } from './Snapshot.js';
+import { Sold } from './Sold.js';
 import { Timeline } from './Timeline.js';
 
 export { simulatorSteps } from './Actions.js';
@@ -79,7 +80,10 @@ export function PaymentDetail({ paymentId, chains }: { paymentId: string; chains
                 </pre>
               </section>
             ) : (
-              <Snapshot payment={payment} chains={chains} />
+              <>
+                <Sold payment={payment} />
+                <Snapshot payment={payment} chains={chains} />
+              </>
             )}
             <Timeline paymentId={paymentId} version={version} />
           </>
