@@ -12,7 +12,7 @@ import {
   updatePaymentLink,
   type LinkTotals,
   type PaymentLinkRow,
-} from '../db/queries/paymentLinks.js';
+} from '../db/queries/linkRows.js';
 import { ApiError } from '../errors.js';
 import type { components } from '../generated/merchant.js';
 import { randomBase62 } from '../ids.js';

@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { currencyOfUnit, decimalOf } from '../currencies.js';
-import { findPaymentLink, setPaymentLink, takeLinkUse, type PaymentLinkRow } from '../db/queries/paymentLinks.js';
+import { findPaymentLink, setPaymentLink, takeLinkUse, type PaymentLinkRow } from '../db/queries/linkRows.js';
 import { findPayment, type PaymentRow } from '../db/queries/payments.js';
 import { reserveAttempt, type ThrottleRule } from '../db/queries/throttleCounts.js';
 import { ApiError } from '../errors.js';

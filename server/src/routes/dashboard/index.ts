@@ -52,7 +52,7 @@ import { updateMemberHandler } from './updateMember.js';
 import { updateSettingsHandler } from './updateSettings.js';
 import { updateWebhookEndpointHandler } from './updateWebhookEndpoint.js';
 
-import { dashboardPaymentLinkHandlers } from './paymentLinks.js';
+import { dashboardPaymentLinkHandlers } from './dashboardLinks.js';
 /**
  * The dashboard API, by operation (http/operations.ts): sign-in, sessions and two-factor authentication; the
  * overview, payments, API keys and settings of the merchant; the webhook endpoint of the request's mode and its

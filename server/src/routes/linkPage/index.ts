@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { LinkPageConfig } from '@paygate/web/linkConfig';
 import { currencyOfUnit } from '../../currencies.js';
 import { findMerchant } from '../../db/queries/accounts.js';
-import type { PaymentLinkRow } from '../../db/queries/paymentLinks.js';
+import type { PaymentLinkRow } from '../../db/queries/linkRows.js';
 import { ApiError } from '../../errors.js';
 import { webAssets } from '../../http/webAssets.js';
 import { DEFAULT_WEB_DIST, notBuilt, webPageTemplate } from '../../http/webPages.js';
