@@ -28,6 +28,11 @@ export {
   type RequestOptions,
   type SimulateTarget,
   type WaitForFinalOptions,
+  type PaymentLink,
+  type PaymentLinkList,
+  type CreatePaymentLinkRequest,
+  type UpdatePaymentLinkRequest,
+  type ListPaymentLinksFilter,
 } from './merchant.js';
 export { MAX_RETRY_AFTER_MS, type FetchLike } from '@paygate/client-core';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';

@@ -29,6 +29,12 @@ export type PayoutList = Schemas['PayoutList'];
 export type SettlementBalances = Schemas['SettlementBalances'];
 /** `limit` is the page size; `startingAfter` resumes after a payout id (the list is newest first). */
 export type ListPayoutsFilter = NonNullable<operations['listPayouts']['parameters']['query']>;
+export type PaymentLink = Schemas['PaymentLink'];
+export type PaymentLinkList = Schemas['PaymentLinkList'];
+export type CreatePaymentLinkRequest = Schemas['CreatePaymentLinkRequest'];
+export type UpdatePaymentLinkRequest = Schemas['UpdatePaymentLinkRequest'];
+/** `limit` is the page size; `startingAfter` resumes after a link id (the list is newest first). */
+export type ListPaymentLinksFilter = NonNullable<operations['listPaymentLinks']['parameters']['query']>;
 
 export interface RequestOptions {
   /** Aborts the call, its retries and the waits between them; the call rejects with the signal's reason. */
@@ -185,6 +191,60 @@ export class PaygateMerchant {
   /** One payout with the payments it covered. */
   getPayout(id: string, options: RequestOptions = {}): Promise<Payout> {
     return unwrap(this.client.GET('/v1/merchant/payouts/{id}', { params: { path: { id } }, signal: options.signal }));
+  }
+
+  /**
+   * Creates a reusable payment link (`url`, `/l/{id}`): each visit creates a payment from it. Not retried on an
+   * ambiguous failure (a create has no idempotency key): list the links to see whether it was made.
+   */
+  createPaymentLink(input: CreatePaymentLinkRequest, options: RequestOptions = {}): Promise<PaymentLink> {
+    return unwrap(this.client.POST('/v1/merchant/payment-links', { body: input, signal: options.signal }));
+  }
+
+  /** One payment link with its state, uses and totals. */
+  getPaymentLink(id: string, options: RequestOptions = {}): Promise<PaymentLink> {
+    return unwrap(
+      this.client.GET('/v1/merchant/payment-links/{linkId}', {
+        params: { path: { linkId: id } },
+        signal: options.signal,
+      }),
+    );
+  }
+
+  /** Your payment links of the key's mode, newest first, a page at a time. */
+  listPaymentLinks(
+    filter: ListPaymentLinksFilter = {},
+    options: RequestOptions = {},
+  ): AsyncIterable<PaymentLink> & { pages(): AsyncIterable<PaymentLinkList> } {
+    return pagedList<PaymentLink, PaymentLinkList>(filter.startingAfter, (startingAfter) =>
+      unwrap(
+        this.client.GET('/v1/merchant/payment-links', {
+          params: { query: { ...filter, startingAfter } },
+          signal: options.signal,
+        }),
+      ),
+    );
+  }
+
+  /** Changes a link's description, metadata, redirects, expiry or use limit, or reactivates it. */
+  updatePaymentLink(id: string, change: UpdatePaymentLinkRequest, options: RequestOptions = {}): Promise<PaymentLink> {
+    return unwrap(
+      this.client.PATCH('/v1/merchant/payment-links/{linkId}', {
+        params: { path: { linkId: id } },
+        body: change,
+        signal: options.signal,
+      }),
+    );
+  }
+
+  /** Stops a link from creating payments (idempotent). */
+  deactivatePaymentLink(id: string, options: RequestOptions = {}): Promise<PaymentLink> {
+    return unwrap(
+      this.client.POST('/v1/merchant/payment-links/{linkId}/deactivate', {
+        params: { path: { linkId: id } },
+        signal: options.signal,
+      }),
+    );
   }
 
   /**

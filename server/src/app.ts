@@ -16,6 +16,7 @@ import { checkoutRouter } from './routes/checkout/index.js';
 import { collectRouter } from './routes/collect/index.js';
 import { refundPageRouter } from './routes/refundPage/index.js';
 import { posPageRouter } from './routes/posPage/index.js';
+import { linkPageRouter } from './routes/linkPage/index.js';
 import { dashboardRouter } from './routes/dashboard/index.js';
 import { dashboardAppRouter } from './routes/dashboardApp/index.js';
 import { devRouter } from './routes/dev/index.js';
@@ -94,6 +95,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(refundPageRouter(deps.webDir));
   // The point-of-sale screen (§30.15): the same page for every terminal; its key stays on the device.
   app.use(posPageRouter(deps.webDir));
+  // A payment link's page (§30.6): each visit continues into the checkout with a payment made from the link.
+  app.use(linkPageRouter(runtime, deps.webDir));
 
   app.use(notFoundHandler);
   app.use(errorHandler(runtime.logger));

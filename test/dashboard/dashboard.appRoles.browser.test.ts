@@ -31,6 +31,7 @@ describe('dashboard.appRoles browser', () => {
     assert.deepEqual(await navLinks(page), [
       'Overview',
       'Payments',
+      'Payment links',
       'Balances & payouts',
       'Webhooks',
       'Settings',
@@ -57,6 +58,7 @@ describe('dashboard.appRoles browser', () => {
     assert.deepEqual(await navLinks(page), [
       'Overview',
       'Payments',
+      'Payment links',
       'Balances & payouts',
       'Webhooks',
       'API keys',
@@ -68,6 +70,7 @@ describe('dashboard.appRoles browser', () => {
     assert.deepEqual(await navLinks(other), [
       'Overview',
       'Payments',
+      'Payment links',
       'Balances & payouts',
       'Webhooks',
       'API keys',

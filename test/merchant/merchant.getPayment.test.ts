@@ -41,6 +41,8 @@ describe('merchant.getPayment', () => {
       line_items: [],
       buyer: null,
       metadata: {},
+      // Not from a payment link (issue 35 §2).
+      link_id: null,
     });
   });
 

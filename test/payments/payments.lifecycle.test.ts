@@ -75,6 +75,8 @@ describeEachDatabase('payments.lifecycle', (get) => {
       line_items: [],
       buyer: null,
       metadata: {},
+      // Not from a payment link (issue 35 §2).
+      link_id: null,
     });
   });
 

@@ -21,6 +21,7 @@ import * as attemptsPruned from './migrations/017_attempts_pruned.js';
 import * as paymentDayTotals from './migrations/018_payment_day_totals.js';
 import * as ledgerTotals from './migrations/019_ledger_totals.js';
 import * as paymentDetails from './migrations/020_payment_details.js';
+import * as paymentLinks from './migrations/021_payment_links.js';
 import * as posTerminals from './migrations/023_pos_terminals.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
@@ -45,6 +46,7 @@ const migrations: Record<string, Knex.Migration> = {
   '018_payment_day_totals': paymentDayTotals,
   '019_ledger_totals': ledgerTotals,
   '020_payment_details': paymentDetails,
+  '021_payment_links': paymentLinks,
   '023_pos_terminals': posTerminals,
 };
 

@@ -200,6 +200,26 @@ const dashboardHeaders = helmet({
   referrerPolicy: { policy: 'no-referrer' },
 });
 
+/**
+ * A payment link's page (docs/decisions.md §30.6): the checkout's policy, but its form posts to itself (the buyer's
+ * amount or quantity), and the answer's redirect goes on to the checkout, also on this origin.
+ */
+const linkHeaders = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      frameAncestors: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+    },
+  },
+  referrerPolicy: { policy: 'no-referrer' },
+});
+
 /** The dashboard page's paths: `/dashboard` and everything under it (never the API's `/v1/dashboard`). */
 export function isDashboardPagePath(path: string): boolean {
   return path === '/dashboard' || path.startsWith('/dashboard/');
@@ -211,10 +231,12 @@ export function securityHeaders(config: Pick<Config, 'corsOrigins'>): RequestHan
   const checkout = fixedHeaders(checkoutHeaders);
   const docs = fixedHeaders(docsHeaders);
   const collect = fixedHeaders(collectHeaders(config));
+  const link = fixedHeaders(linkHeaders);
   return (req, res, next) => {
     if (req.path === '/docs' || req.path.startsWith('/docs/')) return docs(req, res, next);
     if (req.path.startsWith('/collect/')) return collect(req, res, next);
     if (req.path.startsWith('/pay/') || req.path.startsWith('/checkout/')) return checkout(req, res, next);
+    if (req.path.startsWith('/l/') || req.path.startsWith('/link/')) return link(req, res, next);
     if (isDashboardPagePath(req.path)) return dashboard(req, res, next);
     // A refund's claim page wants exactly the dashboard's policy: its own files only, this server's API, no framing.
     if (req.path === '/refund' || req.path.startsWith('/refund/')) return dashboard(req, res, next);

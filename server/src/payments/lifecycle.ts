@@ -141,6 +141,8 @@ export interface NewPayment {
   errorUrl: string | null;
   /** What was sold (payments/details.ts, checked); none when absent. */
   details?: PaymentDetails;
+  /** The payment link it comes from (links/visits.ts writes the column in the create's transaction). */
+  linkId?: string;
 }
 
 function newPaymentRow(deps: Omit<LifecycleDeps, 'creates'>, input: NewPayment): PaymentRow {
@@ -160,6 +162,7 @@ function newPaymentRow(deps: Omit<LifecycleDeps, 'creates'>, input: NewPayment):
     created_at: now,
     expires_at: input.expiresAt,
     updated_at: now,
+    ...(input.linkId === undefined ? {} : { link_id: input.linkId }),
     stages: noStages(),
     ...detailColumns(deps.secretBox, id, input.details ?? NO_DETAILS),
   };

@@ -130,7 +130,10 @@ function createdAnswer(deps: MerchantDeps, row: PaymentRow): CreatePaymentRespon
  * is written (docs/decisions.md §5). With no chain of that mode at all the payment is created, and its checkout says
  * why nothing is offered (`unavailableReason`, §22.14).
  */
-export function refuseUnpriced(deps: MerchantDeps, input: NewPayment): void {
+export function refuseUnpriced(
+  deps: Pick<MerchantDeps, 'pricedCurrencies'>,
+  input: Pick<NewPayment, 'live' | 'amount'>,
+): void {
   const priced = deps.pricedCurrencies?.(input.live);
   const code = input.amount.unit.slice('iso4217/'.length);
   if (!priced || priced.includes(code)) return;

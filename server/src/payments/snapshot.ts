@@ -29,6 +29,7 @@ export function toSnapshot(row: PaymentRow, box: Pick<SecretBox, 'open'>): Payme
     live: row.live,
     payment_state_version: row.state_version,
     reference_id: row.reference_id,
+    link_id: row.link_id ?? null,
     status: row.status,
     amount: { unit: row.amount_unit, value: row.amount_value },
     created_at: iso(row.created_at),

@@ -64,6 +64,11 @@ export const OPERATION_ROLES: Record<OperationId, Access> = {
   // settings changes owner.
   getOverview: 'viewer',
   listDashboardPayments: 'viewer',
+  listDashboardPaymentLinks: 'viewer',
+  getDashboardPaymentLink: 'viewer',
+  createDashboardPaymentLink: 'developer',
+  updateDashboardPaymentLink: 'developer',
+  deactivateDashboardPaymentLink: 'developer',
   exportPayments: 'viewer',
   getDashboardPayment: 'viewer',
   getPaymentTimeline: 'viewer',

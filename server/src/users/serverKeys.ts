@@ -6,9 +6,9 @@
  */
 import { createHmac, hkdfSync } from 'node:crypto';
 
-export type KeyLabel = 'email hash' | 'csrf' | 'login throttle';
+export type KeyLabel = 'email hash' | 'csrf' | 'login throttle' | 'link visitor';
 
-const LABELS: readonly KeyLabel[] = ['email hash', 'csrf', 'login throttle'];
+const LABELS: readonly KeyLabel[] = ['email hash', 'csrf', 'login throttle', 'link visitor'];
 
 /** The derived keys, made once (runtime.ts, and the CLI's users deps): a derivation on every request would cost. */
 export class ServerKeys {

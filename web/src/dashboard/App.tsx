@@ -19,6 +19,7 @@ import { PayoutDetail } from './screens/PayoutDetail';
 import { Payments } from './screens/Payments';
 import { Security } from './screens/Security';
 import { Settings } from './screens/Settings';
+import { Links } from './screens/links/index.js';
 import { Team } from './screens/Team';
 import { Webhooks } from './screens/webhooks/index.js';
 
@@ -270,6 +271,8 @@ function Screen(props: { route: Route; hasMerchant: boolean; config: DashboardPa
       return <PayoutDetail payoutId={route.payoutId} chains={displayChains(props.config)} />;
     case 'webhooks':
       return <Webhooks />;
+    case 'links':
+      return <Links />;
     case 'apiKeys':
       return <ApiKeys />;
     case 'pos':

@@ -15,6 +15,7 @@ interface NavItem {
 const NAV: NavItem[] = [
   { href: BASE, label: 'Overview', active: (r) => r.name === 'overview' },
   { href: `${BASE}/payments`, label: 'Payments', active: (r) => r.name === 'payments' || r.name === 'payment' },
+  { href: `${BASE}/links`, label: 'Payment links', active: (r) => r.name === 'links' },
   {
     href: `${BASE}/balances`,
     label: 'Balances & payouts',
@@ -40,6 +41,7 @@ const TITLES: Record<Route['name'], string> = {
   overview: 'Overview',
   payments: 'Payments',
   payment: 'Payment',
+  links: 'Payment links',
   balances: 'Balances & payouts',
   payout: 'Payout',
   webhooks: 'Webhooks',

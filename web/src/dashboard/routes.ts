@@ -7,6 +7,7 @@ export type Route =
   | { name: 'invite' }
   | { name: 'overview' }
   | { name: 'payments' }
+  | { name: 'links' }
   | { name: 'payment'; paymentId: string }
   | { name: 'balances' }
   | { name: 'payout'; payoutId: string }
@@ -33,6 +34,8 @@ export function parseRoute(pathname: string): Route {
       return { name: 'invite' };
     case 'payments':
       return { name: 'payments' };
+    case 'links':
+      return { name: 'links' };
     case 'webhooks':
       return { name: 'webhooks' };
     case 'balances':

@@ -513,6 +513,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/merchant/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment links
+         * @description The merchant's payment links of the key's mode, newest first, each with its totals.
+         */
+        get: operations["listPaymentLinks"];
+        put?: never;
+        /**
+         * Create a payment link
+         * @description Creates a reusable payment link in the key's mode. Share its `url` (or its QR code): each visit creates a payment
+         *     from the link (`link_id` in the payment's snapshot) and continues into the hosted checkout. With a buyer-chosen
+         *     amount or an adjustable quantity the page first asks for it. A visitor who comes back while their payment is
+         *     still open gets that payment again instead of a new one, and payments created from one client address are
+         *     limited (docs/decisions.md §30.7).
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchant/payment-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment link
+         * @description One payment link of the key's mode, with its state, its uses and the totals of its payments.
+         */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a payment link
+         * @description Changes the description, metadata, redirect URLs, expiry or use limit of a link, or reactivates it. Payments the
+         *     link already created keep what they were created with. A `maxUses` below the current `uses` leaves the link
+         *     `used_up`.
+         */
+        patch: operations["updatePaymentLink"];
+        trace?: never;
+    };
+    "/v1/merchant/payment-links/{linkId}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a payment link
+         * @description Stops the link from creating payments; its page then says it is no longer available. Payments it created are
+         *     untouched (an open one can still be paid). Deactivating a deactivated link answers `200` with the link.
+         */
+        post: operations["deactivatePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -1029,6 +1104,12 @@ export interface components {
              * @example order_10482
              */
             reference_id: string;
+            /**
+             * @description The payment link that created the payment (`plink_…`, see `createPaymentLink`), or null for a payment created
+             *     through the API. Present in every snapshot built since payment links exist (not in `required`: events stored
+             *     before lack it).
+             */
+            link_id?: components["schemas"]["PaymentLinkId"] | null;
             status: components["schemas"]["PaymentStatus"];
             /** @description The amount you asked for at creation (an `iso4217/…` unit). */
             amount: components["schemas"]["MoneyAmount"];
@@ -1349,6 +1430,12 @@ export interface components {
          * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
          */
         PaymentIdParam: string;
+        /**
+         * PaymentLinkId
+         * @description A payment link's id, `plink_` and 20 base62 characters. Its public page is `/l/{id}`.
+         * @example plink_7Qz3kP9xWm2LrT8vN4bY
+         */
+        PaymentLinkId: string;
         /**
          * PaymentStatus
          * @description The payment's status as the gateway and webhooks name it. The merchant status endpoints map it
@@ -1922,6 +2009,181 @@ export interface components {
             }[];
         };
         /**
+         * PaymentLinkState
+         * @description Whether a visit can create a payment now: `active`; `deactivated` (by the merchant); `expired` (its `expiresAt`
+         *     passed); `used_up` (it created `maxUses` payments). Only `active` links create payments; the page of any other
+         *     says why. Open for additions: treat an unknown value as "cannot be used".
+         * @example active
+         * @enum {string}
+         */
+        PaymentLinkState: "active" | "deactivated" | "expired" | "used_up";
+        /**
+         * PaymentLinkAmount
+         * @description An amount in the minor units of the link's currency, as a decimal integer string (like `amount.value`).
+         * @example 2500
+         */
+        PaymentLinkAmount: string;
+        /**
+         * PaymentLinkRedirectUrl
+         * Format: uri
+         * @description An `https://` URL, at most 2048 characters. A link has both redirect URLs or neither: each payment it creates
+         *     sends the buyer to `successUrl` when paid and to `cancelUrl` when it fails, expires or is cancelled.
+         * @example https://shop.example.com/thanks
+         */
+        PaymentLinkRedirectUrl: string;
+        /**
+         * PaymentLinkTotals
+         * @description What the link has taken so far, over the payments it created (each payment's `link_id`).
+         */
+        PaymentLinkTotals: {
+            /**
+             * @description The payments created from the link, whatever their status.
+             * @example 12
+             */
+            payments: number;
+            /**
+             * @description Of those, the ones that succeeded.
+             * @example 9
+             */
+            succeeded: number;
+            /**
+             * @description The sum of the succeeded payments' amounts, in the minor units of the link's currency.
+             * @example 22500
+             */
+            succeededAmount: string;
+        };
+        /**
+         * PaymentLink
+         * @description A reusable payment link: every visit of its `url` creates a payment (see `createPaymentLink`). Prices are fixed at
+         *     creation; the description, metadata, redirects, expiry and use limit can be changed.
+         */
+        PaymentLink: {
+            id: components["schemas"]["PaymentLinkId"];
+            /**
+             * @description The link's public page, to share or print as a QR code.
+             * @example https://pay.example.com/l/plink_7Qz3kP9xWm2LrT8vN4bY
+             */
+            url: string;
+            /** @description The link's mode (the key's that created it); its payments are of the same mode. */
+            live: boolean;
+            state: components["schemas"]["PaymentLinkState"];
+            /** @description False once deactivated (and until reactivated with `updatePaymentLink`). */
+            active: boolean;
+            /**
+             * @description The link's currency, `iso4217/<CODE>`.
+             * @example iso4217/USD
+             */
+            currency: string;
+            /** @description The fixed price (per unit when `adjustableQuantity`); null when the buyer chooses the amount. */
+            amount: components["schemas"]["PaymentLinkAmount"] | null;
+            /** @description The least a buyer may choose; null for a fixed price. */
+            minAmount: components["schemas"]["PaymentLinkAmount"] | null;
+            /** @description The most a buyer may choose; null for a fixed price. */
+            maxAmount: components["schemas"]["PaymentLinkAmount"] | null;
+            /** @description Whether the buyer chooses how many (fixed price only). */
+            adjustableQuantity: boolean;
+            /** @description The most a buyer may choose when `adjustableQuantity`; null otherwise. */
+            maxQuantity: number | null;
+            /** @description What the link sells, shown on its page and copied to each payment. */
+            description: string;
+            /** @description The lines of what is sold (fixed price only); empty when none. */
+            lineItems: components["schemas"]["LineItem"][];
+            metadata: components["schemas"]["PaymentMetadata"];
+            successUrl: components["schemas"]["PaymentLinkRedirectUrl"] | null;
+            cancelUrl: components["schemas"]["PaymentLinkRedirectUrl"] | null;
+            /**
+             * Format: int64
+             * @description When the link stops creating payments, in Unix seconds; null for never.
+             */
+            expiresAt: number | null;
+            /** @description How many payments the link may create; null for no limit. */
+            maxUses: number | null;
+            /** @description How many payments the link has created (a visitor's reused open payment counts once). */
+            uses: number;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            createdAt: number;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            updatedAt: number;
+            totals: components["schemas"]["PaymentLinkTotals"];
+        };
+        /**
+         * PaymentLinkList
+         * @description One page of payment links, newest first. For the next page pass `nextCursor` as `startingAfter`.
+         */
+        PaymentLinkList: {
+            data: components["schemas"]["PaymentLink"][];
+            hasMore: boolean;
+            nextCursor: components["schemas"]["PaymentLinkId"] | null;
+        };
+        /**
+         * CreatePaymentLinkRequest
+         * @description A payment link to create. Give either `amount` (a fixed price) or both `minAmount` and `maxAmount` (the buyer
+         *     chooses, for donations and tips), never both; anything else is `400 params_validation`. Unknown fields are refused.
+         * @example {
+         *       "currency": "iso4217/USD",
+         *       "minAmount": "100",
+         *       "maxAmount": "100000",
+         *       "description": "Support the community radio"
+         *     }
+         */
+        CreatePaymentLinkRequest: {
+            /**
+             * @description `iso4217/` and an active currency code that a chain of the key's mode on this server can price.
+             * @example iso4217/USD
+             */
+            currency: string;
+            amount?: components["schemas"]["PaymentLinkAmount"];
+            minAmount?: components["schemas"]["PaymentLinkAmount"];
+            maxAmount?: components["schemas"]["PaymentLinkAmount"];
+            /** @description Let the buyer choose how many, from 1 to `maxQuantity` (fixed price only). Default false. */
+            adjustableQuantity?: boolean;
+            /** @description The most a buyer may choose when `adjustableQuantity`, 1 to 1,000. Default 99. */
+            maxQuantity?: number;
+            /** @example Support the community radio */
+            description: components["schemas"]["PaymentDescription"];
+            /** @description What is sold, 1 to 100 lines (fixed price only); Σ `quantity` × `unitAmount` must equal `amount`. */
+            lineItems?: components["schemas"]["LineItem"][];
+            metadata?: components["schemas"]["PaymentMetadata"];
+            successUrl?: components["schemas"]["PaymentLinkRedirectUrl"];
+            cancelUrl?: components["schemas"]["PaymentLinkRedirectUrl"];
+            /**
+             * Format: int64
+             * @description When the link stops creating payments, in Unix seconds, in the future. Optional.
+             */
+            expiresAt?: number;
+            /** @description How many payments the link may create (1 to 1,000,000). Optional. */
+            maxUses?: number;
+        };
+        /**
+         * UpdatePaymentLinkRequest
+         * @description The fields to change; the others stay. Prices (`amount`, `minAmount`, `maxAmount`, quantity, `lineItems`) and the
+         *     currency cannot change: create a new link and deactivate this one. `null` clears `expiresAt`, `maxUses` and the
+         *     redirect URLs (both together). `active: true` reactivates a deactivated link.
+         * @example {
+         *       "maxUses": 200
+         *     }
+         */
+        UpdatePaymentLinkRequest: {
+            description?: components["schemas"]["PaymentDescription"];
+            metadata?: components["schemas"]["PaymentMetadata"];
+            successUrl?: components["schemas"]["PaymentLinkRedirectUrl"] | null;
+            cancelUrl?: components["schemas"]["PaymentLinkRedirectUrl"] | null;
+            /** Format: int64 */
+            expiresAt?: number | null;
+            maxUses?: number | null;
+            /**
+             * @description `true` reactivates the link; to deactivate, use `deactivatePaymentLink`.
+             * @enum {boolean}
+             */
+            active?: true;
+        };
+        /**
          * PaymentCreatedEvent
          * @description A `WebhookEvent` whose `type` is `payment.created`.
          */
@@ -2175,6 +2437,39 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description The request breaks a rule; nothing changed. Codes:
+         *     - `params_validation`: the body breaks the schema or a rule of `CreatePaymentLinkRequest` /
+         *       `UpdatePaymentLinkRequest` (both `amount` and a range, neither, `minAmount` above `maxAmount`, line items that do
+         *       not add up to `amount`, an adjustable quantity without a fixed price, one redirect URL without the other, an
+         *       `expiresAt` not in the future, a currency no chain of the mode can price), or an id over 128 characters.
+         *     - `invalid_params`: the request cannot be read (malformed JSON, an unknown query parameter).
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         */
+        PaymentLinkBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not found. Codes:
+         *     - `invalid_params`: no payment link with this id is visible to the caller (unknown, another merchant's, or the
+         *       other mode's). The spec's 35 codes have none for a link, so this is the missing-resource answer of
+         *       docs/decisions.md §2, with a message that names the link.
+         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+         */
+        PaymentLinkNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: {
         /**
@@ -2328,6 +2623,18 @@ export interface components {
          * @example rfd_5Lq2Xw8ZnR4tV7bY3cJd
          */
         RefundIdPath: string;
+        /**
+         * @description A cursor: the links after this one in the list order (older ones); pass the previous page's `nextCursor`. An id
+         *     that names no link of the caller's merchant and mode is `404 invalid_params`.
+         * @example plink_7Qz3kP9xWm2LrT8vN4bY
+         */
+        PaymentLinkStartingAfter: string;
+        /**
+         * @description The link's id (`plink_…`). Ids are opaque: one that names no link of the caller's merchant and mode, whatever its
+         *     form, is answered `404 invalid_params`; one over 128 characters `400 params_validation`.
+         * @example plink_7Qz3kP9xWm2LrT8vN4bY
+         */
+        PaymentLinkIdPath: string;
         /**
          * @description The event id, equal to the body's `id` (`evt_…`). It stays the same across retries, resends and replays of the
          *     event: deduplicate on it. It is the first part of the signed content.
@@ -3756,6 +4063,298 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                /** @description The maximum number of links to return, 1 to 100. */
+                limit?: number;
+                /**
+                 * @description A cursor: the links after this one in the list order (older ones); pass the previous page's `nextCursor`. An id
+                 *     that names no link of the caller's merchant and mode is `404 invalid_params`.
+                 * @example plink_7Qz3kP9xWm2LrT8vN4bY
+                 */
+                startingAfter?: components["parameters"]["PaymentLinkStartingAfter"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkList"];
+                };
+            };
+            400: components["responses"]["PaymentLinkBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PaymentLinkNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The link was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            400: components["responses"]["PaymentLinkBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["MerchantNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The link's id (`plink_…`). Ids are opaque: one that names no link of the caller's merchant and mode, whatever its
+                 *     form, is answered `404 invalid_params`; one over 128 characters `400 params_validation`.
+                 * @example plink_7Qz3kP9xWm2LrT8vN4bY
+                 */
+                linkId: components["parameters"]["PaymentLinkIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            400: components["responses"]["PaymentLinkBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PaymentLinkNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The link's id (`plink_…`). Ids are opaque: one that names no link of the caller's merchant and mode, whatever its
+                 *     form, is answered `404 invalid_params`; one over 128 characters `400 params_validation`.
+                 * @example plink_7Qz3kP9xWm2LrT8vN4bY
+                 */
+                linkId: components["parameters"]["PaymentLinkIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description The link as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            400: components["responses"]["PaymentLinkBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PaymentLinkNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deactivatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The link's id (`plink_…`). Ids are opaque: one that names no link of the caller's merchant and mode, whatever its
+                 *     form, is answered `404 invalid_params`; one over 128 characters `400 params_validation`.
+                 * @example plink_7Qz3kP9xWm2LrT8vN4bY
+                 */
+                linkId: components["parameters"]["PaymentLinkIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link, deactivated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            400: components["responses"]["PaymentLinkBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PaymentLinkNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     onPaymentCreated: {
         parameters: {
             query?: never;
@@ -4300,5 +4899,6 @@ export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components
 export const refundPaymentRequestSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundPaymentRequest"]["source"]> = ["payment", "excess"];
 export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
 export const payoutStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Payout"]["state"]> = ["planned", "sent", "final", "failed"];
+export const paymentLinkStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentLinkState"]> = ["active", "deactivated", "expired", "used_up"];
 export const componentsParametersWcpSortByValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["WcpSortBy"]> = ["date", "amount"];
 export const componentsParametersWcpSortDirValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["WcpSortDir"]> = ["asc", "desc"];

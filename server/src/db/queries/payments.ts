@@ -30,6 +30,11 @@ export interface PaymentRow {
    * own statement: settlement/modes.ts reads it by id then.
    */
   settlement_mode?: SettlementMode;
+  /**
+   * The payment link it was created from (docs/decisions.md §30.5), null for an API payment; absent on rows made in
+   * code without one.
+   */
+  link_id?: string | null;
   /** Each stage's sub-object, parsed; null when the stage does not apply. */
   stages: PaymentStages;
   /**
@@ -42,8 +47,9 @@ export interface PaymentRow {
   buyer_sealed?: string | null;
 }
 
-type RawRow = Omit<PaymentRow, 'live' | 'stages' | 'settlement_mode'> & {
+type RawRow = Omit<PaymentRow, 'live' | 'stages' | 'settlement_mode' | 'link_id'> & {
   live: boolean | number;
+  link_id?: string | null;
   settlement_mode: SettlementMode;
 } & Record<StageColumn, string | null>;
 
@@ -89,6 +95,7 @@ function fromRaw(raw: RawRow): PaymentRow {
     expires_at: Number(raw.expires_at),
     updated_at: Number(raw.updated_at),
     settlement_mode: raw.settlement_mode,
+    link_id: raw.link_id ?? null,
     stages,
     description: raw.description ?? null,
     line_items: raw.line_items ?? null,

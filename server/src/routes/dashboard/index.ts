@@ -56,6 +56,7 @@ import { updateMemberHandler } from './updateMember.js';
 import { updateSettingsHandler } from './updateSettings.js';
 import { updateWebhookEndpointHandler } from './updateWebhookEndpoint.js';
 
+import { dashboardPaymentLinkHandlers } from './dashboardLinks.js';
 /**
  * The dashboard API, by operation (http/operations.ts): sign-in, sessions and two-factor authentication; the
  * overview, payments, API keys and settings of the merchant; the webhook endpoint of the request's mode and its
@@ -125,5 +126,6 @@ export function dashboardRouter(deps: DashboardRouterDeps): RequestHandler {
     lookupInvitation: lookupInvitationHandler(deps),
     acceptInvitation: acceptInvitationHandler(deps),
     listAuditLog: listAuditLogHandler(deps),
+    ...dashboardPaymentLinkHandlers(deps),
   });
 }

@@ -21,6 +21,7 @@ import { listPaymentsAliasHandler } from './listPaymentsAlias.js';
 import { listPayoutsHandler } from './listPayouts.js';
 import { refundPaymentHandler } from './refundPayment.js';
 import { simulatePaymentHandler } from './simulatePayment.js';
+import { paymentLinkHandlers } from './merchantLinks.js';
 
 /** What the merchant interface's handlers read, each its own part of it (a Runtime has all of it). */
 export type MerchantRouterDeps = MerchantDeps &
@@ -59,5 +60,6 @@ export function merchantRouter(deps: MerchantRouterDeps): RequestHandler {
     getSettlementBalances: getSettlementBalancesHandler(deps),
     getFeeBalance: getFeeBalanceHandler(deps),
     cancelRefund: cancelRefundHandler(deps),
+    ...paymentLinkHandlers(deps),
   });
 }

@@ -1,0 +1,148 @@
+import { useState } from 'preact/hooks';
+import { useDashboard } from '../../context';
+import type { components } from '../../../generated/dashboard.js';
+import { Badge } from '../../../kit/Badge.js';
+import { Dialog } from '../../../kit/Dialog.js';
+import { Loaded } from '../../../kit/Loading.js';
+import { request, useLoad } from '../../../kit/request.js';
+import { Amount } from '../parts/money.js';
+import { CreateLinkDialog } from './CreateLinkDialog.js';
+import { LinkQr } from './LinkQr.js';
+
+export type PaymentLink = components['schemas']['PaymentLink'];
+
+const STATE_TONE = { active: 'good', deactivated: 'bad', expired: 'warn', used_up: 'warn' } as const;
+const STATE_TEXT = { active: 'active', deactivated: 'deactivated', expired: 'expired', used_up: 'used up' } as const;
+
+/**
+ * Payment links (issue 35 §2, docs/decisions.md §30.5): reusable links whose every visit creates a payment, for a
+ * merchant without a checkout of their own. The list shows each link's price, uses and what it has taken; a link
+ * can be shared (QR code, copy, download) and deactivated. Viewers read; developers and owners create and change.
+ */
+export function Links() {
+  const { api, role, mode } = useDashboard();
+  const [load, reload] = useLoad(
+    () => request(api.GET('/v1/dashboard/payment-links', { params: { query: { limit: 100 } } })),
+    [mode],
+  );
+  const [creating, setCreating] = useState(false);
+  const [sharing, setSharing] = useState<PaymentLink | null>(null);
+  const canChange = role !== 'viewer';
+  const deactivate = async (link: PaymentLink) => {
+    await request(
+      api.POST('/v1/dashboard/payment-links/{linkId}/deactivate', { params: { path: { linkId: link.id } } }),
+    );
+    reload();
+  };
+  return (
+    <section aria-labelledby="links-title">
+      <h1 id="links-title" tabIndex={-1}>
+        Payment links
+      </h1>
+      <p class="muted">
+        Share a link (or print its QR code): each visit starts a payment and continues to the checkout. No code needed.
+      </p>
+      {canChange && (
+        <div class="actions toolbar">
+          <button type="button" class="button" onClick={() => setCreating(true)}>
+            Create a link
+          </button>
+        </div>
+      )}
+      <Loaded load={load}>
+        {({ data }) => (
+          <div class="table-wrap">
+            <table>
+              <caption class="visually-hidden">Payment links</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Description</th>
+                  <th scope="col">Price</th>
+                  <th scope="col">Uses</th>
+                  <th scope="col">Paid</th>
+                  <th scope="col">State</th>
+                  <th scope="col" class="actions">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.length === 0 && (
+                  <tr>
+                    <td colSpan={6} class="muted">
+                      No payment links yet.
+                    </td>
+                  </tr>
+                )}
+                {data.map((link) => (
+                  <tr key={link.id}>
+                    <th scope="row">{link.description}</th>
+                    <td>
+                      {link.amount !== null ? (
+                        <>
+                          <Amount amount={{ unit: link.currency, value: link.amount }} />
+                          {link.adjustableQuantity && ' each'}
+                        </>
+                      ) : (
+                        <>
+                          <Amount amount={{ unit: link.currency, value: link.minAmount ?? '0' }} /> to{' '}
+                          <Amount amount={{ unit: link.currency, value: link.maxAmount ?? '0' }} />
+                        </>
+                      )}
+                    </td>
+                    <td class="num">
+                      {link.uses}
+                      {link.maxUses !== null && ` of ${link.maxUses}`}
+                    </td>
+                    <td>
+                      {link.totals.succeeded} ·{' '}
+                      <Amount amount={{ unit: link.currency, value: link.totals.succeededAmount }} />
+                    </td>
+                    <td>
+                      <Badge tone={STATE_TONE[link.state]}>{STATE_TEXT[link.state]}</Badge>
+                    </td>
+                    <td class="actions">
+                      <span class="row-buttons">
+                        <button type="button" class="button secondary small" onClick={() => setSharing(link)}>
+                          Share<span class="visually-hidden"> {link.description}</span>
+                        </button>
+                        {canChange && link.active && (
+                          <button type="button" class="button secondary small" onClick={() => void deactivate(link)}>
+                            Deactivate<span class="visually-hidden"> {link.description}</span>
+                          </button>
+                        )}
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Loaded>
+      {creating && (
+        <CreateLinkDialog
+          onClose={() => setCreating(false)}
+          onCreated={(link) => {
+            setCreating(false);
+            setSharing(link);
+            reload();
+          }}
+        />
+      )}
+      {sharing && (
+        <Dialog title="Share the payment link" onClose={() => setSharing(null)}>
+          <div class="dialog-body">
+            <p>{sharing.description}</p>
+            <LinkQr url={sharing.url} id={sharing.id} />
+            <div class="actions">
+              <button type="button" class="button secondary" onClick={() => setSharing(null)}>
+                Close
+              </button>
+            </div>
+          </div>
+        </Dialog>
+      )}
+    </section>
+  );
+}
