@@ -20,6 +20,7 @@ import * as scaleIndexes from './migrations/016_scale_indexes.js';
 import * as attemptsPruned from './migrations/017_attempts_pruned.js';
 import * as paymentDayTotals from './migrations/018_payment_day_totals.js';
 import * as ledgerTotals from './migrations/019_ledger_totals.js';
+import * as invoices from './migrations/022_invoices.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
@@ -42,6 +43,8 @@ const migrations: Record<string, Knex.Migration> = {
   // Exports `config = { transaction: false }` too (its indexes are built concurrently).
   '018_payment_day_totals': paymentDayTotals,
   '019_ledger_totals': ledgerTotals,
+  // Exports `config = { transaction: false }` too (its partial index on payments is built concurrently).
+  '022_invoices': invoices,
 };
 
 const source: Knex.MigrationSource<string> = {
