@@ -15,6 +15,7 @@ import { inSequence, onlyFor, surfaces } from './http/surface.js';
 import { checkoutRouter } from './routes/checkout/index.js';
 import { collectRouter } from './routes/collect/index.js';
 import { refundPageRouter } from './routes/refundPage/index.js';
+import { invoicePageRouter } from './routes/invoicePage/index.js';
 import { dashboardRouter } from './routes/dashboard/index.js';
 import { dashboardAppRouter } from './routes/dashboardApp/index.js';
 import { devRouter } from './routes/dev/index.js';
@@ -91,6 +92,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(dashboardAppRouter(runtime, deps.webDir));
   // A refund's claim page (§22.6): the same page for every refund; the token stays in the link's fragment.
   app.use(refundPageRouter(deps.webDir));
+  // An invoice's printable page with its Pay button (§30.11).
+  app.use(invoicePageRouter(deps.webDir));
 
   app.use(notFoundHandler);
   app.use(errorHandler(runtime.logger));

@@ -218,6 +218,8 @@ export function securityHeaders(config: Pick<Config, 'corsOrigins'>): RequestHan
     if (isDashboardPagePath(req.path)) return dashboard(req, res, next);
     // A refund's claim page wants exactly the dashboard's policy: its own files only, this server's API, no framing.
     if (req.path === '/refund' || req.path.startsWith('/refund/')) return dashboard(req, res, next);
+    // So does an invoice's page (§30.11).
+    if (req.path.startsWith('/i/') || req.path.startsWith('/invoice/')) return dashboard(req, res, next);
     return api(req, res, next);
   };
 }
