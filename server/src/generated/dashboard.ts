@@ -1249,10 +1249,10 @@ export interface components {
         WebhookDelivery: {
             id: components["schemas"]["WebhookDeliveryId"];
             eventId: components["schemas"]["WebhookEventId"];
-            eventType: components["schemas"]["WebhookEventType"];
+            eventType: components["schemas"]["WebhookEventType"] | components["schemas"]["InvoiceEventType"];
             /**
              * @description The payment the event is about (`data.payment_id`). For a test event (`trigger: test`) a fresh sample id that
-             *     names no payment.
+             *     names no payment. For an invoice event (`invoice.*`), the payment whose success sent it.
              */
             paymentId: components["schemas"]["PaymentId"];
             /**
@@ -2388,6 +2388,20 @@ export interface components {
          */
         WebhookEventId: string;
         /**
+         * InvoiceEventType
+         * @description An invoice's event types. **Opt-in**: an endpoint receives them only if its `eventTypes` name them; an endpoint
+         *     created without `eventTypes` gets the seven `payment.*` types only. Each is sent in the transaction of the payment
+         *     whose success changed the invoice, so `data.payment_id` always names a real payment.
+         *
+         *     | Type | Sent when |
+         *     |---|---|
+         *     | `invoice.partially_paid` | A payment of the invoice succeeded and the invoice is not covered yet |
+         *     | `invoice.paid` | A payment of the invoice succeeded and the invoice is now covered |
+         * @example invoice.paid
+         * @enum {string}
+         */
+        InvoiceEventType: "invoice.partially_paid" | "invoice.paid";
+        /**
          * WebhookEndpointId
          * @description A webhook endpoint id, `whe_` followed by 16 base62 characters. A re-created endpoint gets a new id.
          * @example whe_4kQm9TzR2bWx7LpN
@@ -2724,7 +2738,8 @@ export interface components {
         /**
          * WebhookEventTypeList
          * @description The event types the endpoint receives: at least one, each at most once, in any order. Events of other types
-         *     create no delivery for this endpoint (and are not replayed to it).
+         *     create no delivery for this endpoint (and are not replayed to it). Without a list an endpoint gets the seven
+         *     `payment.*` types; the invoice types (`InvoiceEventType`) are opt-in, named here.
          * @example [
          *       "payment.succeeded",
          *       "payment.failed",
@@ -2732,7 +2747,7 @@ export interface components {
          *       "payment.cancelled"
          *     ]
          */
-        WebhookEventTypeList: components["schemas"]["WebhookEventType"][];
+        WebhookEventTypeList: (components["schemas"]["WebhookEventType"] | components["schemas"]["InvoiceEventType"])[];
         /**
          * WebhookMode
          * @description The mode an endpoint serves, taken from the API key that manages it: `test` (`sk_test_…`) receives the events of
@@ -6839,6 +6854,7 @@ export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["s
 export const auditActorKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditActor"]["kind"]> = ["user", "api_key", "operator"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
 export const paymentTimelineStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled", "settled", "refunded"];
+export const invoiceEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceEventType"]> = ["invoice.partially_paid", "invoice.paid"];
 export const webhookDeliveryTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryTrigger"]> = ["event", "resend", "replay", "test"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]> = ["pending", "delivered", "failed"];
 export const paymentTimelineEntryKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineEntry"]["kind"]> = ["transition", "event"];

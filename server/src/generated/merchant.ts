@@ -1041,6 +1041,50 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "invoice.partially_paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.partially_paid
+         * @description Opt-in: sent only to an endpoint whose `eventTypes` include `invoice.partially_paid` (see `InvoiceEventType`). Signed,
+         *     retried and resendable like the payment events; verify it the same way. Deduplicate on the event `id` and act on
+         *     `data.status`, which is the invoice's status when the event was made (read `getInvoice` for the latest).
+         */
+        post: operations["onInvoicePartiallyPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.paid
+         * @description Opt-in: sent only to an endpoint whose `eventTypes` include `invoice.paid` (see `InvoiceEventType`). Signed,
+         *     retried and resendable like the payment events; verify it the same way. Deduplicate on the event `id` and act on
+         *     `data.status`, which is the invoice's status when the event was made (read `getInvoice` for the latest).
+         */
+        post: operations["onInvoicePaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1194,6 +1238,72 @@ export interface components {
          * @enum {string}
          */
         WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled";
+        /**
+         * InvoiceEventType
+         * @description An invoice's event types. **Opt-in**: an endpoint receives them only if its `eventTypes` name them; an endpoint
+         *     created without `eventTypes` gets the seven `payment.*` types only. Each is sent in the transaction of the payment
+         *     whose success changed the invoice, so `data.payment_id` always names a real payment.
+         *
+         *     | Type | Sent when |
+         *     |---|---|
+         *     | `invoice.partially_paid` | A payment of the invoice succeeded and the invoice is not covered yet |
+         *     | `invoice.paid` | A payment of the invoice succeeded and the invoice is now covered |
+         * @example invoice.paid
+         * @enum {string}
+         */
+        InvoiceEventType: "invoice.partially_paid" | "invoice.paid";
+        /**
+         * InvoiceWebhookEvent
+         * @description The envelope of an invoice event: the same headers, signature and retries as a payment's `WebhookEvent`, with an
+         *     invoice summary as `data`. No buyer details (they stay sealed at rest); read the invoice with `getInvoice`.
+         * @example {
+         *       "id": "evt_ILXbB36p2o15aFBqAqlChWN1",
+         *       "type": "invoice.paid",
+         *       "api_version": "2026-02-18",
+         *       "created_at": "2026-02-18T10:30:00.000Z",
+         *       "data": {
+         *         "invoice_id": "in_0Sx7bQ2m4kP9xWm2LrT8vN4b",
+         *         "number": "INV-0042",
+         *         "live": true,
+         *         "status": "paid",
+         *         "amount": {
+         *           "unit": "iso4217/USD",
+         *           "value": "90000"
+         *         },
+         *         "amount_paid": {
+         *           "unit": "iso4217/USD",
+         *           "value": "90000"
+         *         },
+         *         "amount_due": {
+         *           "unit": "iso4217/USD",
+         *           "value": "0"
+         *         },
+         *         "due_at": "2026-02-25T00:00:00.000Z",
+         *         "url": "https://pay.example.com/i/in_0Sx7bQ2m4kP9xWm2LrT8vN4b",
+         *         "payment_id": "pay_7Qz3kP9xWm2LrT8vN4bY6cJd"
+         *       }
+         *     }
+         */
+        InvoiceWebhookEvent: {
+            id: string;
+            type: components["schemas"]["InvoiceEventType"];
+            api_version: string;
+            created_at: components["schemas"]["IsoTimestamp"];
+            data: {
+                invoice_id: string;
+                number: string;
+                live: boolean;
+                status: components["schemas"]["InvoiceStatus"];
+                amount: components["schemas"]["MoneyAmount"];
+                amount_paid: components["schemas"]["MoneyAmount"];
+                amount_due: components["schemas"]["MoneyAmount"];
+                due_at: components["schemas"]["IsoTimestamp"];
+                /** Format: uri */
+                url: string;
+                /** @description The payment whose success sent the event. */
+                payment_id: components["schemas"]["PaymentId"];
+            };
+        };
         /**
          * CreatePaymentAmount
          * @description The amount to charge, in a fiat currency. The buyer's wallet is offered on-chain assets worth this amount.
@@ -4775,6 +4885,128 @@ export interface operations {
             };
         };
     };
+    onInvoicePartiallyPaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, equal to the body's `id` (`evt_…`). It stays the same across retries, resends and replays of the
+                 *     event: deduplicate on it. It is the first part of the signed content.
+                 * @example evt_2gV3lKvxWRR0UZ5VUUfC25Zi
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this delivery attempt was sent, in Unix seconds (a retry carries a new timestamp and a new signature).
+                 *     It is the second part of the signed content. **Reject the delivery (`400`) when it is more than 5 minutes away
+                 *     from your current time**, in either direction: this stops replays of captured deliveries.
+                 * @example 1771409011
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description The signatures of this delivery: a space-separated list of entries `v1,<base64 digest>`. Usually one entry;
+                 *     several during the 24-hour overlap after a signing-secret rotation (one per valid secret). The scheme is
+                 *     [Standard Webhooks](https://www.standardwebhooks.com/) (the one Svix uses), so any conforming verification
+                 *     library works. To verify by hand:
+                 *
+                 *     1. **Key.** Take the endpoint's signing secret (`whsec_…`, shown in the dashboard; test and live endpoints have
+                 *        different secrets), strip the `whsec_` prefix and base64-decode the rest. The decoded bytes are the HMAC key.
+                 *     2. **Signed content.** The UTF-8 string `<webhook-id>.<webhook-timestamp>.<raw body>`, where the raw body is the
+                 *        request body **exactly as received**, byte for byte. Verify before parsing: re-serialized JSON does not match.
+                 *     3. **Digest.** HMAC-SHA256 of the signed content with the key, base64-encoded (standard alphabet, with padding).
+                 *     4. **Compare.** The delivery is authentic if the digest equals the base64 part of **any** `v1,` entry, compared in
+                 *        constant time. Ignore entries with another version prefix.
+                 *     5. **Freshness.** Reject a `webhook-timestamp` more than 5 minutes from your current time.
+                 *     6. **Answer.** If verification fails, answer `400` and do not process the delivery.
+                 *
+                 *     Worked example: secret `whsec_hI2XAvgcocNN2H4eym2YBq9Axk5M3tjd`, `webhook-id` `evt_2gV3lKvxWRR0UZ5VUUfC25Zi`,
+                 *     `webhook-timestamp` `1771409011` and the raw body `{"test":2432232314}` give
+                 *     `v1,1xg7Uzs9pCRWB4XvSDTgVXv2h0azumd5i66Ed7oILFo=` (the example value of this header). The published Standard
+                 *     Webhooks test vector verifies too: secret `whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw`, id
+                 *     `msg_p5jXN8AQM9LWM0D4loKWxJek`, timestamp `1614265330`, body `{"test": 2432232314}` →
+                 *     `v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=`.
+                 * @example v1,1xg7Uzs9pCRWB4XvSDTgVXv2h0azumd5i66Ed7oILFo=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onInvoicePaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, equal to the body's `id` (`evt_…`). It stays the same across retries, resends and replays of the
+                 *     event: deduplicate on it. It is the first part of the signed content.
+                 * @example evt_2gV3lKvxWRR0UZ5VUUfC25Zi
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this delivery attempt was sent, in Unix seconds (a retry carries a new timestamp and a new signature).
+                 *     It is the second part of the signed content. **Reject the delivery (`400`) when it is more than 5 minutes away
+                 *     from your current time**, in either direction: this stops replays of captured deliveries.
+                 * @example 1771409011
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description The signatures of this delivery: a space-separated list of entries `v1,<base64 digest>`. Usually one entry;
+                 *     several during the 24-hour overlap after a signing-secret rotation (one per valid secret). The scheme is
+                 *     [Standard Webhooks](https://www.standardwebhooks.com/) (the one Svix uses), so any conforming verification
+                 *     library works. To verify by hand:
+                 *
+                 *     1. **Key.** Take the endpoint's signing secret (`whsec_…`, shown in the dashboard; test and live endpoints have
+                 *        different secrets), strip the `whsec_` prefix and base64-decode the rest. The decoded bytes are the HMAC key.
+                 *     2. **Signed content.** The UTF-8 string `<webhook-id>.<webhook-timestamp>.<raw body>`, where the raw body is the
+                 *        request body **exactly as received**, byte for byte. Verify before parsing: re-serialized JSON does not match.
+                 *     3. **Digest.** HMAC-SHA256 of the signed content with the key, base64-encoded (standard alphabet, with padding).
+                 *     4. **Compare.** The delivery is authentic if the digest equals the base64 part of **any** `v1,` entry, compared in
+                 *        constant time. Ignore entries with another version prefix.
+                 *     5. **Freshness.** Reject a `webhook-timestamp` more than 5 minutes from your current time.
+                 *     6. **Answer.** If verification fails, answer `400` and do not process the delivery.
+                 *
+                 *     Worked example: secret `whsec_hI2XAvgcocNN2H4eym2YBq9Axk5M3tjd`, `webhook-id` `evt_2gV3lKvxWRR0UZ5VUUfC25Zi`,
+                 *     `webhook-timestamp` `1771409011` and the raw body `{"test":2432232314}` give
+                 *     `v1,1xg7Uzs9pCRWB4XvSDTgVXv2h0azumd5i66Ed7oILFo=` (the example value of this header). The published Standard
+                 *     Webhooks test vector verifies too: secret `whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw`, id
+                 *     `msg_p5jXN8AQM9LWM0D4loKWxJek`, timestamp `1614265330`, body `{"test": 2432232314}` →
+                 *     `v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=`.
+                 * @example v1,1xg7Uzs9pCRWB4XvSDTgVXv2h0azumd5i66Ed7oILFo=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -4789,6 +5021,7 @@ export const pathsV1MerchantPaymentIdRefundPostResponses200HeadersIdempotentRepl
 export const pathsV1PaymentsPostResponses201HeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/payments"]["post"]["responses"]["201"]["headers"]["Idempotent-Replayed"]> = ["true"];
 export const merchantPaymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MerchantPaymentStatus"]> = ["pending", "processing", "succeeded", "failed", "expired"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["payment.created", "payment.processing", "payment.succeeded", "payment.failed", "payment.expired", "payment.cancelled", "payment.settled"];
+export const invoiceEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceEventType"]> = ["invoice.partially_paid", "invoice.paid"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
 export const refundPaymentRequestSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundPaymentRequest"]["source"]> = ["payment", "excess"];
