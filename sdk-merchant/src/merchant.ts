@@ -35,6 +35,13 @@ export type CreatePaymentLinkRequest = Schemas['CreatePaymentLinkRequest'];
 export type UpdatePaymentLinkRequest = Schemas['UpdatePaymentLinkRequest'];
 /** `limit` is the page size; `startingAfter` resumes after a link id (the list is newest first). */
 export type ListPaymentLinksFilter = NonNullable<operations['listPaymentLinks']['parameters']['query']>;
+export type CreateInvoiceRequest = Schemas['CreateInvoiceRequest'];
+export type Invoice = Schemas['Invoice'];
+export type InvoiceList = Schemas['InvoiceList'];
+export type InvoiceSequence = Schemas['InvoiceSequence'];
+export type UpdateInvoiceSequenceRequest = Schemas['UpdateInvoiceSequenceRequest'];
+/** `limit` is the page size; `startingAfter` resumes after an invoice id (the list is newest first). */
+export type ListInvoicesFilter = NonNullable<operations['listInvoices']['parameters']['query']>;
 
 export interface RequestOptions {
   /** Aborts the call, its retries and the waits between them; the call rejects with the signal's reason. */
@@ -99,6 +106,11 @@ function pagedList<T, P extends { data: T[]; hasMore: boolean; nextCursor: strin
       for await (const page of pages()) yield* page.data;
     },
   };
+}
+
+/** Async iteration yields invoices across pages; `pages()` yields the pages themselves. */
+export interface InvoiceListIterable extends AsyncIterable<Invoice> {
+  pages(): AsyncIterable<InvoiceList>;
 }
 
 /** Used when an answer that is not final carries no usable `pollInMs` (the contract's own value is 2000). */
@@ -245,6 +257,48 @@ export class PaygateMerchant {
         signal: options.signal,
       }),
     );
+  }
+
+  /**
+   * Creates an invoice numbered from your sequence; send the buyer its `url`. Not retried: a create has no
+   * idempotency key, and a retry after an ambiguous failure could number a second invoice.
+   */
+  createInvoice(input: CreateInvoiceRequest, options: RequestOptions = {}): Promise<Invoice> {
+    return unwrap(this.client.POST('/v1/merchant/invoices', { body: input, signal: options.signal }));
+  }
+
+  /** One invoice, its status derived now (`open`, `partially_paid`, `paid`, `overdue`, `void`) and its payments. */
+  getInvoice(id: string, options: RequestOptions = {}): Promise<Invoice> {
+    return unwrap(this.client.GET('/v1/merchant/invoices/{id}', { params: { path: { id } }, signal: options.signal }));
+  }
+
+  /** Newest first, fetched a page at a time as the iteration goes (`limit` per page). */
+  listInvoices(filter: ListInvoicesFilter = {}, options: RequestOptions = {}): InvoiceListIterable {
+    return pagedList<Invoice, InvoiceList>(filter.startingAfter, (startingAfter) =>
+      unwrap(
+        this.client.GET('/v1/merchant/invoices', {
+          params: { query: { ...filter, startingAfter } },
+          signal: options.signal,
+        }),
+      ),
+    );
+  }
+
+  /** Voids an unpaid invoice (idempotent); its page then cannot pay it. */
+  voidInvoice(id: string, options: RequestOptions = {}): Promise<Invoice> {
+    return unwrap(
+      this.client.POST('/v1/merchant/invoices/{id}/void', { params: { path: { id } }, signal: options.signal }),
+    );
+  }
+
+  /** The prefix and the next number of your invoices in the key's mode. */
+  getInvoiceSequence(options: RequestOptions = {}): Promise<InvoiceSequence> {
+    return unwrap(this.client.GET('/v1/merchant/invoice-sequence', { signal: options.signal }));
+  }
+
+  /** A new prefix and/or next number (only forward). */
+  updateInvoiceSequence(input: UpdateInvoiceSequenceRequest, options: RequestOptions = {}): Promise<InvoiceSequence> {
+    return unwrap(this.client.POST('/v1/merchant/invoice-sequence', { body: input, signal: options.signal }));
   }
 
   /**

@@ -17,6 +17,7 @@ import { collectRouter } from './routes/collect/index.js';
 import { refundPageRouter } from './routes/refundPage/index.js';
 import { posPageRouter } from './routes/posPage/index.js';
 import { linkPageRouter } from './routes/linkPage/index.js';
+import { invoicePageRouter } from './routes/invoicePage/index.js';
 import { dashboardRouter } from './routes/dashboard/index.js';
 import { dashboardAppRouter } from './routes/dashboardApp/index.js';
 import { devRouter } from './routes/dev/index.js';
@@ -97,6 +98,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(posPageRouter(deps.webDir));
   // A payment link's page (§30.6): each visit continues into the checkout with a payment made from the link.
   app.use(linkPageRouter(runtime, deps.webDir));
+  // An invoice's printable page with its Pay button (§30.11).
+  app.use(invoicePageRouter(deps.webDir));
 
   app.use(notFoundHandler);
   app.use(errorHandler(runtime.logger));

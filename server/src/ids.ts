@@ -69,6 +69,8 @@ export const newId = {
   sweep: () => `swp_${randomBase62(20)}`,
   payout: () => `po_${randomBase62(20)}`,
   refund: () => `rfd_${randomBase62(20)}`,
+  // `in_`, as Stripe's: `inv_` already names invitations (docs/decisions.md §30.9).
+  invoice: () => `in_${randomBase62(24)}`,
 };
 
 /** The form of every payment id the server issues: the contract's `PaymentId`. */

@@ -43,6 +43,7 @@ import { settlementHook } from './settlement/modes.js';
 import { settlementTasks, startSettlementSchedule } from './settlement/settlementTasks.js';
 import { expireRefundClaims } from './settlement/refunds.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
+import { invoiceEventHook } from './invoices/invoiceEvents.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
 import { createDeliveryParts } from './webhooks/deliveryParts.js';
 import { enqueueRetention, RETENTION_INTERVAL_MS, retentionTasks } from './webhooks/retention.js';
@@ -282,6 +283,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     Object.assign(tasks, timed(runtime.observer, settlementTasks(runtime.checkout)));
   }
   runtime.eventHooks.push(deliveryHook(runtime), settlementHook(runtime), runtime.paymentNotifier.hook);
+  // Invoice events (docs/decisions.md §30.12), after the payment's own delivery.
+  runtime.eventHooks.push(invoiceEventHook(runtime));
   runtime.reconciler =
     runtime.checkout && runtime.checkout.adapters.some((a) => a.settlement)
       ? createReconciler({

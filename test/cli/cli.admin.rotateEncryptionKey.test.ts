@@ -17,6 +17,8 @@ import { signatureHeader } from '../../server/src/webhooks/delivery.js';
 import { SignerCache } from '../../server/src/webhooks/deliveryParts.js';
 import { createEndpoint, rotateSecret } from '../../server/src/webhooks/endpoints.js';
 import type { WebhookDeps } from '../../server/src/webhooks/deliveryDeps.js';
+import { findInvoice } from '../../server/src/db/queries/invoiceRows.js';
+import { buyerOf, createInvoice } from '../../server/src/invoices/merchantInvoices.js';
 import { parseJson, runCliInProcess } from '../helpers/cli.js';
 import { testConfig } from '../helpers/config.js';
 import { describeEachDatabase } from '../helpers/db.js';
@@ -83,6 +85,18 @@ describeEachDatabase('cli.admin rotate-encryption-key', (database) => {
       created_at: Date.now(),
     });
 
+    // An invoice's buyer is sealed at rest too (docs/decisions.md §30.9).
+    const invoice = await createInvoice(
+      runtime,
+      { merchantId, live: false },
+      {
+        currency: 'iso4217/USD',
+        lineItems: [{ name: 'Keyrot', quantity: 1, unitAmount: '100' }],
+        dueAt: Math.floor(Date.now() / 1000) + 3600,
+        buyer: { name: 'Ada Keyrot', email: 'ada.keyrot@example.com' },
+      },
+    );
+
     const both = { DATABASE_URL: t.url, PAYGATE_ENCRYPTION_KEY: `${envKey(k2)},${envKey(k1)}` };
     const before = await runCliInProcess(['admin', 'rotate-encryption-key', '--check', '--json'], both);
     assert.equal(before.code, 1, 'rows remain under k1');
@@ -91,6 +105,7 @@ describeEachDatabase('cli.admin rotate-encryption-key', (database) => {
     assert.equal(pending.webhook_endpoints, 1);
     assert.equal(pending.collected_data, 1);
     assert.equal(pending.idempotency_keys, 1);
+    assert.equal(pending.invoices, 1);
 
     // Batches of 1 row: the command loops over several transactions per table.
     const first = parseJson<Rotation>(
@@ -101,6 +116,7 @@ describeEachDatabase('cli.admin rotate-encryption-key', (database) => {
     assert.equal(first.changed!.webhook_endpoints, 1);
     assert.equal(first.changed!.collected_data, 1);
     assert.equal(first.changed!.idempotency_keys, 1);
+    assert.equal(first.changed!.invoices, 1);
     assert.ok(
       Object.values(first.remaining).every((n) => n === 0),
       JSON.stringify(first.remaining),
@@ -157,6 +173,8 @@ describeEachDatabase('cli.admin rotate-encryption-key', (database) => {
     };
     const refund = (JSON.parse(answer.response_body) as { refund: { claim_url: string } }).refund;
     assert.equal(onlyK2.secretBox.open(refund.claim_url, 'rf_keyrot1'), claimUrl);
+    const invoiceRow = (await findInvoice(t.db.knex, invoice.invoiceId))!;
+    assert.deepEqual(buyerOf(onlyK2, invoiceRow), { name: 'Ada Keyrot', email: 'ada.keyrot@example.com' });
 
     // verify-secrets (§29.13): after the rotation k2 opens everything; k1 alone (a restore started with the old key)
     // opens nothing, and the answer names where, never what.
@@ -174,6 +192,7 @@ describeEachDatabase('cli.admin rotate-encryption-key', (database) => {
     assert.equal(opened.webhook_endpoints, 2, 'the secret and the previous one');
     assert.equal(opened.collected_data, 1);
     assert.equal(opened.idempotency_keys, 1);
+    assert.equal(opened.invoices, 1);
     const wrongKey = await runCliInProcess(['admin', 'verify-secrets'], {
       DATABASE_URL: t.url,
       PAYGATE_ENCRYPTION_KEY: envKey(k1),

@@ -22,6 +22,7 @@ import * as paymentDayTotals from './migrations/018_payment_day_totals.js';
 import * as ledgerTotals from './migrations/019_ledger_totals.js';
 import * as paymentDetails from './migrations/020_payment_details.js';
 import * as paymentLinks from './migrations/021_payment_links.js';
+import * as invoices from './migrations/022_invoices.js';
 import * as posTerminals from './migrations/023_pos_terminals.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
@@ -47,6 +48,8 @@ const migrations: Record<string, Knex.Migration> = {
   '019_ledger_totals': ledgerTotals,
   '020_payment_details': paymentDetails,
   '021_payment_links': paymentLinks,
+  // Exports `config = { transaction: false }` too (its partial index on payments is built concurrently).
+  '022_invoices': invoices,
   '023_pos_terminals': posTerminals,
 };
 

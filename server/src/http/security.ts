@@ -242,6 +242,8 @@ export function securityHeaders(config: Pick<Config, 'corsOrigins'>): RequestHan
     if (req.path === '/refund' || req.path.startsWith('/refund/')) return dashboard(req, res, next);
     // So does the point-of-sale screen (docs/decisions.md §30.15).
     if (req.path.startsWith('/pos/')) return dashboard(req, res, next);
+    // So does an invoice's page (§30.11).
+    if (req.path.startsWith('/i/') || req.path.startsWith('/invoice/')) return dashboard(req, res, next);
     return api(req, res, next);
   };
 }

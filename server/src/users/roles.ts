@@ -89,6 +89,12 @@ export const OPERATION_ROLES: Record<OperationId, Access> = {
   getDashboardFeeBalance: 'viewer',
   getDashboardSettlementBalances: 'viewer',
   listDashboardPayouts: 'viewer',
+  // Invoices (§30.9): reads viewer, issuing, voiding and numbering developer (the merchant API's key may do all three).
+  listDashboardInvoices: 'viewer',
+  createDashboardInvoice: 'developer',
+  voidDashboardInvoice: 'developer',
+  getDashboardInvoiceSequence: 'viewer',
+  updateDashboardInvoiceSequence: 'developer',
   getDashboardPayout: 'viewer',
   exportPayouts: 'viewer',
   exportLedger: 'viewer',

@@ -13,13 +13,15 @@ import {
   updateEndpoint,
   type EndpointRow,
 } from '../db/queries/webhooks.js';
-import { webhookEventTypeValues } from '../generated/merchant.js';
+import { invoiceEventTypeValues, webhookEventTypeValues } from '../generated/merchant.js';
 import type { WebhookDeps } from './deliveryDeps.js';
 import { ROTATION_OVERLAP_MS } from './schedule.js';
 import { checkWebhookUrl, WebhookUrlError } from './ssrf.js';
 
-// The contract's enum, generated with it, so a new event type cannot be missed here.
-export const EVENT_TYPES = webhookEventTypeValues;
+// The contract's enums, generated with it, so a new event type cannot be missed here. An endpoint created without a
+// list gets the payment types only: invoice events are opt-in (docs/decisions.md §30.12).
+export const DEFAULT_EVENT_TYPES = webhookEventTypeValues;
+export const EVENT_TYPES: readonly string[] = [...webhookEventTypeValues, ...invoiceEventTypeValues];
 
 export type Mode = 'test' | 'live';
 
@@ -55,10 +57,10 @@ async function assertUrl(deps: WebhookDeps, url: string, mode: Mode): Promise<vo
 
 /** The contract's rules for an event-type list, for callers that did not pass through its validator (the CLI). */
 function checkTypes(types: readonly string[] | undefined): string[] {
-  const list = [...(types ?? EVENT_TYPES)];
+  const list = [...(types ?? DEFAULT_EVENT_TYPES)];
   if (list.length === 0)
     throw new ApiError('params_validation', 'eventTypes: choose at least one event type.', { param: 'eventTypes' });
-  const unknown = list.find((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+  const unknown = list.find((t) => !EVENT_TYPES.includes(t));
   if (unknown)
     throw new ApiError('params_validation', `eventTypes: unknown event type ${unknown}.`, { param: 'eventTypes' });
   if (new Set(list).size !== list.length)

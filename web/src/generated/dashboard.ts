@@ -910,6 +910,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invoices
+         * @description The merchant API's `listInvoices` for the request's mode.
+         */
+        get: operations["listDashboardInvoices"];
+        put?: never;
+        /**
+         * Create an invoice
+         * @description The merchant API's `createInvoice` for the request's mode.
+         */
+        post: operations["createDashboardInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/invoices/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an invoice
+         * @description The merchant API's `voidInvoice` for the request's mode.
+         */
+        post: operations["voidDashboardInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/invoice-sequence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the invoice numbering
+         * @description The merchant API's `getInvoiceSequence` for the request's mode.
+         */
+        get: operations["getDashboardInvoiceSequence"];
+        put?: never;
+        /**
+         * Change the invoice numbering
+         * @description The merchant API's `updateInvoiceSequence` for the request's mode.
+         */
+        post: operations["updateDashboardInvoiceSequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/payouts/export": {
         parameters: {
             query?: never;
@@ -1398,10 +1466,10 @@ export interface components {
         WebhookDelivery: {
             id: components["schemas"]["WebhookDeliveryId"];
             eventId: components["schemas"]["WebhookEventId"];
-            eventType: components["schemas"]["WebhookEventType"];
+            eventType: components["schemas"]["WebhookEventType"] | components["schemas"]["InvoiceEventType"];
             /**
              * @description The payment the event is about (`data.payment_id`). For a test event (`trigger: test`) a fresh sample id that
-             *     names no payment.
+             *     names no payment. For an invoice event (`invoice.*`), the payment whose success sent it.
              */
             paymentId: components["schemas"]["PaymentId"];
             /**
@@ -2639,6 +2707,20 @@ export interface components {
          */
         WebhookEventId: string;
         /**
+         * InvoiceEventType
+         * @description An invoice's event types. **Opt-in**: an endpoint receives them only if its `eventTypes` name them; an endpoint
+         *     created without `eventTypes` gets the seven `payment.*` types only. Each is sent in the transaction of the payment
+         *     whose success changed the invoice, so `data.payment_id` always names a real payment.
+         *
+         *     | Type | Sent when |
+         *     |---|---|
+         *     | `invoice.partially_paid` | A payment of the invoice succeeded and the invoice is not covered yet |
+         *     | `invoice.paid` | A payment of the invoice succeeded and the invoice is now covered |
+         * @example invoice.paid
+         * @enum {string}
+         */
+        InvoiceEventType: "invoice.partially_paid" | "invoice.paid";
+        /**
          * WebhookEndpointId
          * @description A webhook endpoint id, `whe_` followed by 16 base62 characters. A re-created endpoint gets a new id.
          * @example whe_4kQm9TzR2bWx7LpN
@@ -3365,6 +3447,150 @@ export interface components {
             nextCursor: string | null;
         };
         /**
+         * InvoiceStatus
+         * @description Derived on every read from the invoice's payments that succeeded, its void time and the clock (never stored):
+         *
+         *     | Status | When |
+         *     |---|---|
+         *     | `void` | The merchant voided it (it can no longer be paid) |
+         *     | `paid` | Its succeeded payments cover the total (an over-payment is `paid`, with `amountPaid` above `amount`) |
+         *     | `overdue` | Its due time passed and it is not covered (it may be partly paid: see `amountPaid`) |
+         *     | `partially_paid` | Some of it is paid, the due time has not passed |
+         *     | `open` | Nothing is paid yet, the due time has not passed |
+         * @example open
+         * @enum {string}
+         */
+        InvoiceStatus: "open" | "partially_paid" | "paid" | "overdue" | "void";
+        /**
+         * InvoiceLineItem
+         * @description One line of an invoice: what was sold, how many, and the price of one in the invoice's currency (minor units). The
+         *     invoice's total is the sum of `quantity × unitAmount` over its lines.
+         * @example {
+         *       "name": "Website design, March",
+         *       "quantity": 2,
+         *       "unitAmount": "45000"
+         *     }
+         */
+        InvoiceLineItem: {
+            name: string;
+            quantity: number;
+            /** @description The price of one, in the currency's minor units, as a decimal integer string. */
+            unitAmount: string;
+        };
+        /**
+         * InvoiceBuyer
+         * @description Who the invoice is addressed to. Sealed at rest like other personal data. At least one of the two.
+         * @example {
+         *       "name": "Ada Lovelace",
+         *       "email": "ada@example.com"
+         *     }
+         */
+        InvoiceBuyer: {
+            name?: string;
+            /** Format: email */
+            email?: string;
+        };
+        /**
+         * Invoice
+         * @description An invoice as the merchant sees it. `amount` is its total, `amountPaid` the sum of its payments that succeeded,
+         *     `amountDue` what is still to pay (never below zero). `url` is its public, printable page with the "Pay" button.
+         */
+        Invoice: {
+            invoiceId: string;
+            /** @description The invoice's number in the merchant's sequence for the mode, e.g. `INV-0042`. */
+            number: string;
+            live: boolean;
+            status: components["schemas"]["InvoiceStatus"];
+            amount: components["schemas"]["MoneyAmount"];
+            amountPaid: components["schemas"]["MoneyAmount"];
+            amountDue: components["schemas"]["MoneyAmount"];
+            lineItems: components["schemas"]["InvoiceLineItem"][];
+            /** @description Unix seconds. */
+            dueAt: number;
+            buyer: components["schemas"]["InvoiceBuyer"] | null;
+            notes: string | null;
+            /** @description Unix seconds. */
+            createdAt: number;
+            /** @description Unix seconds; null unless voided. */
+            voidedAt: number | null;
+            /** Format: uri */
+            url: string;
+            /** @description The payments made from the invoice's page, oldest first, whatever their status. */
+            payments: {
+                paymentId: components["schemas"]["PaymentId"];
+                status: components["schemas"]["PaymentStatus"];
+                amount: components["schemas"]["MoneyAmount"];
+            }[];
+        };
+        /**
+         * InvoiceList
+         * @description One page of invoices, newest first.
+         */
+        InvoiceList: {
+            data: components["schemas"]["Invoice"][];
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /**
+         * CreateInvoiceRequest
+         * @description An invoice to create. Its total is the sum of its lines; it is numbered from the merchant's sequence for the key's
+         *     mode when it is created (`getInvoiceSequence`).
+         * @example {
+         *       "currency": "iso4217/USD",
+         *       "lineItems": [
+         *         {
+         *           "name": "Website design, March",
+         *           "quantity": 2,
+         *           "unitAmount": "45000"
+         *         }
+         *       ],
+         *       "dueAt": 1772000000,
+         *       "buyer": {
+         *         "name": "Ada Lovelace",
+         *         "email": "ada@example.com"
+         *       },
+         *       "notes": "Thank you for your business."
+         *     }
+         */
+        CreateInvoiceRequest: {
+            /** @description The invoice's currency, `iso4217/<CODE>`, as a payment's `amount.unit`. */
+            currency: string;
+            lineItems: components["schemas"]["InvoiceLineItem"][];
+            /** @description When payment is due, Unix seconds. After it the unpaid invoice is `overdue` (it can still be paid). */
+            dueAt: number;
+            buyer?: components["schemas"]["InvoiceBuyer"];
+            /** @description Free text printed on the invoice (payment terms, a thank-you). */
+            notes?: string;
+        };
+        /**
+         * InvoiceSequence
+         * @description How the merchant's invoices of the key's mode are numbered: the next invoice gets `prefix` followed by `nextNumber`,
+         *     at least four digits (`INV-0001`). Numbers are allocated in the transaction that creates the invoice, so they have
+         *     no gaps and never repeat. Until set, the prefix is `INV-` and numbering starts at 1.
+         * @example {
+         *       "prefix": "INV-",
+         *       "nextNumber": 42
+         *     }
+         */
+        InvoiceSequence: {
+            prefix: string;
+            nextNumber: number;
+        };
+        /**
+         * UpdateInvoiceSequenceRequest
+         * @description A new prefix and/or next number. `nextNumber` may only move forward (at or above the current one), so a number
+         *     already given is never given again; moving it forward is how numbering continues from another system.
+         * @example {
+         *       "prefix": "2026-",
+         *       "nextNumber": 1
+         *     }
+         */
+        UpdateInvoiceSequenceRequest: {
+            prefix?: string;
+            nextNumber?: number;
+        };
+        /**
          * WebhookEndpointUrl
          * Format: uri
          * @description Where deliveries are `POST`ed: an absolute URL of at most 2048 characters, without credentials (`user:pass@`).
@@ -3392,7 +3618,8 @@ export interface components {
         /**
          * WebhookEventTypeList
          * @description The event types the endpoint receives: at least one, each at most once, in any order. Events of other types
-         *     create no delivery for this endpoint (and are not replayed to it).
+         *     create no delivery for this endpoint (and are not replayed to it). Without a list an endpoint gets the seven
+         *     `payment.*` types; the invoice types (`InvoiceEventType`) are opt-in, named here.
          * @example [
          *       "payment.succeeded",
          *       "payment.failed",
@@ -3400,7 +3627,7 @@ export interface components {
          *       "payment.cancelled"
          *     ]
          */
-        WebhookEventTypeList: components["schemas"]["WebhookEventType"][];
+        WebhookEventTypeList: (components["schemas"]["WebhookEventType"] | components["schemas"]["InvoiceEventType"])[];
         /**
          * WebhookMode
          * @description The mode an endpoint serves, taken from the API key that manages it: `test` (`sk_test_…`) receives the events of
@@ -3964,6 +4191,21 @@ export interface components {
         };
         /**
          * @description Not found. Codes:
+         *     - `invalid_params`: no invoice with this id is visible to the caller (unknown, another merchant's, or the other
+         *       mode's). The spec's 35 codes have none for an invoice, so this is the missing-resource answer of
+         *       docs/decisions.md §2, with a message that names the invoice.
+         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+         */
+        InvoiceNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description Not found. Codes:
          *     - `invalid_params`: no webhook endpoint is registered for the key's mode (never created, or deleted). The
          *       contract has no dedicated "endpoint not found" code, so this is the code every route answers for an address
          *       that names nothing; branch on the status `404`. Create one with `createWebhookEndpoint`.
@@ -4184,6 +4426,18 @@ export interface components {
          * @example po_3kP9xWm2LrT8vN4bY6cJ
          */
         PayoutStartingAfter: string;
+        /**
+         * @description A cursor: the invoices after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
+         *     An id that names no visible invoice is refused with `404 invalid_params`.
+         * @example in_0Sx7bQ2m4kP9xWm2LrT8vN4b
+         */
+        InvoiceStartingAfter: string;
+        /**
+         * @description The invoice's id (`in_…`). Ids are opaque: an id that names no invoice of the key's merchant and mode, whatever its
+         *     form, is answered `404 invalid_params`; one over 128 characters `400 params_validation`.
+         * @example in_0Sx7bQ2m4kP9xWm2LrT8vN4b
+         */
+        InvoiceIdPath: string;
         /**
          * @description Only rows created at or after this moment, in Unix seconds (for a payout, when it was planned).
          * @example 1771372800
@@ -6951,6 +7205,319 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listDashboardInvoices: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of payments to return, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A cursor: the invoices after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
+                 *     An id that names no visible invoice is refused with `404 invalid_params`.
+                 * @example in_0Sx7bQ2m4kP9xWm2LrT8vN4b
+                 */
+                startingAfter?: components["parameters"]["InvoiceStartingAfter"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of invoices. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceList"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["InvoiceNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createDashboardInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvoiceRequest"];
+            };
+        };
+        responses: {
+            /** @description The invoice was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    voidDashboardInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path: {
+                /**
+                 * @description The invoice's id (`in_…`). Ids are opaque: an id that names no invoice of the key's merchant and mode, whatever its
+                 *     form, is answered `404 invalid_params`; one over 128 characters `400 params_validation`.
+                 * @example in_0Sx7bQ2m4kP9xWm2LrT8vN4b
+                 */
+                id: components["parameters"]["InvoiceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voided invoice. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["InvoiceNotFound"];
+            /** @description The invoice is paid. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDashboardInvoiceSequence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sequence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceSequence"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateDashboardInvoiceSequence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description With a dashboard session only: the mode the request addresses, `test` (the default when absent) or `live`. With an
+                 *     API key the key's mode decides; a `Paygate-Mode` that differs from it is refused with `400 params_validation`.
+                 * @example test
+                 */
+                "Paygate-Mode"?: components["parameters"]["PaygateMode"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInvoiceSequenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The sequence as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceSequence"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     exportPayouts: {
         parameters: {
             query?: {
@@ -8156,6 +8723,7 @@ export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["s
 export const auditActorKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditActor"]["kind"]> = ["user", "api_key", "operator"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
 export const paymentTimelineStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled", "settled", "refunded"];
+export const invoiceEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceEventType"]> = ["invoice.partially_paid", "invoice.paid"];
 export const webhookDeliveryTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryTrigger"]> = ["event", "resend", "replay", "test"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]> = ["pending", "delivered", "failed"];
 export const paymentTimelineEntryKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineEntry"]["kind"]> = ["transition", "event"];
@@ -8166,4 +8734,5 @@ export const paymentLinkStateValues: ReadonlyArray<FlattenedDeepRequired<compone
 export const posTerminalInfoModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PosTerminalInfo"]["mode"]> = ["test", "live"];
 export const settlementModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SettlementMode"]> = ["direct", "collected"];
 export const payoutStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Payout"]["state"]> = ["planned", "sent", "final", "failed"];
+export const invoiceStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceStatus"]> = ["open", "partially_paid", "paid", "overdue", "void"];
 export const webhookModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookMode"]> = ["test", "live"];

@@ -452,6 +452,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/gateway/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an invoice's public page
+         * @description What the invoice's page (`/i/{invoiceId}`) shows: lines, totals, what is paid and due, and the status derived now.
+         *     Takes **no credentials**: the invoice id is the capability.
+         */
+        get: operations["getPublicInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/gateway/invoices/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay what is due on an invoice
+         * @description The "Pay" button of the invoice's page: a payment for the amount still due, to be paid in the hosted checkout
+         *     (`gatewayUrl`). A payment of the invoice that is still open for exactly that amount is given again instead of a
+         *     new one, so reloading the page and pressing again creates nothing. Takes **no credentials**. The buyer may pay
+         *     part of it (`amount`); an amount above what is due is `400 params_validation`.
+         *
+         *     `409 invalid_state` when the invoice is void or paid, or while one of its payments is being processed (the amount
+         *     due is not known until it ends).
+         */
+        post: operations["payInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1773,6 +1820,96 @@ export interface components {
                 uri: string;
             }[];
         };
+        /**
+         * InvoiceStatus
+         * @description Derived on every read from the invoice's payments that succeeded, its void time and the clock (never stored):
+         *
+         *     | Status | When |
+         *     |---|---|
+         *     | `void` | The merchant voided it (it can no longer be paid) |
+         *     | `paid` | Its succeeded payments cover the total (an over-payment is `paid`, with `amountPaid` above `amount`) |
+         *     | `overdue` | Its due time passed and it is not covered (it may be partly paid: see `amountPaid`) |
+         *     | `partially_paid` | Some of it is paid, the due time has not passed |
+         *     | `open` | Nothing is paid yet, the due time has not passed |
+         * @example open
+         * @enum {string}
+         */
+        InvoiceStatus: "open" | "partially_paid" | "paid" | "overdue" | "void";
+        /**
+         * InvoiceLineItem
+         * @description One line of an invoice: what was sold, how many, and the price of one in the invoice's currency (minor units). The
+         *     invoice's total is the sum of `quantity × unitAmount` over its lines.
+         * @example {
+         *       "name": "Website design, March",
+         *       "quantity": 2,
+         *       "unitAmount": "45000"
+         *     }
+         */
+        InvoiceLineItem: {
+            name: string;
+            quantity: number;
+            /** @description The price of one, in the currency's minor units, as a decimal integer string. */
+            unitAmount: string;
+        };
+        /**
+         * InvoiceBuyer
+         * @description Who the invoice is addressed to. Sealed at rest like other personal data. At least one of the two.
+         * @example {
+         *       "name": "Ada Lovelace",
+         *       "email": "ada@example.com"
+         *     }
+         */
+        InvoiceBuyer: {
+            name?: string;
+            /** Format: email */
+            email?: string;
+        };
+        /**
+         * PublicInvoice
+         * @description What an invoice's public page shows. The invoice id (about 95 random bits) is the capability: whoever has the link
+         *     sees the invoice as printed, buyer included, as with a paper invoice. `payable` is false when the invoice is paid
+         *     or void, or while a payment of it is being processed.
+         */
+        PublicInvoice: {
+            invoiceId: string;
+            number: string;
+            merchantName: string;
+            live: boolean;
+            status: components["schemas"]["InvoiceStatus"];
+            amount: components["schemas"]["MoneyAmount"];
+            amountPaid: components["schemas"]["MoneyAmount"];
+            amountDue: components["schemas"]["MoneyAmount"];
+            lineItems: components["schemas"]["InvoiceLineItem"][];
+            /** @description Unix seconds. */
+            dueAt: number;
+            buyer: components["schemas"]["InvoiceBuyer"] | null;
+            notes: string | null;
+            /** @description Unix seconds. */
+            createdAt: number;
+            payable: boolean;
+        };
+        /**
+         * PayInvoiceRequest
+         * @description Optional. Without `amount` the payment is for everything still due. With it, the buyer pays part now (1 minor unit
+         *     up to what is due), as with BTCPay's payment requests; the invoice is then `partially_paid` until covered.
+         * @example {
+         *       "amount": "20000"
+         *     }
+         */
+        PayInvoiceRequest: {
+            /** @description Minor units of the invoice's currency, a decimal integer string. */
+            amount?: string;
+        };
+        /**
+         * PayInvoiceResponse
+         * @description The payment for the amount still due, and the hosted checkout to pay it at.
+         */
+        PayInvoiceResponse: {
+            paymentId: components["schemas"]["PaymentId"];
+            /** Format: uri */
+            gatewayUrl: string;
+            amount: components["schemas"]["MoneyAmount"];
+        };
     };
     responses: {
         /**
@@ -2008,6 +2145,24 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description `invalid_params`: no invoice with this id. The spec's 35 codes have none for an invoice, so this is the
+         *     missing-resource answer of docs/decisions.md §2.
+         */
+        InvoiceNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "invalid_params",
+                 *       "message": "No invoice with id in_0Sx7bQ2m4kP9xWm2LrT8vN4b."
+                 *     }
+                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -3594,6 +3749,92 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getPublicInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicInvoice"];
+                };
+            };
+            404: components["responses"]["InvoiceNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    payInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PayInvoiceRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment to pay at `gatewayUrl`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayInvoiceResponse"];
+                };
+            };
+            /** @description `params_validation`: `amount` is above what is due; `invalid_params`: the body cannot be read. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "params_validation",
+                     *       "message": "amount 90001 is above the 90000 still due on invoice INV-0042."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["InvoiceNotFound"];
+            /** @description The invoice cannot be paid now. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "Invoice INV-0042 is paid."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -3612,3 +3853,4 @@ export const networkUnavailableReasonValues: ReadonlyArray<FlattenedDeepRequired
 export const depositsUnavailableReasonValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DepositsUnavailableReason"]> = ["no_deposit_network", "no_settlement_address", "no_pegged_asset"];
 export const paymentFailureCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentFailureCode"]> = ["declined_user"];
 export const posTerminalModeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PosTerminal"]["mode"]> = ["test", "live"];
+export const invoiceStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceStatus"]> = ["open", "partially_paid", "paid", "overdue", "void"];

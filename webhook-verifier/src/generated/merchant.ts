@@ -588,6 +588,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/merchant/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invoices
+         * @description The merchant's invoices of the key's mode, newest first, with cursor pagination: call without `startingAfter`,
+         *     then, while `hasMore` is `true`, again with `startingAfter` set to `nextCursor`.
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        /**
+         * Create an invoice
+         * @description Creates an invoice in the key's mode, numbered from the merchant's sequence (`getInvoiceSequence`), and returns
+         *     it with its public page `url`: send that to the buyer. The page shows the invoice, prints cleanly (save as PDF
+         *     from the browser) and has a "Pay" button that creates a payment for the amount still due and goes through the
+         *     hosted checkout. The invoice may be paid by several payments until it is covered.
+         *
+         *     The total (the sum of `quantity × unitAmount`) must be between 1 and 15 digits of minor units:
+         *     `400 params_validation` otherwise, as for an unknown currency or a `dueAt` in the past.
+         */
+        post: operations["createInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchant/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an invoice
+         * @description The invoice, its status derived now, and its payments.
+         */
+        get: operations["getInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchant/invoices/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an invoice
+         * @description Voids an invoice that is not paid: its page then says so and its "Pay" button is gone. Payments already made
+         *     from it are kept (refund them if needed); a payment still open when the invoice is voided can still complete,
+         *     and counts in `amountPaid`. Voiding a void invoice answers `200` (idempotent); a paid invoice answers
+         *     `409 invalid_state`.
+         */
+        post: operations["voidInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/merchant/invoice-sequence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the invoice numbering
+         * @description The prefix and the next number the merchant's next invoice of the key's mode will get.
+         */
+        get: operations["getInvoiceSequence"];
+        put?: never;
+        /**
+         * Change the invoice numbering
+         * @description Sets the prefix and/or the next number. `nextNumber` below the current one is `400 params_validation`: a number
+         *     once given is never given again.
+         */
+        post: operations["updateInvoiceSequence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -1017,6 +1116,50 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "invoice.partially_paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.partially_paid
+         * @description Opt-in: sent only to an endpoint whose `eventTypes` include `invoice.partially_paid` (see `InvoiceEventType`). Signed,
+         *     retried and resendable like the payment events; verify it the same way. Deduplicate on the event `id` and act on
+         *     `data.status`, which is the invoice's status when the event was made (read `getInvoice` for the latest).
+         */
+        post: operations["onInvoicePartiallyPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.paid
+         * @description Opt-in: sent only to an endpoint whose `eventTypes` include `invoice.paid` (see `InvoiceEventType`). Signed,
+         *     retried and resendable like the payment events; verify it the same way. Deduplicate on the event `id` and act on
+         *     `data.status`, which is the invoice's status when the event was made (read `getInvoice` for the latest).
+         */
+        post: operations["onInvoicePaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1188,6 +1331,72 @@ export interface components {
          * @enum {string}
          */
         WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled";
+        /**
+         * InvoiceEventType
+         * @description An invoice's event types. **Opt-in**: an endpoint receives them only if its `eventTypes` name them; an endpoint
+         *     created without `eventTypes` gets the seven `payment.*` types only. Each is sent in the transaction of the payment
+         *     whose success changed the invoice, so `data.payment_id` always names a real payment.
+         *
+         *     | Type | Sent when |
+         *     |---|---|
+         *     | `invoice.partially_paid` | A payment of the invoice succeeded and the invoice is not covered yet |
+         *     | `invoice.paid` | A payment of the invoice succeeded and the invoice is now covered |
+         * @example invoice.paid
+         * @enum {string}
+         */
+        InvoiceEventType: "invoice.partially_paid" | "invoice.paid";
+        /**
+         * InvoiceWebhookEvent
+         * @description The envelope of an invoice event: the same headers, signature and retries as a payment's `WebhookEvent`, with an
+         *     invoice summary as `data`. No buyer details (they stay sealed at rest); read the invoice with `getInvoice`.
+         * @example {
+         *       "id": "evt_ILXbB36p2o15aFBqAqlChWN1",
+         *       "type": "invoice.paid",
+         *       "api_version": "2026-02-18",
+         *       "created_at": "2026-02-18T10:30:00.000Z",
+         *       "data": {
+         *         "invoice_id": "in_0Sx7bQ2m4kP9xWm2LrT8vN4b",
+         *         "number": "INV-0042",
+         *         "live": true,
+         *         "status": "paid",
+         *         "amount": {
+         *           "unit": "iso4217/USD",
+         *           "value": "90000"
+         *         },
+         *         "amount_paid": {
+         *           "unit": "iso4217/USD",
+         *           "value": "90000"
+         *         },
+         *         "amount_due": {
+         *           "unit": "iso4217/USD",
+         *           "value": "0"
+         *         },
+         *         "due_at": "2026-02-25T00:00:00.000Z",
+         *         "url": "https://pay.example.com/i/in_0Sx7bQ2m4kP9xWm2LrT8vN4b",
+         *         "payment_id": "pay_7Qz3kP9xWm2LrT8vN4bY6cJd"
+         *       }
+         *     }
+         */
+        InvoiceWebhookEvent: {
+            id: string;
+            type: components["schemas"]["InvoiceEventType"];
+            api_version: string;
+            created_at: components["schemas"]["IsoTimestamp"];
+            data: {
+                invoice_id: string;
+                number: string;
+                live: boolean;
+                status: components["schemas"]["InvoiceStatus"];
+                amount: components["schemas"]["MoneyAmount"];
+                amount_paid: components["schemas"]["MoneyAmount"];
+                amount_due: components["schemas"]["MoneyAmount"];
+                due_at: components["schemas"]["IsoTimestamp"];
+                /** Format: uri */
+                url: string;
+                /** @description The payment whose success sent the event. */
+                payment_id: components["schemas"]["PaymentId"];
+            };
+        };
         /**
          * CreatePaymentAmount
          * @description The amount to charge, in a fiat currency. The buyer's wallet is offered on-chain assets worth this amount.
@@ -2184,6 +2393,150 @@ export interface components {
             active?: true;
         };
         /**
+         * InvoiceStatus
+         * @description Derived on every read from the invoice's payments that succeeded, its void time and the clock (never stored):
+         *
+         *     | Status | When |
+         *     |---|---|
+         *     | `void` | The merchant voided it (it can no longer be paid) |
+         *     | `paid` | Its succeeded payments cover the total (an over-payment is `paid`, with `amountPaid` above `amount`) |
+         *     | `overdue` | Its due time passed and it is not covered (it may be partly paid: see `amountPaid`) |
+         *     | `partially_paid` | Some of it is paid, the due time has not passed |
+         *     | `open` | Nothing is paid yet, the due time has not passed |
+         * @example open
+         * @enum {string}
+         */
+        InvoiceStatus: "open" | "partially_paid" | "paid" | "overdue" | "void";
+        /**
+         * InvoiceLineItem
+         * @description One line of an invoice: what was sold, how many, and the price of one in the invoice's currency (minor units). The
+         *     invoice's total is the sum of `quantity × unitAmount` over its lines.
+         * @example {
+         *       "name": "Website design, March",
+         *       "quantity": 2,
+         *       "unitAmount": "45000"
+         *     }
+         */
+        InvoiceLineItem: {
+            name: string;
+            quantity: number;
+            /** @description The price of one, in the currency's minor units, as a decimal integer string. */
+            unitAmount: string;
+        };
+        /**
+         * InvoiceBuyer
+         * @description Who the invoice is addressed to. Sealed at rest like other personal data. At least one of the two.
+         * @example {
+         *       "name": "Ada Lovelace",
+         *       "email": "ada@example.com"
+         *     }
+         */
+        InvoiceBuyer: {
+            name?: string;
+            /** Format: email */
+            email?: string;
+        };
+        /**
+         * Invoice
+         * @description An invoice as the merchant sees it. `amount` is its total, `amountPaid` the sum of its payments that succeeded,
+         *     `amountDue` what is still to pay (never below zero). `url` is its public, printable page with the "Pay" button.
+         */
+        Invoice: {
+            invoiceId: string;
+            /** @description The invoice's number in the merchant's sequence for the mode, e.g. `INV-0042`. */
+            number: string;
+            live: boolean;
+            status: components["schemas"]["InvoiceStatus"];
+            amount: components["schemas"]["MoneyAmount"];
+            amountPaid: components["schemas"]["MoneyAmount"];
+            amountDue: components["schemas"]["MoneyAmount"];
+            lineItems: components["schemas"]["InvoiceLineItem"][];
+            /** @description Unix seconds. */
+            dueAt: number;
+            buyer: components["schemas"]["InvoiceBuyer"] | null;
+            notes: string | null;
+            /** @description Unix seconds. */
+            createdAt: number;
+            /** @description Unix seconds; null unless voided. */
+            voidedAt: number | null;
+            /** Format: uri */
+            url: string;
+            /** @description The payments made from the invoice's page, oldest first, whatever their status. */
+            payments: {
+                paymentId: components["schemas"]["PaymentId"];
+                status: components["schemas"]["PaymentStatus"];
+                amount: components["schemas"]["MoneyAmount"];
+            }[];
+        };
+        /**
+         * InvoiceList
+         * @description One page of invoices, newest first.
+         */
+        InvoiceList: {
+            data: components["schemas"]["Invoice"][];
+            hasMore: boolean;
+            /** @description Pass as `startingAfter` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /**
+         * CreateInvoiceRequest
+         * @description An invoice to create. Its total is the sum of its lines; it is numbered from the merchant's sequence for the key's
+         *     mode when it is created (`getInvoiceSequence`).
+         * @example {
+         *       "currency": "iso4217/USD",
+         *       "lineItems": [
+         *         {
+         *           "name": "Website design, March",
+         *           "quantity": 2,
+         *           "unitAmount": "45000"
+         *         }
+         *       ],
+         *       "dueAt": 1772000000,
+         *       "buyer": {
+         *         "name": "Ada Lovelace",
+         *         "email": "ada@example.com"
+         *       },
+         *       "notes": "Thank you for your business."
+         *     }
+         */
+        CreateInvoiceRequest: {
+            /** @description The invoice's currency, `iso4217/<CODE>`, as a payment's `amount.unit`. */
+            currency: string;
+            lineItems: components["schemas"]["InvoiceLineItem"][];
+            /** @description When payment is due, Unix seconds. After it the unpaid invoice is `overdue` (it can still be paid). */
+            dueAt: number;
+            buyer?: components["schemas"]["InvoiceBuyer"];
+            /** @description Free text printed on the invoice (payment terms, a thank-you). */
+            notes?: string;
+        };
+        /**
+         * InvoiceSequence
+         * @description How the merchant's invoices of the key's mode are numbered: the next invoice gets `prefix` followed by `nextNumber`,
+         *     at least four digits (`INV-0001`). Numbers are allocated in the transaction that creates the invoice, so they have
+         *     no gaps and never repeat. Until set, the prefix is `INV-` and numbering starts at 1.
+         * @example {
+         *       "prefix": "INV-",
+         *       "nextNumber": 42
+         *     }
+         */
+        InvoiceSequence: {
+            prefix: string;
+            nextNumber: number;
+        };
+        /**
+         * UpdateInvoiceSequenceRequest
+         * @description A new prefix and/or next number. `nextNumber` may only move forward (at or above the current one), so a number
+         *     already given is never given again; moving it forward is how numbering continues from another system.
+         * @example {
+         *       "prefix": "2026-",
+         *       "nextNumber": 1
+         *     }
+         */
+        UpdateInvoiceSequenceRequest: {
+            prefix?: string;
+            nextNumber?: number;
+        };
+        /**
          * PaymentCreatedEvent
          * @description A `WebhookEvent` whose `type` is `payment.created`.
          */
@@ -2470,6 +2823,21 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description Not found. Codes:
+         *     - `invalid_params`: no invoice with this id is visible to the caller (unknown, another merchant's, or the other
+         *       mode's). The spec's 35 codes have none for an invoice, so this is the missing-resource answer of
+         *       docs/decisions.md §2, with a message that names the invoice.
+         *     - `merchant_not_found`: the `Merchant-Id` names no merchant.
+         */
+        InvoiceNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: {
         /**
@@ -2635,6 +3003,18 @@ export interface components {
          * @example plink_7Qz3kP9xWm2LrT8vN4bY
          */
         PaymentLinkIdPath: string;
+        /**
+         * @description A cursor: the invoices after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
+         *     An id that names no visible invoice is refused with `404 invalid_params`.
+         * @example in_0Sx7bQ2m4kP9xWm2LrT8vN4b
+         */
+        InvoiceStartingAfter: string;
+        /**
+         * @description The invoice's id (`in_…`). Ids are opaque: an id that names no invoice of the key's merchant and mode, whatever its
+         *     form, is answered `404 invalid_params`; one over 128 characters `400 params_validation`.
+         * @example in_0Sx7bQ2m4kP9xWm2LrT8vN4b
+         */
+        InvoiceIdPath: string;
         /**
          * @description The event id, equal to the body's `id` (`evt_…`). It stays the same across retries, resends and replays of the
          *     event: deduplicate on it. It is the first part of the signed content.
@@ -4355,6 +4735,352 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listInvoices: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of payments to return, 1 to 100.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description A cursor: the invoices after this one in the list order (older ones). Pass the `nextCursor` of the previous page.
+                 *     An id that names no visible invoice is refused with `404 invalid_params`.
+                 * @example in_0Sx7bQ2m4kP9xWm2LrT8vN4b
+                 */
+                startingAfter?: components["parameters"]["InvoiceStartingAfter"];
+            };
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of invoices. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceList"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["InvoiceNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvoiceRequest"];
+            };
+        };
+        responses: {
+            /** @description The invoice was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The invoice's id (`in_…`). Ids are opaque: an id that names no invoice of the key's merchant and mode, whatever its
+                 *     form, is answered `404 invalid_params`; one over 128 characters `400 params_validation`.
+                 * @example in_0Sx7bQ2m4kP9xWm2LrT8vN4b
+                 */
+                id: components["parameters"]["InvoiceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["InvoiceNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    voidInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The invoice's id (`in_…`). Ids are opaque: an id that names no invoice of the key's merchant and mode, whatever its
+                 *     form, is answered `404 invalid_params`; one over 128 characters `400 params_validation`.
+                 * @example in_0Sx7bQ2m4kP9xWm2LrT8vN4b
+                 */
+                id: components["parameters"]["InvoiceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voided invoice. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["InvoiceNotFound"];
+            /** @description The invoice is paid. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_state",
+                     *       "message": "Invoice INV-0042 is paid; it cannot be voided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getInvoiceSequence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sequence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceSequence"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateInvoiceSequence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInvoiceSequenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The sequence as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceSequence"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     onPaymentCreated: {
         parameters: {
             query?: never;
@@ -4880,6 +5606,128 @@ export interface operations {
             };
         };
     };
+    onInvoicePartiallyPaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, equal to the body's `id` (`evt_…`). It stays the same across retries, resends and replays of the
+                 *     event: deduplicate on it. It is the first part of the signed content.
+                 * @example evt_2gV3lKvxWRR0UZ5VUUfC25Zi
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this delivery attempt was sent, in Unix seconds (a retry carries a new timestamp and a new signature).
+                 *     It is the second part of the signed content. **Reject the delivery (`400`) when it is more than 5 minutes away
+                 *     from your current time**, in either direction: this stops replays of captured deliveries.
+                 * @example 1771409011
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description The signatures of this delivery: a space-separated list of entries `v1,<base64 digest>`. Usually one entry;
+                 *     several during the 24-hour overlap after a signing-secret rotation (one per valid secret). The scheme is
+                 *     [Standard Webhooks](https://www.standardwebhooks.com/) (the one Svix uses), so any conforming verification
+                 *     library works. To verify by hand:
+                 *
+                 *     1. **Key.** Take the endpoint's signing secret (`whsec_…`, shown in the dashboard; test and live endpoints have
+                 *        different secrets), strip the `whsec_` prefix and base64-decode the rest. The decoded bytes are the HMAC key.
+                 *     2. **Signed content.** The UTF-8 string `<webhook-id>.<webhook-timestamp>.<raw body>`, where the raw body is the
+                 *        request body **exactly as received**, byte for byte. Verify before parsing: re-serialized JSON does not match.
+                 *     3. **Digest.** HMAC-SHA256 of the signed content with the key, base64-encoded (standard alphabet, with padding).
+                 *     4. **Compare.** The delivery is authentic if the digest equals the base64 part of **any** `v1,` entry, compared in
+                 *        constant time. Ignore entries with another version prefix.
+                 *     5. **Freshness.** Reject a `webhook-timestamp` more than 5 minutes from your current time.
+                 *     6. **Answer.** If verification fails, answer `400` and do not process the delivery.
+                 *
+                 *     Worked example: secret `whsec_hI2XAvgcocNN2H4eym2YBq9Axk5M3tjd`, `webhook-id` `evt_2gV3lKvxWRR0UZ5VUUfC25Zi`,
+                 *     `webhook-timestamp` `1771409011` and the raw body `{"test":2432232314}` give
+                 *     `v1,1xg7Uzs9pCRWB4XvSDTgVXv2h0azumd5i66Ed7oILFo=` (the example value of this header). The published Standard
+                 *     Webhooks test vector verifies too: secret `whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw`, id
+                 *     `msg_p5jXN8AQM9LWM0D4loKWxJek`, timestamp `1614265330`, body `{"test": 2432232314}` →
+                 *     `v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=`.
+                 * @example v1,1xg7Uzs9pCRWB4XvSDTgVXv2h0azumd5i66Ed7oILFo=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onInvoicePaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, equal to the body's `id` (`evt_…`). It stays the same across retries, resends and replays of the
+                 *     event: deduplicate on it. It is the first part of the signed content.
+                 * @example evt_2gV3lKvxWRR0UZ5VUUfC25Zi
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this delivery attempt was sent, in Unix seconds (a retry carries a new timestamp and a new signature).
+                 *     It is the second part of the signed content. **Reject the delivery (`400`) when it is more than 5 minutes away
+                 *     from your current time**, in either direction: this stops replays of captured deliveries.
+                 * @example 1771409011
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description The signatures of this delivery: a space-separated list of entries `v1,<base64 digest>`. Usually one entry;
+                 *     several during the 24-hour overlap after a signing-secret rotation (one per valid secret). The scheme is
+                 *     [Standard Webhooks](https://www.standardwebhooks.com/) (the one Svix uses), so any conforming verification
+                 *     library works. To verify by hand:
+                 *
+                 *     1. **Key.** Take the endpoint's signing secret (`whsec_…`, shown in the dashboard; test and live endpoints have
+                 *        different secrets), strip the `whsec_` prefix and base64-decode the rest. The decoded bytes are the HMAC key.
+                 *     2. **Signed content.** The UTF-8 string `<webhook-id>.<webhook-timestamp>.<raw body>`, where the raw body is the
+                 *        request body **exactly as received**, byte for byte. Verify before parsing: re-serialized JSON does not match.
+                 *     3. **Digest.** HMAC-SHA256 of the signed content with the key, base64-encoded (standard alphabet, with padding).
+                 *     4. **Compare.** The delivery is authentic if the digest equals the base64 part of **any** `v1,` entry, compared in
+                 *        constant time. Ignore entries with another version prefix.
+                 *     5. **Freshness.** Reject a `webhook-timestamp` more than 5 minutes from your current time.
+                 *     6. **Answer.** If verification fails, answer `400` and do not process the delivery.
+                 *
+                 *     Worked example: secret `whsec_hI2XAvgcocNN2H4eym2YBq9Axk5M3tjd`, `webhook-id` `evt_2gV3lKvxWRR0UZ5VUUfC25Zi`,
+                 *     `webhook-timestamp` `1771409011` and the raw body `{"test":2432232314}` give
+                 *     `v1,1xg7Uzs9pCRWB4XvSDTgVXv2h0azumd5i66Ed7oILFo=` (the example value of this header). The published Standard
+                 *     Webhooks test vector verifies too: secret `whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw`, id
+                 *     `msg_p5jXN8AQM9LWM0D4loKWxJek`, timestamp `1614265330`, body `{"test": 2432232314}` →
+                 *     `v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=`.
+                 * @example v1,1xg7Uzs9pCRWB4XvSDTgVXv2h0azumd5i66Ed7oILFo=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceWebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
 type FlattenedDeepRequired<T> = {
     [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
@@ -4894,11 +5742,13 @@ export const pathsV1MerchantPaymentIdRefundPostResponses200HeadersIdempotentRepl
 export const pathsV1PaymentsPostResponses201HeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/payments"]["post"]["responses"]["201"]["headers"]["Idempotent-Replayed"]> = ["true"];
 export const merchantPaymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MerchantPaymentStatus"]> = ["pending", "processing", "succeeded", "failed", "expired"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["payment.created", "payment.processing", "payment.succeeded", "payment.failed", "payment.expired", "payment.cancelled", "payment.settled"];
+export const invoiceEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceEventType"]> = ["invoice.partially_paid", "invoice.paid"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
 export const refundPaymentRequestSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundPaymentRequest"]["source"]> = ["payment", "excess"];
 export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
 export const payoutStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Payout"]["state"]> = ["planned", "sent", "final", "failed"];
 export const paymentLinkStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentLinkState"]> = ["active", "deactivated", "expired", "used_up"];
+export const invoiceStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceStatus"]> = ["open", "partially_paid", "paid", "overdue", "void"];
 export const componentsParametersWcpSortByValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["WcpSortBy"]> = ["date", "amount"];
 export const componentsParametersWcpSortDirValues: ReadonlyArray<FlattenedDeepRequired<components>["parameters"]["WcpSortDir"]> = ["asc", "desc"];

@@ -46,6 +46,11 @@ const SEALED: SealedTable[] = [
     columns: { secret_sealed: (r) => String(r.id), previous_secret_sealed: (r) => `${String(r.id)}:previous` },
   },
   {
+    table: 'invoices',
+    key: ['id'],
+    columns: { buyer_sealed: (r) => `invoices.buyer_sealed:${String(r.id)}` },
+  },
+  {
     table: 'collected_data',
     key: ['payment_id'],
     columns: { sealed: (r) => `collected_data:${String(r.payment_id)}` },

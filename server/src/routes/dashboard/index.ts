@@ -32,6 +32,7 @@ import { listAuditLogHandler } from './listAuditLog.js';
 import { listDashboardPaymentsHandler } from './listDashboardPayments.js';
 import { listDashboardPayoutsHandler } from './listDashboardPayouts.js';
 import { listPosTerminalsHandler } from './listPosTerminals.js';
+import * as invoices from './dashboardInvoices.js';
 import { listSessionsHandler } from './listSessions.js';
 import { listWebhookDeliveriesHandler } from './listWebhookDeliveries.js';
 import { lookupInvitationHandler } from './lookupInvitation.js';
@@ -113,6 +114,11 @@ export function dashboardRouter(deps: DashboardRouterDeps): RequestHandler {
     getDashboardFeeBalance: getDashboardFeeBalanceHandler(deps),
     getDashboardSettlementBalances: getDashboardSettlementBalancesHandler(deps),
     listDashboardPayouts: listDashboardPayoutsHandler(deps),
+    listDashboardInvoices: invoices.listDashboardInvoicesHandler(deps),
+    createDashboardInvoice: invoices.createDashboardInvoiceHandler(deps),
+    voidDashboardInvoice: invoices.voidDashboardInvoiceHandler(deps),
+    getDashboardInvoiceSequence: invoices.getDashboardInvoiceSequenceHandler(deps),
+    updateDashboardInvoiceSequence: invoices.updateDashboardInvoiceSequenceHandler(deps),
     exportPayouts: exportPayoutsHandler(deps),
     getDashboardPayout: getDashboardPayoutHandler(deps),
     exportLedger: exportLedgerHandler(deps),

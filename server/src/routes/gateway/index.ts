@@ -5,6 +5,7 @@ import type { operations } from '../../generated/gateway.js';
 import { contractRouter } from '../../http/operations.js';
 import { refundClaimRateLimit } from '../../http/claimRateLimit.js';
 import { gatewayRateLimit } from '../../http/gatewayAuth.js';
+import type { PayInvoiceDeps } from '../../invoices/pay.js';
 import type { PaymentNotifier } from '../../payments/paymentWatch.js';
 import type { PosSaleDeps } from '../../pos/sales.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
@@ -21,15 +22,19 @@ import { getPosPaymentHandler } from './getPosPayment.js';
 import { getPosTerminalHandler } from './getPosTerminal.js';
 import { getSolanaPayIconHandler } from './getSolanaPayIcon.js';
 import { getSolanaPayLabelHandler } from './getSolanaPayLabel.js';
+import { getPublicInvoiceHandler, invoicePageRateLimit, payInvoiceHandler } from './invoicePage.js';
 import { lookupRefundClaimHandler } from './lookupRefundClaim.js';
 import { postSolanaPayTransactionHandler } from './postSolanaPayTransaction.js';
 
 /** What the gateway's handlers read, each its own part of it (a Runtime has all of it). */
-export interface GatewayRouterDeps extends BuyerPaymentDeps, CheckoutSource, PosSaleDeps {
-  /** Wakes the long polls of status and confirm when a payment changes. */
-  paymentNotifier: PaymentNotifier;
-  config: Pick<Config, 'rateLimit' | 'publicBaseUrl'>;
-}
+export type GatewayRouterDeps = BuyerPaymentDeps &
+  CheckoutSource &
+  PosSaleDeps &
+  PayInvoiceDeps & {
+    /** Wakes the long polls of status and confirm when a payment changes. */
+    paymentNotifier: PaymentNotifier;
+    config: Pick<Config, 'rateLimit' | 'publicBaseUrl'>;
+  };
 
 /**
  * The gateway, by operation (http/operations.ts). Mounted after the contract validator, so handlers get validated
@@ -38,6 +43,7 @@ export interface GatewayRouterDeps extends BuyerPaymentDeps, CheckoutSource, Pos
 export function gatewayRouter(deps: GatewayRouterDeps): RequestHandler {
   const notifier = deps.paymentNotifier;
   const claimLimit = refundClaimRateLimit(deps);
+  const invoiceLimit = invoicePageRateLimit(deps);
   // After the schema, before any resource lookup (docs/decisions.md §2); limited per credential (§6).
   return contractRouter<operations>('gateway', [gatewayRateLimit(deps)], {
     getPayment: getPaymentHandler(deps),
@@ -55,5 +61,7 @@ export function gatewayRouter(deps: GatewayRouterDeps): RequestHandler {
     getPosTerminal: getPosTerminalHandler(),
     createPosPayment: createPosPaymentHandler(deps),
     getPosPayment: getPosPaymentHandler(deps),
+    getPublicInvoice: [invoiceLimit, getPublicInvoiceHandler(deps)],
+    payInvoice: [invoiceLimit, payInvoiceHandler(deps)],
   });
 }

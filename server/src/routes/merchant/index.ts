@@ -4,6 +4,7 @@ import type { AuditDeps } from '../../audit/auditLog.js';
 import type { StatusReads } from '../../db/queries/paymentStatus.js';
 import type { operations } from '../../generated/merchant.js';
 import { contractRouter } from '../../http/operations.js';
+import type { InvoiceDeps } from '../../invoices/merchantInvoices.js';
 import type { MerchantDeps } from '../../payments/merchantPayments.js';
 import type { RefundDeps } from '../../settlement/refunds.js';
 import { cancelPaymentHandler } from './cancelPayment.js';
@@ -15,6 +16,7 @@ import { getFeeBalanceHandler } from './getFeeBalance.js';
 import { getPaymentHandler } from './getPayment.js';
 import { getPaymentStatusHandler } from './getPaymentStatus.js';
 import { getPayoutHandler } from './getPayout.js';
+import * as invoices from './invoiceHandlers.js';
 import { getSettlementBalancesHandler } from './getSettlementBalances.js';
 import { listPaymentsHandler } from './listPayments.js';
 import { listPaymentsAliasHandler } from './listPaymentsAlias.js';
@@ -25,6 +27,7 @@ import { paymentLinkHandlers } from './merchantLinks.js';
 
 /** What the merchant interface's handlers read, each its own part of it (a Runtime has all of it). */
 export type MerchantRouterDeps = MerchantDeps &
+  InvoiceDeps &
   RefundDeps &
   AuditDeps &
   AccountsDeps & {
@@ -61,5 +64,11 @@ export function merchantRouter(deps: MerchantRouterDeps): RequestHandler {
     getFeeBalance: getFeeBalanceHandler(deps),
     cancelRefund: cancelRefundHandler(deps),
     ...paymentLinkHandlers(deps),
+    createInvoice: invoices.createInvoiceHandler(deps),
+    listInvoices: invoices.listInvoicesHandler(deps),
+    getInvoice: invoices.getInvoiceHandler(deps),
+    voidInvoice: invoices.voidInvoiceHandler(deps),
+    getInvoiceSequence: invoices.getInvoiceSequenceHandler(deps),
+    updateInvoiceSequence: invoices.updateInvoiceSequenceHandler(deps),
   });
 }

@@ -5,8 +5,13 @@ import { useDashboard } from '../../context.js';
 import { fieldMessage, type Failure } from '../../../kit/failure.js';
 import { Field, FieldError, FormError } from '../../../kit/Field.js';
 import { request, useAction } from '../../../kit/request.js';
-import { webhookEventTypeValues as EVENT_TYPES } from '../../../generated/dashboard.js';
-import type { WebhookEndpoint, WebhookEventType } from '../parts/webhookTypes.js';
+import { invoiceEventTypeValues, webhookEventTypeValues as DEFAULT_TYPES } from '../../../generated/dashboard.js';
+import type { WebhookEndpoint } from '../parts/webhookTypes.js';
+
+/** An endpoint's types: the payment types and the opt-in invoice types (docs/decisions.md §30.12). */
+type WebhookEventType = WebhookEndpoint['eventTypes'][number];
+
+const EVENT_TYPES: readonly WebhookEventType[] = [...DEFAULT_TYPES, ...invoiceEventTypeValues];
 
 function EventTypeFields(props: {
   selected: readonly WebhookEventType[];
@@ -100,7 +105,7 @@ export function CreateEndpoint(props: { mode: string; onCreated(endpoint: Webhoo
       class="card"
       label="Add an endpoint"
       mode={props.mode}
-      initial={{ url: '', eventTypes: EVENT_TYPES }}
+      initial={{ url: '', eventTypes: DEFAULT_TYPES }}
       submitLabel="Add endpoint"
       save={async (body) => {
         const created = await request(api.POST('/v1/dashboard/webhook-endpoint', { body }));

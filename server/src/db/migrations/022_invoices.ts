@@ -1,0 +1,77 @@
+import type { Knex } from 'knex';
+import { dialectOf } from '../dialect.js';
+
+/**
+ * Invoices (issue 35 §3, docs/decisions.md §30.9–§30.12). An invoice's number comes from its merchant's sequence row
+ * for the mode, allocated in the transaction that inserts the invoice, so numbers are gap-free and never repeat. Its
+ * status is not stored: it is derived from its payments that succeeded (`payments.invoice_id`), its void time and the
+ * clock. The buyer's name and email are sealed at rest (context `invoices.buyer_sealed:<id>`).
+ *
+ * `payments` may hold millions of rows: a nullable column without a default is a catalogue change on PostgreSQL, and
+ * its index is partial (only invoice payments) and built CONCURRENTLY, so this migration runs outside a transaction
+ * like 016_scale_indexes.ts, and every step is safe to run again after a failure halfway.
+ */
+export const config = { transaction: false };
+
+const INDEX = 'payments_invoice_idx';
+
+export async function up(knex: Knex): Promise<void> {
+  const postgres = dialectOf(knex) === 'postgres';
+  if (!(await knex.schema.hasTable('invoice_sequences'))) {
+    await knex.schema.createTable('invoice_sequences', (t) => {
+      t.string('merchant_id', 40).notNullable().references('merchants.id');
+      t.boolean('live').notNullable();
+      t.string('prefix', 20).notNullable();
+      t.bigInteger('next_number').notNullable();
+      t.primary(['merchant_id', 'live']);
+    });
+  }
+  if (!(await knex.schema.hasTable('invoices'))) {
+    await knex.schema.createTable('invoices', (t) => {
+      t.string('id', 40).primary();
+      t.string('merchant_id', 40).notNullable().references('merchants.id');
+      t.boolean('live').notNullable();
+      t.string('number', 40).notNullable();
+      t.string('amount_unit', 300).notNullable();
+      t.string('amount_value', 78).notNullable();
+      t.text('line_items').notNullable();
+      t.bigInteger('due_at').notNullable();
+      t.text('buyer_sealed').nullable();
+      t.text('notes').nullable();
+      t.bigInteger('created_at').notNullable();
+      t.bigInteger('voided_at').nullable();
+      t.unique(['merchant_id', 'live', 'number']);
+      t.index(['merchant_id', 'live', 'created_at', 'id'], 'invoices_list_idx');
+    });
+  }
+  if (!(await knex.schema.hasColumn('payments', 'invoice_id'))) {
+    await knex.schema.alterTable('payments', (t) => {
+      t.string('invoice_id', 40).nullable();
+    });
+  }
+  if (postgres) {
+    const invalid = (await knex.raw(
+      `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE c.relname = ? AND NOT i.indisvalid AND pg_catalog.pg_table_is_visible(c.oid)`,
+      [INDEX],
+    )) as { rows: unknown[] };
+    if (invalid.rows.length > 0) await knex.raw('DROP INDEX CONCURRENTLY IF EXISTS ??', [INDEX]);
+  }
+  const concurrently = postgres ? 'CONCURRENTLY ' : '';
+  await knex.raw(
+    `CREATE INDEX ${concurrently}IF NOT EXISTS ?? ON payments (invoice_id, status) WHERE invoice_id IS NOT NULL`,
+    [INDEX],
+  );
+}
+
+export async function down(knex: Knex): Promise<void> {
+  const postgres = dialectOf(knex) === 'postgres';
+  await knex.raw(postgres ? 'DROP INDEX CONCURRENTLY IF EXISTS ??' : 'DROP INDEX IF EXISTS ??', [INDEX]);
+  if (await knex.schema.hasColumn('payments', 'invoice_id')) {
+    await knex.schema.alterTable('payments', (t) => {
+      t.dropColumn('invoice_id');
+    });
+  }
+  await knex.schema.dropTableIfExists('invoices');
+  await knex.schema.dropTableIfExists('invoice_sequences');
+}
