@@ -12,6 +12,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EXCEPTIONS, unrunCommands } from '../../scripts/rehearsal/operationsCommands.js';
 import { repoRoot } from '../helpers/cli.js';
 
 describe('deploy.rehearsal short form', function () {
@@ -42,5 +43,15 @@ describe('deploy.rehearsal short form', function () {
       const [, step, , failures, , , lost] = row.split('|').map((c) => c.trim());
       assert.deepEqual([failures, lost], ['0', '0'], `${step}\n${table}`);
     }
+  });
+
+  it("OPERATIONS.md's commands: every one is in the rehearsal's command log, or a listed exception", () => {
+    const log = readFileSync(join(dir, 'commands.log'), 'utf8');
+    const guide = readFileSync(join(repoRoot, 'OPERATIONS.md'), 'utf8');
+    assert.deepEqual(
+      unrunCommands(guide, log, dir),
+      [],
+      `not run by the rehearsal; exceptions: ${EXCEPTIONS.map((e) => e.prefix).join(', ')}`,
+    );
   });
 });
