@@ -32,7 +32,7 @@ export interface RehearsalContext {
   /**
    * Runs an operator's command (a `paygate …` command is given as `paygate` and runs the release's bin with the
    * production environment). Every call is written to `<dir>/commands.log`: OPERATIONS.md's commands are checked
-   * against that log.
+   * against that log. A shell line, `run('sh', ['-c', line])`, is logged as `line`, its variables unexpanded.
    */
   run(
     cmd: string,

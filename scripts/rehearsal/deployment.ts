@@ -141,7 +141,9 @@ export async function deploy(o: {
     const commandLog = join(dir, 'commands.log');
     const run: RehearsalContext['run'] = (cmd, args, opts = {}) =>
       new Promise((resolve, reject) => {
-        appendFileSync(commandLog, `${[cmd, ...args].join(' ')}\n`);
+        // A shell line (`sh -c '…'`) is logged as the operator types it, its variables unexpanded: no secret in the log.
+        const shown = cmd === 'sh' && args[0] === '-c' ? args[1]! : [cmd, ...args].join(' ');
+        appendFileSync(commandLog, `${shown}\n`);
         const [file, argv] =
           cmd === 'paygate'
             ? [process.execPath, [join(ctx.paths.release, 'server/bin/paygate.js'), ...args]]

@@ -9,6 +9,7 @@ import { compiledRelease, exportSources, installedRelease } from './release.js';
 import { rollingApiRestart } from './steps/rollingApi.js';
 import { rollingWorkerRestart } from './steps/rollingWorkers.js';
 import { postgresRestart } from './steps/postgresRestart.js';
+import { backupRestore } from './steps/backupRestore.js';
 import { upgrade } from './steps/upgrade.js';
 import { Traffic } from './traffic.js';
 
@@ -18,6 +19,9 @@ const repo = resolve(here, '../..');
 const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const short = args.includes('--short');
+// `--only 3,5`: only those steps, to work on one (the short test runs every step).
+const only = option('--only')?.split(',');
+const runs = (n: number) => !only || only.includes(String(n));
 const dir = resolve(option('--dir')!);
 const tlsDir = process.env.REHEARSAL_TLS_DIR!;
 const started = Date.now();
@@ -77,10 +81,11 @@ try {
     );
   };
   // The upgrade comes first: the deployment the other steps restart is then an upgraded one.
-  if (previous) show(await upgrade(d, traffic, { from: PREVIOUS, release }));
-  show(await rollingApiRestart(d, traffic));
-  show(await rollingWorkerRestart(d, traffic, short ? 12 : 60));
-  show(await postgresRestart(d, traffic, outage));
+  if (previous && runs(4)) show(await upgrade(d, traffic, { from: PREVIOUS, release }));
+  if (runs(1)) show(await rollingApiRestart(d, traffic));
+  if (runs(2)) show(await rollingWorkerRestart(d, traffic, short ? 12 : 60));
+  if (runs(3)) show(await postgresRestart(d, traffic, outage));
+  if (runs(5)) show(await backupRestore(d, traffic));
   await traffic.stop();
   // The operator's steps of the "ops" work (backup/restore, derivation, rotation), when present on this branch.
   for (const name of ['backup', 'derivation', 'rotation']) {

@@ -21,7 +21,15 @@ export function postgresBin(): string {
   throw new Error('PostgreSQL server binaries not found: install the `postgresql` package');
 }
 
-export async function startPostgres(dir: string, password: string): Promise<RehearsalPostgres & { close(): void }> {
+/**
+ * `database: false` makes the cluster and the `paygate` role only: the database is then the operator's to create
+ * (a restore creates it with `createdb` before `pg_restore`).
+ */
+export async function startPostgres(
+  dir: string,
+  password: string,
+  o: { database?: boolean } = {},
+): Promise<RehearsalPostgres & { close(): void }> {
   const bin = postgresBin();
   mkdirSync(dir, { recursive: true });
   const dataDir = join(dir, 'data');
@@ -55,7 +63,7 @@ export async function startPostgres(dir: string, password: string): Promise<Rehe
   await start();
   const psql = (sql: string) => run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-c', sql]);
   psql(`CREATE ROLE paygate LOGIN PASSWORD '${password}'`);
-  psql('CREATE DATABASE paygate OWNER paygate');
+  if (o.database !== false) psql('CREATE DATABASE paygate OWNER paygate');
   return {
     url: `postgres://paygate:${password}@127.0.0.1:${port}/paygate`,
     bin,

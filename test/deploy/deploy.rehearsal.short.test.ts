@@ -2,7 +2,8 @@
  * The production rehearsal's short form (`npm run rehearsal -- --short`, scripts/rehearsal/): PostgreSQL, the chains
  * as their own process, 2 API processes and 2 workers from the systemd units' command lines, nginx with TLS from a
  * throwaway CA, an HTTPS webhook receiver and SDK traffic, through rolling restarts of the API processes and of the
- * workers and a 10 s PostgreSQL restart: every row must show no failure and nothing lost. The upgrade from the
+ * workers, a 10 s PostgreSQL restart, and a backup taken under traffic restored into a new cluster: every row must
+ * show no failure and nothing lost. The upgrade from the
  * previous tag is skipped here (a fresh CI clone may carry no tags); `npm run rehearsal` runs it.
  */
 import assert from 'node:assert/strict';
@@ -11,6 +12,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EXCEPTIONS, unrunCommands } from '../../scripts/rehearsal/operationsCommands.js';
 import { repoRoot } from '../helpers/cli.js';
 
 describe('deploy.rehearsal short form', function () {
@@ -19,7 +21,7 @@ describe('deploy.rehearsal short form', function () {
   const dir = mkdtempSync(join(tmpdir(), 'paygate-rehearsal-test-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('rolling API and worker restarts and a PostgreSQL restart under traffic: no failed request, nothing lost', async () => {
+  it('rolling API and worker restarts, a PostgreSQL restart and a restore from backup under traffic: no failed request, nothing lost', async () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', join(repoRoot, 'scripts/rehearsal/run.ts'), '--short', '--no-upgrade', '--dir', dir],
@@ -33,13 +35,23 @@ describe('deploy.rehearsal short form', function () {
     const table = readFileSync(join(dir, 'table.md'), 'utf8');
     const rows = table.split('\n').filter((l) => /^\| \d\. /.test(l));
     assert.deepEqual(
-      rows.map((r) => r.split('|')[1]!.trim().slice(0, 2)),
-      ['1.', '2.', '3.', '4.'],
+      rows.map((r) => r.split('|')[1]!.trim().slice(0, 2)).sort(),
+      ['1.', '2.', '3.', '4.', '5.'],
       table,
     );
     for (const row of rows) {
       const [, step, , failures, , , lost] = row.split('|').map((c) => c.trim());
       assert.deepEqual([failures, lost], ['0', '0'], `${step}\n${table}`);
     }
+  });
+
+  it("OPERATIONS.md's commands: every one is in the rehearsal's command log, or a listed exception", () => {
+    const log = readFileSync(join(dir, 'commands.log'), 'utf8');
+    const guide = readFileSync(join(repoRoot, 'OPERATIONS.md'), 'utf8');
+    assert.deepEqual(
+      unrunCommands(guide, log, dir),
+      [],
+      `not run by the rehearsal; exceptions: ${EXCEPTIONS.map((e) => e.prefix).join(', ')}`,
+    );
   });
 });

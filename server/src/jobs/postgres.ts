@@ -1,6 +1,14 @@
+import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { Logger as GraphileLogger, run, runOnce, type Runner, type Task as GraphileTask } from 'graphile-worker';
+import {
+  Logger as GraphileLogger,
+  run,
+  runOnce,
+  type Runner,
+  type Task as GraphileTask,
+  type WorkerEvents,
+} from 'graphile-worker';
 import type { Database } from '../db/connect.js';
 import { openJobPool } from '../db/jobPool.js';
 import { completedLevel, DEFAULT_JOB_CONCURRENCY, type AddJobOptions, type JobQueue, type TaskList } from './types.js';
@@ -127,20 +135,56 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
    * graphile-worker shuts its whole pool down when it cannot record a job's end (a worker exits with the connection
    * error) and rejects the runner's promise; nothing restarted it, and before batching (see `preset`) the rejection
    * was unhandled and ended the process (every API process in the rehearsal's step 3). Here it is logged and a new
-   * runner is started,
-   * retried every RESTART_MS until the database answers, so the process recovers by itself. The job that was running
-   * stays locked by the stopped pool until graphile-worker's lock expiry; the time-critical state is in our own
-   * tables, which the sweepers recover (see the top of this file).
+   * runner is started, retried every RESTART_MS until the database answers, so the process recovers by itself.
+   *
+   * The jobs that were running stay locked by the stopped runner's workers, which graphile-worker frees only after
+   * 4 hours (a webhook delivery would wait that long). Once that runner has ended (none of its tasks still runs),
+   * its workers' locks are freed with `force_unlock_workers` as soon as the database answers, so those jobs run
+   * again (at least once, as after any crash). stop() waits for the stopped runners too, and for a runner still
+   * starting, so nothing outlives it.
    */
   let stopping = false;
   let restartTimer: NodeJS.Timeout | null = null;
+  let starting: Promise<void> | null = null;
+  const ending = new Set<Promise<void>>();
+  /** Pool and worker ids of ended runners whose locks are not freed yet (the database did not answer). */
+  const orphans = new Set<string>();
+  const unlockOrphans = async (): Promise<void> => {
+    if (orphans.size === 0) return;
+    const ids = [...orphans];
+    await db.knex.raw('SELECT graphile_worker.force_unlock_workers(?::text[])', [ids]);
+    for (const id of ids) orphans.delete(id);
+    logger.info({ lockers: ids.length }, 'freed the jobs of a job runner stopped by a database error');
+  };
   const startRunner = async (): Promise<void> => {
-    const started = await run(workerOptions());
+    const events = new EventEmitter() as WorkerEvents;
+    // Jobs are locked by a worker's id, or by its pool's when they are fetched for the pool.
+    const lockers: string[] = [];
+    events.on('pool:create', ({ workerPool }) => void lockers.push(workerPool.id));
+    events.on('worker:create', ({ worker }) => void lockers.push(worker.workerId));
+    const started = await run({ ...workerOptions(), events });
+    if (stopping) {
+      await started.stop().catch(() => undefined);
+      return;
+    }
     runner = started;
+    // This runner reached the database: the locks left by the runners it replaced can be freed now.
+    await unlockOrphans().catch((err: unknown) => logger.warn({ err }, 'could not free the stopped runner’s jobs yet'));
+    let replaced = false;
     const replace = (err: unknown) => {
-      if (stopping || runner !== started) return;
+      if (replaced || stopping || runner !== started) return;
+      replaced = true;
       runner = null;
       logger.error({ err }, 'the job runner stopped on a database error; it starts again when the database answers');
+      // Its workers' locks are freed only once it has ended: a task of it may still be running until then.
+      const end = started.promise
+        .catch(() => undefined)
+        .then(async () => {
+          for (const id of lockers) orphans.add(id);
+          await unlockOrphans().catch(() => undefined);
+        })
+        .finally(() => ending.delete(end));
+      ending.add(end);
       scheduleRestart();
     };
     // A shutdown we did not ask for: its workers are gone, and its promise may settle much later (or never, while it
@@ -153,10 +197,12 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
     restartTimer = setTimeout(() => {
       restartTimer = null;
       if (stopping) return;
-      startRunner().catch((err: unknown) => {
-        logger.warn({ err }, 'the job runner could not start yet; retrying');
-        scheduleRestart();
-      });
+      starting = startRunner()
+        .catch((err: unknown) => {
+          logger.warn({ err }, 'the job runner could not start yet; retrying');
+          scheduleRestart();
+        })
+        .finally(() => (starting = null));
     }, RESTART_MS);
   };
 
@@ -183,13 +229,16 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
       stopping = true;
       if (restartTimer) clearTimeout(restartTimer);
       restartTimer = null;
+      // A runner being started finds `stopping` set and stops itself.
+      await starting;
       const current = runner;
       runner = null;
       // A runner that already stopped on its own (a database error) rejects its stop too: nothing is left to end.
       await current?.stop().catch(() => undefined);
-      const ending = pgPool?.end();
+      await Promise.all(ending);
+      const closing = pgPool?.end();
       pgPool = null;
-      await ending;
+      await closing;
     },
     async drain() {
       await alignDueTimes();
