@@ -50,7 +50,7 @@ export async function serve(db: Database, now = Date.now()): Promise<Served> {
     endpointId: endpoint.id,
     rand: random(36),
     filled: 0,
-    ledgerSeq: 0,
+    seq: 0,
     sample: [],
   };
   return {

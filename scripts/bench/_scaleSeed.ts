@@ -10,12 +10,14 @@ import type { Runtime } from '@paygate/server';
 import { onSqliteConnection, sqliteValues } from '../../server/src/db/connect.js';
 import { dialectOf } from '../../server/src/db/dialect.js';
 import type { PaymentRow } from '../../server/src/db/queries/payments.js';
-import { noStages, type PaymentStages } from '../../server/src/db/queries/paymentStages.js';
 import { newId } from '../../server/src/ids.js';
 import { toSnapshot, WEBHOOK_API_VERSION } from '../../server/src/payments/snapshot.js';
 import { newDeliveryId } from '../../server/src/webhooks/delivery.js';
 import * as rollup from '../../server/src/db/migrations/018_payment_day_totals.js';
 import * as ledgerTotals from '../../server/src/db/migrations/019_ledger_totals.js';
+import { EVENT_TYPE, PATHS, stagesOf } from './_scaleSqlTemplates.js';
+import { fillChunkInDatabase } from './_scaleSqlFill.js';
+import { checkFill } from './_scaleFillCheck.js';
 
 export const DAY = 86_400_000;
 const HISTORY_DAYS = 400;
@@ -125,23 +127,6 @@ const STATUS_SHARES: [PaymentRow['status'], number][] = [
   ['processing', 0.02],
   ['requires_action', 0.03],
 ];
-const PATHS: Record<PaymentRow['status'], PaymentRow['status'][]> = {
-  requires_action: [],
-  processing: ['processing'],
-  succeeded: ['processing', 'succeeded'],
-  failed: ['processing', 'failed'],
-  expired: ['expired'],
-  cancelled: ['cancelled'],
-};
-const EVENT_TYPE: Record<string, string> = {
-  processing: 'payment.processing',
-  succeeded: 'payment.succeeded',
-  failed: 'payment.failed',
-  expired: 'payment.expired',
-  cancelled: 'payment.failed',
-  settled: 'payment.settled',
-};
-
 export interface Fill {
   runtime: Runtime;
   knex: Knex;
@@ -153,38 +138,12 @@ export interface Fill {
   rand: () => number;
   /** Payments of the large merchant filled so far. */
   filled: number;
-  ledgerSeq: number;
+  /** Numbers given to the fill's payments so far (each payment's number makes its id and its values). */
+  seq: number;
   /** A sample of the large merchant's payments, for the reads by id. */
   sample: { id: string; reference_id: string; created_at: number }[];
-}
-
-function stagesOf(
-  status: PaymentRow['status'],
-  id: string,
-  amount: string,
-  at: number,
-  settled: boolean,
-): PaymentStages {
-  const stages = noStages();
-  const money = { unit: 'eip155:31337/erc20:0x5fbdb2315678afecb367f032d93f642f64180aa3', value: `${amount}0000` };
-  if (PATHS[status].includes('processing')) {
-    stages.processing = {
-      processing_at: iso(at + 30_000),
-      option_amount: money,
-      fee: null,
-      settlement_amount: money,
-      buyer_caip10: 'eip155:31337:0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-      chain_caip2: 'eip155:31337',
-    };
-  }
-  const tx = `0x${id.slice(4).padEnd(64, '0').slice(0, 64)}`;
-  if (status === 'succeeded') stages.success = { succeeded_at: iso(at + 60_000), tx_id: tx };
-  if (status === 'failed') stages.failed = { failed_at: iso(at + 60_000), failure_reason: 'The transaction reverted.' };
-  if (status === 'expired') stages.expired = { expired_at: iso(at + 900_000) };
-  if (status === 'cancelled')
-    stages.cancelled = { cancelled_at: iso(at + 60_000), cancelled_by: 'buyer', cancellation_reason: null };
-  if (settled) stages.settled = { settled_at: iso(at + 120_000), settlement_amount: money, tx_id: tx };
-  return stages;
+  /** Payments offered to the sample so far. */
+  sampleSeen?: number;
 }
 
 function pickStatus(r: number): PaymentRow['status'] {
@@ -352,44 +311,82 @@ function addPayout(f: Fill, rows: Rows): void {
   ]);
 }
 
-const CHUNK = 20_000;
+const CHUNK = 50_000;
+const SAMPLE = 2000;
+/** One payment in five is offered to the sample, at every size, so the reservoir stays uniform over the sizes. */
+const SAMPLE_EVERY = 5;
 
 /**
  * Fills the large merchant up to `target` payments, with the others' payments, deliveries, attempts, ledger, audit
- * and payout rows in proportion, chunk by chunk (one transaction each), then rebuilds the overview's rollup from
- * the payments (migration 018's own backfill) and refreshes the planner's statistics. `timeline` (a payment id)
- * gets `timelineDeliveries` deliveries, once.
+ * and payout rows in proportion, chunk by chunk (one transaction each, generated inside the database:
+ * _scaleSqlFill.ts; the audit rows and payouts, a tenth of the payments, in JavaScript, since each audit row is
+ * sealed bound to its own id). Then rebuilds the overview's rollup and the ledger totals from the rows (migrations
+ * 018's and 019's own backfills), refreshes the planner's statistics and checks the fill (_scaleFillCheck.ts): the
+ * rollups equal a scan, and a payment of each status reads back as the app wrote it. `timeline` gets
+ * `timelineDeliveries` deliveries, once (written in JavaScript: one payment).
  */
 export async function fillTo(f: Fill, target: number, timelineDeliveries = 0): Promise<PaymentRow | null> {
   let timeline: PaymentRow | null = null;
+  const dialect = dialectOf(f.knex);
+  const empty = (): Rows => ({
+    payments: [],
+    events: [],
+    deliveries: [],
+    attempts: [],
+    ledger: [],
+    audit: [],
+    payouts: [],
+  });
+  const write = (trx: Knex.Transaction, rows: Rows) =>
+    [PAYMENTS, EVENTS, DELIVERIES, ATTEMPTS, LEDGER, AUDIT, PAYOUTS].reduce(
+      (p, table, i) => p.then(() => insertRows(trx, table, Object.values(rows)[i] as unknown[][])),
+      Promise.resolve(),
+    );
+  if (f.filled === 0 && timelineDeliveries > 0 && target > 0) {
+    const rows = empty();
+    timeline = addPayment(f, rows, f.merchantId, true, timelineDeliveries);
+    await f.knex.transaction((trx) => write(trx, rows));
+    f.filled += 1;
+  }
   while (f.filled < target) {
     const n = Math.min(CHUNK, target - f.filled);
-    const rows: Rows = { payments: [], events: [], deliveries: [], attempts: [], ledger: [], audit: [], payouts: [] };
-    for (let i = 0; i < n; i++) {
-      const extra = timeline === null && timelineDeliveries > 0 && f.filled === 0 && i === 0 ? timelineDeliveries : 0;
-      const p = addPayment(f, rows, f.merchantId, true, extra);
-      if (extra > 0) timeline = p;
-      if (f.sample.length < 2000 || f.rand() < 2000 / (f.filled + i + 1)) {
-        const at = f.sample.length < 2000 ? f.sample.length : Math.floor(f.rand() * 2000);
-        f.sample[at] = { id: p.id, reference_id: p.reference_id, created_at: p.created_at };
-      }
-      if (f.rand() < RATIOS.otherPayments) addPayment(f, rows, f.otherMerchants[i % f.otherMerchants.length]!, false);
-      if (f.rand() < RATIOS.audit) addAudit(f, rows);
-      if (f.rand() < RATIOS.payouts) addPayout(f, rows);
-    }
-    await f.knex.transaction(async (trx) => {
-      await insertRows(trx, PAYMENTS, rows.payments);
-      await insertRows(trx, EVENTS, rows.events);
-      await insertRows(trx, DELIVERIES, rows.deliveries);
-      await insertRows(trx, ATTEMPTS, rows.attempts);
-      await insertRows(trx, LEDGER, rows.ledger);
-      await insertRows(trx, AUDIT, rows.audit);
-      await insertRows(trx, PAYOUTS, rows.payouts);
+    const others = Math.round(n * RATIOS.otherPayments);
+    const rows = empty();
+    for (let i = 0; i < Math.round(n * RATIOS.audit); i++) addAudit(f, rows);
+    for (let i = 0; i < Math.round(n * RATIOS.payouts); i++) addPayout(f, rows);
+    const chunk = { endpointId: f.endpointId, now: f.now, historyDays: HISTORY_DAYS };
+    const sampled = await f.knex.transaction(async (trx) => {
+      const mine = await fillChunkInDatabase(
+        trx,
+        dialect,
+        { ...chunk, first: f.seq, count: n, merchantIds: [f.merchantId], full: true },
+        SAMPLE_EVERY,
+      );
+      if (others > 0)
+        await fillChunkInDatabase(
+          trx,
+          dialect,
+          { ...chunk, first: f.seq + n, count: others, merchantIds: f.otherMerchants, full: false },
+          1e9,
+        );
+      await write(trx, rows);
+      return mine;
     });
+    f.seq += n + others;
+    // A uniform sample of the merchant's payments over every chunk filled so far (reservoir sampling).
+    for (const p of sampled) {
+      f.sampleSeen = (f.sampleSeen ?? 0) + 1;
+      if (f.sample.length < SAMPLE) f.sample.push(p);
+      else {
+        const at = Math.floor(f.rand() * f.sampleSeen);
+        if (at < SAMPLE) f.sample[at] = p;
+      }
+    }
     f.filled += n;
   }
   await rollup.up(f.knex);
   await ledgerTotals.up(f.knex);
   await f.knex.raw('analyze');
+  await checkFill(f.knex, f.merchantId, f.now);
   return timeline;
 }

@@ -58,11 +58,25 @@ interface Raw {
   created_at: number | string;
 }
 
-/** Writes the entries that are new; answers how many were. Call it inside the transaction of the state it records. */
+/** The ledger_totals key of an entry, as one string: the order postings take the keys' row locks in. */
+const totalsKeyOf = (e: LedgerEntry) =>
+  [e.merchantId, e.live, e.mode, e.chain, e.asset, e.address ?? '', e.kind].join('\u0000');
+
+/**
+ * Writes the entries that are new; answers how many were. Call it inside the transaction of the state it records.
+ * Each entry's statement updates its key's ledger_totals row (migration 019's trigger), which PostgreSQL keeps
+ * locked until commit: the entries go in one key order, whatever order the caller lists them in, so two
+ * transactions posting the same keys cannot each hold a row the other waits for (40P01, docs/decisions.md §24.15).
+ */
 export async function insertLedgerEntries(db: Knex | Knex.Transaction, entries: LedgerEntry[]): Promise<number> {
-  let written = 0;
-  for (const e of entries) {
+  for (const e of entries)
     if (e.amount <= 0n) throw new Error(`ledger entry ${e.entryKey}: amount ${e.amount} is not positive`);
+  const ordered = entries
+    .map((e) => ({ e, key: totalsKeyOf(e) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ e }) => e);
+  let written = 0;
+  for (const e of ordered) {
     const rows = (await db('ledger_entries')
       .insert({
         entry_key: e.entryKey,
