@@ -15,7 +15,7 @@ import { toSnapshot, WEBHOOK_API_VERSION } from '../../server/src/payments/snaps
 import { newDeliveryId } from '../../server/src/webhooks/delivery.js';
 import * as rollup from '../../server/src/db/migrations/018_payment_day_totals.js';
 import * as ledgerTotals from '../../server/src/db/migrations/019_ledger_totals.js';
-import { EVENT_TYPE, PATHS, stagesOf } from './_scaleSqlTemplates.js';
+import { EVENT_TYPE, noBuyers, PATHS, stagesOf } from './_scaleSqlTemplates.js';
 import { fillChunkInDatabase } from './_scaleSqlFill.js';
 import { checkFill } from './_scaleFillCheck.js';
 
@@ -163,11 +163,6 @@ interface Rows {
 }
 
 /** The fill makes no payment with a buyer, so nothing sealed is ever opened. */
-const noBuyers = {
-  open: (): never => {
-    throw new Error('the scale fill has no sealed buyers');
-  },
-};
 
 /** One payment with its events (and, for the large merchant, its deliveries, attempts and ledger rows). */
 function addPayment(f: Fill, rows: Rows, merchantId: string, full: boolean, extraDeliveries = 0): PaymentRow {

@@ -7,6 +7,13 @@
  */
 import type { PaymentRow } from '../../server/src/db/queries/payments.js';
 import { noStages, type PaymentStages } from '../../server/src/db/queries/paymentStages.js';
+
+/** The fill writes no buyers, so nothing it makes is ever opened. */
+export const noBuyers = {
+  open: (): never => {
+    throw new Error('the scale fill has no sealed buyers');
+  },
+};
 import { toSnapshot, WEBHOOK_API_VERSION } from '../../server/src/payments/snapshot.js';
 
 export type Dialect = 'postgres' | 'sqlite';
@@ -162,7 +169,7 @@ export function stageSql(dialect: Dialect, v: Variant, column: (typeof STAGE_COL
 /** The payload of a variant's event of version `version`: the webhook envelope of the payment's snapshot. */
 export function payloadSql(dialect: Dialect, v: Variant, version: number, expiresAt: number): string {
   const type = eventTypes(v.status, v.settled)[version]!;
-  const snapshot = JSON.stringify(toSnapshot(templateRow(v, expiresAt)));
+  const snapshot = JSON.stringify(toSnapshot(templateRow(v, expiresAt), noBuyers));
   const at = new Date(BASE + version * 30_000).toISOString();
   return templateSql(
     dialect,
