@@ -8,6 +8,7 @@ import {
   allChains,
   chainReadinessChecks,
   feePayerBalances,
+  isEndpointFailure,
   rpcEndpointHealth,
   LOCAL_BLOCK_TIME_MS,
   startChains,
@@ -266,6 +267,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     now,
     pollIntervalMs: options.jobPollIntervalMs,
     concurrency: options.jobConcurrency,
+    isOutage: isEndpointFailure,
   });
   Object.assign(
     tasks,
