@@ -1,7 +1,7 @@
 /**
  * A job that fails because a chain's RPC endpoints do not answer (an outage, not a defect of the task) runs again
  * within seconds, however often it met the outage, and never uses up its attempts: once the endpoints answer, the
- * payment it watches moves on its own (docs/decisions.md §27.20). With the queues' exponential backoff, a watch that
+ * payment it watches moves on its own (docs/decisions.md §27.21). With the queues' exponential backoff, a watch that
  * failed seven times in a row waited 18 minutes, and the chaos run left payments `processing` after every fault had
  * healed.
  */

@@ -238,7 +238,7 @@ describe('settlement on Solana: deposit scan', () => {
     await (await localSolanaRpc()).sendTransaction(dropped.wire, { encoding: 'base64' }).send();
     local.test.holdTransactions(false);
     const lost = { ...seen, txId: dropped.signature };
-    // Not known now is not gone while it could still land: no node can tell (decisions.md §27.20).
+    // Not known now is not gone while it could still land: no node can tell (decisions.md §27.22).
     assert.equal(await scanner.status(lost), 'unknown');
     local.test.warpSlots(SOLANA_LANDING_WINDOW_SLOTS + 64n);
     await eventually('the dropped transfer to be gone', async () => (await scanner.status(lost)) === 'gone');

@@ -25,7 +25,7 @@ export type TaskList = Record<string, Task>;
 /**
  * How soon a job that failed on an outage outside Paygate (a chain's RPC endpoints not answering) runs again. Such a
  * failure is not the task's defect: its attempts are not spent and its backoff does not grow, so the money it moves
- * or watches moves on its own within seconds of the outage's end (docs/decisions.md §27.20).
+ * or watches moves on its own within seconds of the outage's end (docs/decisions.md §27.21).
  */
 export const OUTAGE_RETRY_MS = 5_000;
 

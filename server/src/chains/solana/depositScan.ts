@@ -20,7 +20,7 @@ const PAGE = 100;
 const PARALLEL = 8;
 /**
  * Slots past the one a transfer was seen in after which, if no endpoint knows its signature, it can never land: its
- * blockhash lives 150 blocks, and twice that in slots leaves room for skipped slots (decisions.md §27.20).
+ * blockhash lives 150 blocks, and twice that in slots leaves room for skipped slots (decisions.md §27.22).
  */
 export const SOLANA_LANDING_WINDOW_SLOTS = 300n;
 
@@ -131,7 +131,7 @@ export function solanaDepositScan(chains: SolanaChain[]): DepositScan {
       if (status && status.err !== null) return 'gone';
       // Seen at `confirmed` and now unknown to every in-sync endpoint (the pool asks them all, §27.4): a node that has
       // not seen it, or one behind its slot, answers the same as an abandoned block would. It is gone only once the
-      // finalized chain is past the slots in which it could still land (§27.20); until then nobody can tell.
+      // finalized chain is past the slots in which it could still land (§27.22); until then nobody can tell.
       if (!status) {
         if (transfer.blockNumber === null) return 'gone';
         const finalized = await chain.rpc.getSlot({ commitment: 'finalized' }).send();
