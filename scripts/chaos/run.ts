@@ -236,7 +236,8 @@ async function settle(world: ChaosWorld, headAtStop: bigint, boundMs: number, su
     if (quietRounds >= 2) return true;
     await pause(2_000);
   }
-  summary.settleState += await stuckPayments(world);
+  // A diagnostic must never cost the run its summary.
+  summary.settleState += await stuckPayments(world).catch((err: unknown) => `; stuck: not listed (${String(err)})`);
   return false;
 }
 
@@ -255,7 +256,7 @@ async function stuckPayments(world: ChaosWorld): Promise<string> {
   for (const r of rows) {
     const details = (typeof r.details === 'string' ? JSON.parse(r.details) : r.details) as Record<string, unknown>;
     const { rows: jobs } = (await knex.raw(
-      `SELECT task_identifier AS task, run_at, attempts, last_error FROM graphile_worker._private_jobs j
+      `SELECT t.identifier AS task, j.run_at, j.attempts, j.last_error FROM graphile_worker._private_jobs j
          JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE j.key LIKE ?`,
       [`%${r.id}%`],
     )) as { rows: { task: string; run_at: Date; attempts: number; last_error: string | null }[] };
