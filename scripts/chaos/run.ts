@@ -236,7 +236,41 @@ async function settle(world: ChaosWorld, headAtStop: bigint, boundMs: number, su
     if (quietRounds >= 2) return true;
     await pause(2_000);
   }
+  // A diagnostic must never cost the run its summary.
+  summary.settleState += await stuckPayments(world).catch((err: unknown) => `; stuck: not listed (${String(err)})`);
   return false;
+}
+
+/**
+ * What each payment still processing at the bound waits on: its claim and the jobs under its id (their due time,
+ * attempts and last error), so that a run that did not settle says why without a replay.
+ */
+async function stuckPayments(world: ChaosWorld): Promise<string> {
+  const knex = world.checker.db.knex;
+  const rows = (await knex('payments as p')
+    .leftJoin('payment_claims as c', 'c.payment_id', 'p.id')
+    .where('p.status', 'processing')
+    .select('p.id', 'c.chain_caip2 as chain', 'c.kind', 'c.state', 'c.tx_id', 'c.details')
+    .limit(20)) as { id: string; chain: string; kind: string; state: string; tx_id: string | null; details: unknown }[];
+  const lines: string[] = [];
+  for (const r of rows) {
+    const details = (typeof r.details === 'string' ? JSON.parse(r.details) : r.details) as Record<string, unknown>;
+    const { rows: jobs } = (await knex.raw(
+      `SELECT t.identifier AS task, j.run_at, j.attempts, j.last_error FROM graphile_worker._private_jobs j
+         JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE j.key LIKE ?`,
+      [`%${r.id}%`],
+    )) as { rows: { task: string; run_at: Date; attempts: number; last_error: string | null }[] };
+    const jobText = jobs.length
+      ? jobs.map(
+          (j) => `${j.task} due ${j.run_at.toISOString()} attempts ${j.attempts} ${j.last_error?.slice(0, 80) ?? ''}`,
+        )
+      : ['no job'];
+    lines.push(
+      `${r.id} ${r.chain} ${r.kind} claim ${r.state} tx ${r.tx_id ?? 'none'}` +
+        `${details?.missingSince ? ` missing since ${new Date(Number(details.missingSince)).toISOString()}` : ''}; ${jobText.join('; ')}`,
+    );
+  }
+  return lines.length ? `; stuck: ${lines.join(' | ')}` : '';
 }
 
 async function tally(world: ChaosWorld, results: FlowResult[], summary: ChaosSummary): Promise<void> {

@@ -8,6 +8,7 @@ import {
   allChains,
   chainReadinessChecks,
   feePayerBalances,
+  isEndpointFailure,
   rpcEndpointHealth,
   LOCAL_BLOCK_TIME_MS,
   startChains,
@@ -267,6 +268,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     now,
     pollIntervalMs: options.jobPollIntervalMs,
     concurrency: options.jobConcurrency,
+    isOutage: isEndpointFailure,
   });
   Object.assign(
     tasks,

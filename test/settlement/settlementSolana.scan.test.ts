@@ -19,6 +19,7 @@ import {
 } from '@solana-program/token';
 import type { DepositScan, SeenTransfer } from '../../server/src/chains/adapter.js';
 import type { SolanaChain } from '../../server/src/chains/solana/client.js';
+import { SOLANA_LANDING_WINDOW_SLOTS } from '../../server/src/chains/solana/depositScan.js';
 import { createSolanaSettlement, type SolanaSettlement } from '../../server/src/chains/solana/settlement.js';
 import { associatedTokenAccount } from '../../server/src/chains/solana/transfer.js';
 import { sharedChains } from '../helpers/chain.js';
@@ -221,7 +222,7 @@ describe('settlement on Solana: deposit scan', () => {
     );
   });
 
-  it('status: confirmed when seen, final once 32 slots passed; a transaction that never landed is gone', async () => {
+  it('status: confirmed when seen, final once 32 slots passed; a transaction that never landed is unknown, then gone once it can no longer land', async () => {
     const local = await sharedLocalSolana();
     const wallet = await fundedWallet({ tusd: 10_000_000n });
     const owner = await depositOwner();
@@ -236,6 +237,10 @@ describe('settlement on Solana: deposit scan', () => {
     const dropped = await signedTransaction(wallet, await pay(wallet, owner.address, 1_000_000n));
     await (await localSolanaRpc()).sendTransaction(dropped.wire, { encoding: 'base64' }).send();
     local.test.holdTransactions(false);
-    assert.equal(await scanner.status({ ...seen, txId: dropped.signature }), 'gone');
+    const lost = { ...seen, txId: dropped.signature };
+    // Not known now is not gone while it could still land: no node can tell (decisions.md §27.22).
+    assert.equal(await scanner.status(lost), 'unknown');
+    local.test.warpSlots(SOLANA_LANDING_WINDOW_SLOTS + 64n);
+    await eventually('the dropped transfer to be gone', async () => (await scanner.status(lost)) === 'gone');
   });
 });

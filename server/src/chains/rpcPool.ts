@@ -58,6 +58,8 @@ export class RpcPool {
   private readonly senders: Endpoint[];
   private readonly now: () => number;
   private headsAt = Number.NEGATIVE_INFINITY;
+  /** Set when one endpoint could not find what another found: the heads known may no longer be true. */
+  private headsDoubted = false;
   private refreshing: Promise<void> | null = null;
   /** JSON-RPC ids of this pool's requests (an endpoint that answers with another id is faulty, rpcPost.ts). */
   private nextId = 1;
@@ -83,7 +85,8 @@ export class RpcPool {
   async request(method: string, params: unknown): Promise<JsonRpcResponse> {
     if (this.options.sendMethods.includes(method)) return this.broadcast(method, params);
     // Without a fresh head of every endpoint, a lagging one would look in sync: heads first, then the read.
-    if (this.endpoints.length > 1 && this.now() - this.headsAt > (this.options.headRefreshMs ?? 2_000)) {
+    const stale = this.now() - this.headsAt > (this.options.headRefreshMs ?? 2_000);
+    if (this.endpoints.length > 1 && (stale || this.headsDoubted)) {
       this.refreshing ??= this.refreshHeads().finally(() => (this.refreshing = null));
       await this.refreshing;
     }
@@ -107,6 +110,7 @@ export class RpcPool {
   /** Asks every endpoint not known broken for its head (a timer calls this, so lag is known before money reads). */
   async refreshHeads(): Promise<void> {
     this.headsAt = this.now();
+    this.headsDoubted = false;
     await Promise.all(
       this.endpoints
         .filter((e) => this.breakerOf(e) !== 'open')
@@ -228,7 +232,12 @@ export class RpcPool {
   ): Promise<JsonRpcResponse> {
     for (const endpoint of this.readable().filter((e) => e !== first)) {
       const other = await this.call(endpoint, method, params).catch(() => null);
-      if (other && !other.error && !this.options.notFound(method, other.result, params)) return other;
+      if (other && !other.error && !this.options.notFound(method, other.result, params)) {
+        // The first endpoint may have fallen behind since the heads were read, and would then answer the next
+        // head-relative read (a `finalized` block) from its old head: the next read asks every head first.
+        this.headsDoubted = true;
+        return other;
+      }
     }
     return response;
   }

@@ -11,7 +11,14 @@ import {
 } from 'graphile-worker';
 import type { Database } from '../db/connect.js';
 import { openJobPool } from '../db/jobPool.js';
-import { completedLevel, DEFAULT_JOB_CONCURRENCY, type AddJobOptions, type JobQueue, type TaskList } from './types.js';
+import {
+  completedLevel,
+  DEFAULT_JOB_CONCURRENCY,
+  OUTAGE_RETRY_MS,
+  type AddJobOptions,
+  type JobQueue,
+  type TaskList,
+} from './types.js';
 
 /** Routes graphile-worker's own log lines into our pino logger. */
 function graphileLogger(logger: Logger): GraphileLogger {
@@ -28,6 +35,8 @@ export interface PostgresQueueOptions {
   now: () => number;
   concurrency?: number;
   pollIntervalMs?: number;
+  /** Whether a failure is an outage outside Paygate: retried after OUTAGE_RETRY_MS, its attempts not spent. */
+  isOutage?: (err: unknown) => boolean;
 }
 
 /**
@@ -84,6 +93,17 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
           try {
             outcome = await task(withoutDue(payload), { logger, now, attempt: helpers.job.attempts });
           } catch (err) {
+            if (options.isOutage?.(err)) {
+              // graphile-worker's backoff cannot be shortened per failure: the job is added again under its key (a
+              // locked job's key moves to the new one) and this run completes, so no attempt is spent.
+              await queue.add(db.knex, name, withoutDue(payload) as Record<string, unknown>, {
+                jobKey: helpers.job.key ?? undefined,
+                runAt: now() + OUTAGE_RETRY_MS,
+                maxAttempts: helpers.job.max_attempts,
+              });
+              logger.warn({ ...line(), err }, 'job postponed: a chain does not answer');
+              return;
+            }
             // One line per run in the same shape as the SQLite engine's; graphile-worker then schedules the retry.
             logger.error({ ...line(), err }, 'job failed');
             throw err;
@@ -206,7 +226,7 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
     }, RESTART_MS);
   };
 
-  return {
+  const queue: JobQueue = {
     async add(trx: Knex | Knex.Transaction, task: string, payload: Record<string, unknown>, opts: AddJobOptions = {}) {
       const { runAt } = opts;
       await trx.raw(
@@ -247,4 +267,5 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
       return ran;
     },
   };
+  return queue;
 }

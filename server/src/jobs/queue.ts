@@ -12,6 +12,8 @@ export interface JobQueueOptions {
   /** Jobs at once while running in the background (DEFAULT_JOB_CONCURRENCY). */
   concurrency?: number;
   pollIntervalMs?: number;
+  /** Whether a task's failure is an outage outside Paygate, retried after OUTAGE_RETRY_MS (jobs/types.ts). */
+  isOutage?: (err: unknown) => boolean;
 }
 
 /**

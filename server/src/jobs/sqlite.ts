@@ -1,6 +1,13 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { completedLevel, DEFAULT_JOB_CONCURRENCY, type AddJobOptions, type JobQueue, type TaskList } from './types.js';
+import {
+  completedLevel,
+  DEFAULT_JOB_CONCURRENCY,
+  OUTAGE_RETRY_MS,
+  type AddJobOptions,
+  type JobQueue,
+  type TaskList,
+} from './types.js';
 
 interface JobRow {
   id: number;
@@ -20,6 +27,8 @@ export interface SqliteQueueOptions {
   leaseMs?: number;
   /** Jobs at once while running in the background; `drain()` (tests, one-off runs) takes them one at a time. */
   concurrency?: number;
+  /** Whether a failure is an outage outside Paygate: retried after OUTAGE_RETRY_MS, its attempt not spent. */
+  isOutage?: (err: unknown) => boolean;
 }
 
 /** graphile-worker's backoff: exp(min(attempts, 10)) seconds. */
@@ -79,14 +88,18 @@ export function createSqliteQueue(options: SqliteQueueOptions): JobQueue {
         'job completed',
       );
     } catch (err) {
+      const outage = options.isOutage?.(err) ?? false;
       await knex('jobs')
         .where({ id: job.id })
         .update({
           locked_until: null,
-          run_at: now() + retryDelayMs(job.attempts),
+          run_at: now() + (outage ? OUTAGE_RETRY_MS : retryDelayMs(job.attempts)),
           last_error: String((err as Error)?.message ?? err).slice(0, 2000),
+          ...(outage ? { attempts: job.attempts - 1 } : {}),
         });
-      logger.error({ job: job.id, task: job.task, attempt: job.attempts, ms: Date.now() - started, err }, 'job failed');
+      const line = { job: job.id, task: job.task, attempt: job.attempts, ms: Date.now() - started, err };
+      if (outage) logger.warn(line, 'job postponed: a chain does not answer');
+      else logger.error(line, 'job failed');
     }
   }
 

@@ -22,6 +22,13 @@ export type Task = (payload: unknown, ctx: TaskContext) => Promise<TaskOutcome>;
 export const completedLevel = (outcome: TaskOutcome): 'debug' | 'info' => (outcome === IDLE ? 'debug' : 'info');
 export type TaskList = Record<string, Task>;
 
+/**
+ * How soon a job that failed on an outage outside Paygate (a chain's RPC endpoints not answering) runs again. Such a
+ * failure is not the task's defect: its attempts are not spent and its backoff does not grow, so the money it moves
+ * or watches moves on its own within seconds of the outage's end (docs/decisions.md §27.21).
+ */
+export const OUTAGE_RETRY_MS = 5_000;
+
 export interface AddJobOptions {
   /** Jobs with the same key collapse into one (graphile-worker's job_key semantics). */
   jobKey?: string;

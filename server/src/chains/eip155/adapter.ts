@@ -12,6 +12,7 @@ import { evmActions } from './actions.js';
 import {
   authorizationProgress,
   DEFAULT_SETTLE_OPTIONS,
+  relayAgainIfLost,
   relayAuthorization,
   transactionProgress,
   type SettleOptions,
@@ -146,11 +147,11 @@ export function createEvmAdapter(chains: Chains, db: Database, options: EvmAdapt
       return relayAuthorization(db, chainOf(claim.chain), claim);
     },
 
-    progress(claim, now) {
+    async progress(claim, now) {
       const chain = chainOf(claim.chain);
-      return claim.kind === 'eip3009'
-        ? authorizationProgress(chain, claim, now, settle)
-        : transactionProgress(chain, claim, now, settle);
+      if (claim.kind !== 'eip3009') return transactionProgress(chain, claim, now, settle);
+      const progress = await authorizationProgress(chain, claim, now, settle);
+      return relayAgainIfLost(db, chain, claim, progress, now);
     },
 
     finality: (caip2, txId) => evmFinality(chainOf(caip2), txId),

@@ -209,6 +209,30 @@ export async function authorizationProgress(
   return found(claim, (await atDepth(chain, receipt, options)) ?? { state: 'pending', recheckInMs: options.recheckMs });
 }
 
+/**
+ * A relayed transaction that no endpoint knows, on a second look, while the authorization is unused and valid: every
+ * endpoint lost it (one accepted the send and dropped it, the others did not take it), and nothing would ever mine
+ * it. The authorization is relayed again (a new relayer transaction; the authorization itself can be used once, so
+ * this can never pay twice) instead of waiting out `droppedAfterMs` to fail a payment the buyer did authorize
+ * (decisions.md §27.23). `relayAuthorization` reads the authorization's state first: one used meanwhile is not sent.
+ */
+export async function relayAgainIfLost(
+  db: Database,
+  chain: EvmChain,
+  claim: ClaimRecord,
+  progress: ClaimProgress,
+  now: number,
+): Promise<ClaimProgress> {
+  if (progress.state !== 'pending' || !claim.txId) return progress;
+  const { missingSince, ...details } = progress.details ?? {};
+  if (typeof missingSince !== 'number' || missingSince >= now) return progress;
+  const d = claim.details as unknown as AuthorizationDetails;
+  if (Math.floor(now / 1000) >= Number(d.validBefore)) return progress;
+  const { txId } = await relayAuthorization(db, chain, { ...claim, txId: null });
+  if (!txId || txId === claim.txId) return progress;
+  return { state: 'pending', recheckInMs: progress.recheckInMs, txId, details };
+}
+
 /** The transaction that took the sender's nonce, if it was replaced (sped up or cancelled by the wallet). */
 async function replacementOf(chain: EvmChain, from: Address, nonce: number, fromBlock: bigint): Promise<Hex | null> {
   const publicClient = chain.clients.public;

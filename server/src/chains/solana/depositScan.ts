@@ -18,6 +18,11 @@ import { associatedTokenAccount } from './transfer.js';
 const PAGE = 100;
 /** RPC calls in flight at once per scan, so a scan of many addresses does not flood a provider. */
 const PARALLEL = 8;
+/**
+ * Slots past the one a transfer was seen in after which, if no endpoint knows its signature, it can never land: its
+ * blockhash lives 150 blocks, and twice that in slots leaves room for skipped slots (decisions.md §27.22).
+ */
+export const SOLANA_LANDING_WINDOW_SLOTS = 300n;
 
 interface Watched {
   owner: string;
@@ -123,8 +128,15 @@ export function solanaDepositScan(chains: SolanaChain[]): DepositScan {
       const [status] = (
         await chain.rpc.getSignatureStatuses([transfer.txId as Signature], { searchTransactionHistory: true }).send()
       ).value;
-      // Seen at `confirmed` and now unknown: its block was abandoned (the caller stops asking once it is final).
-      if (!status || status.err !== null) return 'gone';
+      if (status && status.err !== null) return 'gone';
+      // Seen at `confirmed` and now unknown to every in-sync endpoint (the pool asks them all, §27.4): a node that has
+      // not seen it, or one behind its slot, answers the same as an abandoned block would. It is gone only once the
+      // finalized chain is past the slots in which it could still land (§27.22); until then nobody can tell.
+      if (!status) {
+        if (transfer.blockNumber === null) return 'gone';
+        const finalized = await chain.rpc.getSlot({ commitment: 'finalized' }).send();
+        return finalized > transfer.blockNumber + SOLANA_LANDING_WINDOW_SLOTS ? 'gone' : 'unknown';
+      }
       if (status.confirmationStatus === 'finalized') return 'final';
       if (status.confirmationStatus === 'confirmed' && chain.config.commitment === 'confirmed') return 'confirmed';
       return 'pending';
