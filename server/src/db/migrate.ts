@@ -47,6 +47,7 @@ const migrations: Record<string, Knex.Migration> = {
   '018_payment_day_totals': paymentDayTotals,
   '019_ledger_totals': ledgerTotals,
   '020_payment_details': paymentDetails,
+  // Exports `config = { transaction: false }` too (its partial index on payments is built concurrently).
   '021_payment_links': paymentLinks,
   // Exports `config = { transaction: false }` too (its partial index on payments is built concurrently).
   '022_invoices': invoices,

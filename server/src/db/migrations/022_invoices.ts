@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf } from '../dialect.js';
+import { createIndexConcurrently, dropIndexConcurrently } from '../concurrentIndex.js';
 
 /**
  * Invoices (issue 35 §3, docs/decisions.md §30.9–§30.12). An invoice's number comes from its merchant's sequence row
@@ -16,7 +16,6 @@ export const config = { transaction: false };
 const INDEX = 'payments_invoice_idx';
 
 export async function up(knex: Knex): Promise<void> {
-  const postgres = dialectOf(knex) === 'postgres';
   if (!(await knex.schema.hasTable('invoice_sequences'))) {
     await knex.schema.createTable('invoice_sequences', (t) => {
       t.string('merchant_id', 40).notNullable().references('merchants.id');
@@ -49,24 +48,11 @@ export async function up(knex: Knex): Promise<void> {
       t.string('invoice_id', 40).nullable();
     });
   }
-  if (postgres) {
-    const invalid = (await knex.raw(
-      `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-        WHERE c.relname = ? AND NOT i.indisvalid AND pg_catalog.pg_table_is_visible(c.oid)`,
-      [INDEX],
-    )) as { rows: unknown[] };
-    if (invalid.rows.length > 0) await knex.raw('DROP INDEX CONCURRENTLY IF EXISTS ??', [INDEX]);
-  }
-  const concurrently = postgres ? 'CONCURRENTLY ' : '';
-  await knex.raw(
-    `CREATE INDEX ${concurrently}IF NOT EXISTS ?? ON payments (invoice_id, status) WHERE invoice_id IS NOT NULL`,
-    [INDEX],
-  );
+  await createIndexConcurrently(knex, INDEX, 'ON payments (invoice_id, status) WHERE invoice_id IS NOT NULL');
 }
 
 export async function down(knex: Knex): Promise<void> {
-  const postgres = dialectOf(knex) === 'postgres';
-  await knex.raw(postgres ? 'DROP INDEX CONCURRENTLY IF EXISTS ??' : 'DROP INDEX IF EXISTS ??', [INDEX]);
+  await dropIndexConcurrently(knex, INDEX);
   if (await knex.schema.hasColumn('payments', 'invoice_id')) {
     await knex.schema.alterTable('payments', (t) => {
       t.dropColumn('invoice_id');
