@@ -110,7 +110,9 @@ export async function writeSettlement(knex: Knex, merchantId: string, t0: number
     createdAt: t0,
     ...over,
   });
-  await insertLedgerEntries(knex, [
+  // Entries a second apart are separate postings, written in time order: one posting writes its entries in the
+  // order of their totals' keys (docs/decisions.md §24.15), not in the order given.
+  const postings = [
     entry({
       entryKey: `received:${payments[0]}`,
       kind: 'received',
@@ -146,6 +148,7 @@ export async function writeSettlement(knex: Knex, merchantId: string, t0: number
       createdAt: t0 + 3000,
     }),
     entry({ entryKey: 'payable:test', kind: 'payable', amount: 7n, live: false, createdAt: t0 + 4000 }),
-  ]);
+  ];
+  for (const posting of postings) await insertLedgerEntries(knex, [posting]);
   return { payments, payouts: { sent: ids.sent, final: ids.final, failed: ids.failed }, testPayout: ids.test };
 }

@@ -59,24 +59,38 @@ interface Raw {
 }
 
 /** The ledger_totals key of an entry, as one string: the order postings take the keys' row locks in. */
+/** The columns `ledger_totals` is keyed by (migration 019), which are what a sum groups by. */
+const TOTAL_KEY = ['merchant_id', 'live', 'mode', 'chain_caip2', 'asset_caip19', 'address', 'kind'];
 const totalsKeyOf = (e: LedgerEntry) =>
   [e.merchantId, e.live, e.mode, e.chain, e.asset, e.address ?? '', e.kind].join('\u0000');
 
 /**
- * Writes the entries that are new; answers how many were. Call it inside the transaction of the state it records.
- * Each entry's statement updates its key's ledger_totals row (migration 019's trigger), which PostgreSQL keeps
- * locked until commit: the entries go in one key order, whatever order the caller lists them in, so two
- * transactions posting the same keys cannot each hold a row the other waits for (40P01, docs/decisions.md §24.15).
+ * PostgreSQL keeps a key's ledger_totals row locked from the statement that changes it (migration 019's trigger) until
+ * commit. Two transactions posting the same keys in different orders could each hold a row the other waits for
+ * (40P01, docs/decisions.md §24.15), so a posting first takes its keys' rows in one order, the keys' sort order,
+ * creating a missing one at zero; the entries then go in the caller's order, which is the order the ledger export
+ * lists them in. SQLite has one writer at a time and needs none of this.
  */
+async function lockTotalsInKeyOrder(db: Knex | Knex.Transaction, entries: LedgerEntry[]): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  const keys = new Map(entries.map((e) => [totalsKeyOf(e), e]));
+  for (const key of [...keys.keys()].sort()) {
+    const e = keys.get(key)!;
+    await db.raw(
+      `insert into ledger_totals (${TOTAL_KEY.join(', ')}, amount) values (?, ?, ?, ?, ?, ?, ?, 0)
+       on conflict (${TOTAL_KEY.join(', ')}) do update set amount = ledger_totals.amount`,
+      [e.merchantId, e.live, e.mode, e.chain, e.asset, e.address ?? '', e.kind],
+    );
+  }
+}
+
+/** Writes the entries that are new; answers how many were. Call it inside the transaction of the state it records. */
 export async function insertLedgerEntries(db: Knex | Knex.Transaction, entries: LedgerEntry[]): Promise<number> {
   for (const e of entries)
     if (e.amount <= 0n) throw new Error(`ledger entry ${e.entryKey}: amount ${e.amount} is not positive`);
-  const ordered = entries
-    .map((e) => ({ e, key: totalsKeyOf(e) }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ e }) => e);
+  await lockTotalsInKeyOrder(db, entries);
   let written = 0;
-  for (const e of ordered) {
+  for (const e of entries) {
     const rows = (await db('ledger_entries')
       .insert({
         entry_key: e.entryKey,
@@ -209,8 +223,6 @@ export async function scanLedgerSums(db: Knex | Knex.Transaction, f: LedgerFilte
   return [...sums.values()];
 }
 
-/** The columns `ledger_totals` is keyed by (migration 019), which are what a sum groups by. */
-const TOTAL_KEY = ['merchant_id', 'live', 'mode', 'chain_caip2', 'asset_caip19', 'address', 'kind'];
 /** SQLite keeps a total as nine integer limbs of nine decimal digits each, lowest first (migration 019). */
 const LIMBS = Array.from({ length: 9 }, (_, i) => `d${i}`);
 
