@@ -64,6 +64,7 @@ describe('dashboard.appRoles browser', () => {
       'Balances & payouts',
       'Webhooks',
       'API keys',
+      'Point of sale',
       'Settings',
       'Security',
     ]);
@@ -77,6 +78,7 @@ describe('dashboard.appRoles browser', () => {
       'Balances & payouts',
       'Webhooks',
       'API keys',
+      'Point of sale',
       'Settings',
       'Team',
       'Audit log',
