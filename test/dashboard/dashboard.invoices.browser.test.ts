@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { captureWidths } from '../helpers/browser.js';
+import { eventually } from '../helpers/wait.js';
 import { createPerson, type Person } from './people.js';
 import { SHOTS_DIR, signInThroughPage, startDashboardBrowser, type DashboardBrowser } from './browser.js';
 
@@ -52,6 +53,11 @@ describe('dashboard.invoices browser', () => {
     await row.getByText('$900.00').waitFor();
     await row.getByText('open', { exact: true }).waitFor();
     await page.getByText('Invoice ACME-0042 created.').waitFor();
+    await page.getByText('Saved. The next invoice is').waitFor({ state: 'detached' });
+    await eventually(
+      'the numbering read again',
+      async () => (await page.getByLabel('Next number').inputValue()) === '43',
+    );
     await d.capture(page, 'invoices');
 
     const href = (await row.getByRole('link', { name: /^Open page/ }).getAttribute('href'))!;

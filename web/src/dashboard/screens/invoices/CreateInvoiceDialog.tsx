@@ -147,7 +147,7 @@ export function CreateInvoiceDialog(props: { onClose(): void; onCreated(invoice:
           onInput={(e) => setDue(e.currentTarget.value)}
         />
         <Field
-          label="Buyer's name"
+          label="Buyer's name (optional)"
           name="buyer.name"
           maxLength={200}
           autoComplete="off"
@@ -156,7 +156,7 @@ export function CreateInvoiceDialog(props: { onClose(): void; onCreated(invoice:
           onInput={(e) => setName(e.currentTarget.value)}
         />
         <Field
-          label="Buyer's email"
+          label="Buyer's email (optional)"
           name="buyer.email"
           type="email"
           maxLength={254}

@@ -10,9 +10,12 @@ import { request, useAction, useLoad } from '../../../kit/request.js';
  * The numbering of the mode's invoices: a prefix and the next number (which only moves forward, so a number is never
  * given twice). Viewers see it; developers and owners change it.
  */
-export function SequenceForm(props: { canChange: boolean }) {
+export function SequenceForm(props: {
+  canChange: boolean;
+  /** Changes when an invoice is created: read again. */ issued: number;
+}) {
   const { api, mode } = useDashboard();
-  const [load, , replace] = useLoad(() => request(api.GET('/v1/dashboard/invoice-sequence')), [mode]);
+  const [load, , replace] = useLoad(() => request(api.GET('/v1/dashboard/invoice-sequence')), [mode, props.issued]);
   const [prefix, setPrefix] = useState('');
   const [next, setNext] = useState('');
   const [saved, setSaved] = useState(false);
@@ -21,6 +24,7 @@ export function SequenceForm(props: { canChange: boolean }) {
     setPrefix(load.data.prefix);
     setNext(String(load.data.nextNumber));
   }, [load]);
+  useEffect(() => setSaved(false), [props.issued]);
   const save = useAction(async () => {
     setSaved(false);
     const nextNumber = Number(next);

@@ -38,6 +38,7 @@ export function Invoices() {
   const [creating, setCreating] = useState(false);
   const [voiding, setVoiding] = useState<Invoice | null>(null);
   const [created, setCreated] = useState<Invoice | null>(null);
+  const [issued, setIssued] = useState(0);
   const canChange = role !== 'viewer';
   return (
     <section aria-labelledby="invoices-title">
@@ -103,13 +104,14 @@ export function Invoices() {
           )
         }
       </Loaded>
-      <SequenceForm canChange={canChange} />
+      <SequenceForm canChange={canChange} issued={issued} />
       {creating && (
         <CreateInvoiceDialog
           onClose={() => setCreating(false)}
           onCreated={(invoice) => {
             setCreating(false);
             setCreated(invoice);
+            setIssued(issued + 1);
             reload();
           }}
         />
