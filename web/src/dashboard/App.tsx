@@ -20,6 +20,7 @@ import { Payments } from './screens/Payments';
 import { Security } from './screens/Security';
 import { Settings } from './screens/Settings';
 import { Links } from './screens/links/index.js';
+import { Invoices } from './screens/invoices/index.js';
 import { Team } from './screens/Team';
 import { Webhooks } from './screens/webhooks/index.js';
 
@@ -273,6 +274,8 @@ function Screen(props: { route: Route; hasMerchant: boolean; config: DashboardPa
       return <Webhooks />;
     case 'links':
       return <Links />;
+    case 'invoices':
+      return <Invoices />;
     case 'apiKeys':
       return <ApiKeys />;
     case 'pos':

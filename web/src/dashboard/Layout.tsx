@@ -16,6 +16,7 @@ const NAV: NavItem[] = [
   { href: BASE, label: 'Overview', active: (r) => r.name === 'overview' },
   { href: `${BASE}/payments`, label: 'Payments', active: (r) => r.name === 'payments' || r.name === 'payment' },
   { href: `${BASE}/links`, label: 'Payment links', active: (r) => r.name === 'links' },
+  { href: `${BASE}/invoices`, label: 'Invoices', active: (r) => r.name === 'invoices' },
   {
     href: `${BASE}/balances`,
     label: 'Balances & payouts',
@@ -42,6 +43,7 @@ const TITLES: Record<Route['name'], string> = {
   payments: 'Payments',
   payment: 'Payment',
   links: 'Payment links',
+  invoices: 'Invoices',
   balances: 'Balances & payouts',
   payout: 'Payout',
   webhooks: 'Webhooks',

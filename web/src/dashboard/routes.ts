@@ -8,6 +8,7 @@ export type Route =
   | { name: 'overview' }
   | { name: 'payments' }
   | { name: 'links' }
+  | { name: 'invoices' }
   | { name: 'payment'; paymentId: string }
   | { name: 'balances' }
   | { name: 'payout'; payoutId: string }
@@ -36,6 +37,8 @@ export function parseRoute(pathname: string): Route {
       return { name: 'payments' };
     case 'links':
       return { name: 'links' };
+    case 'invoices':
+      return { name: 'invoices' };
     case 'webhooks':
       return { name: 'webhooks' };
     case 'balances':
