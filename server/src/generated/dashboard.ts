@@ -5642,6 +5642,13 @@ export interface operations {
                  * @example flat white
                  */
                 q?: components["parameters"]["SearchQuery"];
+                /**
+                 * @description Only payments created by this payment link (`plink_…`, their `link_id`), newest first and paged like any list.
+                 *     Ids are opaque: one that names no link of the caller's merchant and mode, whatever its form, lists nothing; one
+                 *     over 128 characters is `400 params_validation`.
+                 * @example plink_7Qz3kP9xWm2LrT8vN4bY
+                 */
+                linkId?: components["parameters"]["LinkIdFilter"];
             };
             header?: {
                 /**
