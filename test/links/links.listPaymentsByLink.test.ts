@@ -1,6 +1,6 @@
 /**
  * A link's payments (issue 35 §2 "Reporting", docs/decisions.md §30.8): `linkId` on the merchant `listPayments` (and
- * its aliases) and the dashboard `listDashboardPayments` lists only the payments that link's visits created, newest
+ * its aliases), the dashboard `listDashboardPayments` and `exportPayments` lists only the payments that link's visits created, newest
  * first, paged with the same cursor as every list, on both databases.
  */
 import assert from 'node:assert/strict';
@@ -78,7 +78,7 @@ describeEachDatabase('links.listPaymentsByLink', (get) => {
     return { seen, count };
   };
 
-  for (const path of ['/v1/merchant/payments', '/v1/payments']) {
+  for (const path of ['/v1/merchant/payments', '/v1/payments', '/v1/merchants/payments']) {
     it(`${path}?linkId= lists only that link's payments, newest first, paged`, async () => {
       const { seen, count } = await pages(path, (url) => h.call('GET', url));
       assert.equal(count, 2);
@@ -97,6 +97,17 @@ describeEachDatabase('links.listPaymentsByLink', (get) => {
       seen.map((p) => p.payment_id),
       newestFirst(),
     );
+  });
+
+  it('exportPayments?linkId= exports the same payments as the list', async () => {
+    const res = await m.call('GET', `/v1/dashboard/payments/export?linkId=${linkA}`);
+    assert.equal(res.status, 200);
+    const ids = (await res.text())
+      .split('\r\n')
+      .slice(1)
+      .filter((line) => line !== '')
+      .map((line) => /^"(pay_[0-9A-Za-z]{24})"/.exec(line)?.[1]);
+    assert.deepEqual(ids, newestFirst());
   });
 
   it('a linkId of no link of the merchant’s mode lists nothing; an over-long one is params_validation', async () => {
