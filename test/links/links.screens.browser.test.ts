@@ -1,7 +1,8 @@
 /**
  * Payment links in Chromium against the shipped app (issue 35 §2): an owner creates a donation link on the dashboard's
  * Payment links screen and gets its QR code, copy and download; a buyer opens the link, chooses an amount on the
- * link's page and lands in the hosted checkout with a payment from the link; a used-up link's page says why. axe
+ * link's page and lands in the hosted checkout with a payment from the link, which the link's "View payments" then
+ * lists alone on the Payments screen; a used-up link's page says why. axe
  * (zero serious or critical) and screenshots at 1280 and 375 px for each.
  */
 import assert from 'node:assert/strict';
@@ -58,6 +59,21 @@ describe('links.screens browser', () => {
     };
     assert.equal(row.link_id, new URL(url).pathname.slice(3));
     assert.equal(row.amount_value, '1250');
+
+    // The link shows its payments: "View payments" opens the Payments screen filtered by the link (§30.8).
+    await d.harness.call('POST', '/v1/merchant/payment', {
+      body: { amount: { unit: 'iso4217/USD', value: '700' }, referenceId: 'not_from_the_link' },
+    });
+    await page.reload();
+    await page.getByRole('link', { name: 'View payments of Support the community radio' }).click();
+    await page.waitForURL(/\/dashboard\/payments\?link=plink_[0-9A-Za-z]{20}$/);
+    await page.getByTestId('payments-link-filter').waitFor();
+    await page.locator(`tr[data-payment="${paymentId}"]`).waitFor();
+    assert.equal(await page.locator('tr[data-payment]').count(), 1);
+    await d.capture(page, 'links-payments');
+    await page.getByRole('button', { name: 'Show every payment' }).click();
+    await page.waitForURL(/\/dashboard\/payments$/);
+    await page.locator('tr[data-payment]').nth(1).waitFor();
   });
 
   it("a used-up link's page says why", async () => {

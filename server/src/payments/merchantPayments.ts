@@ -218,6 +218,8 @@ export interface ListQuery {
   settled?: boolean;
   /** Exact match on `reference_id` (the dashboard's search; the merchant contract has no such filter). */
   referenceId?: string;
+  /** The payments one payment link created (`link_id`). */
+  linkId?: string;
   /** Bounds in ms, from WalletConnect Pay's RFC 3339 `startTs` / `endTs` (docs/decisions.md §28); with the above, both apply. */
   createdGteMs?: number;
   createdLtMs?: number;
@@ -264,6 +266,7 @@ export async function listMerchantPayments(
     createdLt: tighter(secondsToMs(query.createdLt), query.createdLtMs, Math.min),
     settled: query.settled,
     referenceId: query.referenceId,
+    linkId: query.linkId,
     referenceContains: query.referenceContains,
     terms: searchTermsOfQuery(query.q),
   });

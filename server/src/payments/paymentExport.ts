@@ -125,6 +125,7 @@ export async function* exportPaymentsCsv(
       createdLt: secondsToMs(filter.createdLt),
       settled: filter.settled,
       referenceId: filter.referenceId,
+      linkId: filter.linkId,
       terms,
     });
     if (rows.length === 0) return;

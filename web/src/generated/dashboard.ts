@@ -402,8 +402,8 @@ export interface paths {
          *     2. While `hasMore` is `true`, call again with the **same filters** and `startingAfter` set to `nextCursor`.
          *
          *     Filters combine with AND: `status` (gateway names), `settled`, a creation window `createdGte` ≤ created <
-         *     `createdLt` (Unix seconds), `referenceId` (exact match) and `q` (whole words of the description and the
-         *     metadata values). `exportPayments` exports the same list as CSV.
+         *     `createdLt` (Unix seconds), `referenceId` (exact match), `linkId` (the payments a payment link created) and `q`
+         *     (whole words of the description and the metadata values). `exportPayments` exports the same list as CSV.
          *
          *     Errors: `404 payment_not_found` when `startingAfter` names no payment visible to the request, `404
          *     merchant_not_found` when the `Merchant-Id` names no merchant.
@@ -4378,6 +4378,13 @@ export interface components {
          */
         SearchQuery: string;
         /**
+         * @description Only payments created by this payment link (`plink_…`, their `link_id`), newest first and paged like any list.
+         *     Ids are opaque: one that names no link of the caller's merchant and mode, whatever its form, lists nothing; one
+         *     over 128 characters is `400 params_validation`.
+         * @example plink_7Qz3kP9xWm2LrT8vN4bY
+         */
+        LinkIdFilter: string;
+        /**
          * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
          *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
          *     params_validation`.
@@ -5549,6 +5556,13 @@ export interface operations {
                  * @example flat white
                  */
                 q?: components["parameters"]["SearchQuery"];
+                /**
+                 * @description Only payments created by this payment link (`plink_…`, their `link_id`), newest first and paged like any list.
+                 *     Ids are opaque: one that names no link of the caller's merchant and mode, whatever its form, lists nothing; one
+                 *     over 128 characters is `400 params_validation`.
+                 * @example plink_7Qz3kP9xWm2LrT8vN4bY
+                 */
+                linkId?: components["parameters"]["LinkIdFilter"];
             };
             header?: {
                 /**
@@ -5628,6 +5642,13 @@ export interface operations {
                  * @example flat white
                  */
                 q?: components["parameters"]["SearchQuery"];
+                /**
+                 * @description Only payments created by this payment link (`plink_…`, their `link_id`), newest first and paged like any list.
+                 *     Ids are opaque: one that names no link of the caller's merchant and mode, whatever its form, lists nothing; one
+                 *     over 128 characters is `400 params_validation`.
+                 * @example plink_7Qz3kP9xWm2LrT8vN4bY
+                 */
+                linkId?: components["parameters"]["LinkIdFilter"];
             };
             header?: {
                 /**

@@ -102,8 +102,8 @@ export interface paths {
          *     2. While `hasMore` is `true`, call again with the **same filters** and `startingAfter` set to `nextCursor`.
          *
          *     Filters combine with AND: `status` (gateway names: `requires_action`, `processing`, `succeeded`, `failed`,
-         *     `expired`, `cancelled`), a creation window `createdGte` ≤ created < `createdLt` (Unix seconds) and `settled`.
-         *     For example `status=succeeded&settled=false` lists the succeeded payments still awaiting settlement.
+         *     `expired`, `cancelled`), a creation window `createdGte` ≤ created < `createdLt` (Unix seconds), `settled`
+         *     and `linkId` (the payments a payment link created). For example `status=succeeded&settled=false` lists the succeeded payments still awaiting settlement.
          *
          *     A cursor names a payment, so pages stay stable while new payments are created. `GET /v1/payments`
          *     (`listPaymentsAlias`) is the same operation.
@@ -2918,6 +2918,13 @@ export interface components {
          */
         Settled: boolean;
         /**
+         * @description Only payments created by this payment link (`plink_…`, their `link_id`), newest first and paged like any list.
+         *     Ids are opaque: one that names no link of the caller's merchant and mode, whatever its form, lists nothing; one
+         *     over 128 characters is `400 params_validation`.
+         * @example plink_7Qz3kP9xWm2LrT8vN4bY
+         */
+        LinkIdFilter: string;
+        /**
          * @description Makes the refund safe to retry: the same mechanism as `createPayment`'s key. Send a unique value per refund you
          *     mean to make (a UUID v4 is ideal), 1 to 255 printable ASCII characters, and send the **same** value when you retry
          *     after a timeout or a network error, so that a retried partial refund is not made twice.
@@ -3322,6 +3329,13 @@ export interface operations {
                  * @example false
                  */
                 settled?: components["parameters"]["Settled"];
+                /**
+                 * @description Only payments created by this payment link (`plink_…`, their `link_id`), newest first and paged like any list.
+                 *     Ids are opaque: one that names no link of the caller's merchant and mode, whatever its form, lists nothing; one
+                 *     over 128 characters is `400 params_validation`.
+                 * @example plink_7Qz3kP9xWm2LrT8vN4bY
+                 */
+                linkId?: components["parameters"]["LinkIdFilter"];
             };
             header?: {
                 /**
@@ -3893,6 +3907,13 @@ export interface operations {
                  */
                 settled?: components["parameters"]["Settled"];
                 /**
+                 * @description Only payments created by this payment link (`plink_…`, their `link_id`), newest first and paged like any list.
+                 *     Ids are opaque: one that names no link of the caller's merchant and mode, whatever its form, lists nothing; one
+                 *     over 128 characters is `400 params_validation`.
+                 * @example plink_7Qz3kP9xWm2LrT8vN4bY
+                 */
+                linkId?: components["parameters"]["LinkIdFilter"];
+                /**
                  * @description WalletConnect Pay's name for `createdGte`, as an RFC 3339 timestamp: only payments created at or after this
                  *     moment (inclusive). With `createdGte` as well, both apply.
                  * @example 2026-02-18T00:00:00Z
@@ -4117,6 +4138,13 @@ export interface operations {
                  * @example false
                  */
                 settled?: components["parameters"]["Settled"];
+                /**
+                 * @description Only payments created by this payment link (`plink_…`, their `link_id`), newest first and paged like any list.
+                 *     Ids are opaque: one that names no link of the caller's merchant and mode, whatever its form, lists nothing; one
+                 *     over 128 characters is `400 params_validation`.
+                 * @example plink_7Qz3kP9xWm2LrT8vN4bY
+                 */
+                linkId?: components["parameters"]["LinkIdFilter"];
                 /**
                  * @description WalletConnect Pay's name for `createdGte`, as an RFC 3339 timestamp: only payments created at or after this
                  *     moment (inclusive). With `createdGte` as well, both apply.

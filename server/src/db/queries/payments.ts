@@ -228,6 +228,8 @@ export interface ListFilter {
   settled?: boolean;
   /** Exact match on the merchant's reference. */
   referenceId?: string;
+  /** The payments one payment link created; read through the partial index payments_link_idx (docs/decisions.md §30.8). */
+  linkId?: string;
   /** The merchant's reference contains this text, case-sensitively. */
   referenceContains?: string;
   /** Every one of these words is in the description or the metadata values (payments/searchTerms.ts). */
@@ -243,6 +245,8 @@ export async function listPayments(db: Knex, filter: ListFilter): Promise<Paymen
   if (filter.settled === true) query.whereNotNull('settled');
   if (filter.settled === false) query.whereNull('settled').andWhere('status', 'succeeded');
   if (filter.referenceId !== undefined) query.andWhere('reference_id', filter.referenceId);
+  // `link_id = ?` implies the index's `link_id IS NOT NULL`, and the order (created_at, id) is its own.
+  if (filter.linkId !== undefined) query.andWhere('link_id', filter.linkId);
   if (filter.referenceContains) {
     // replace() exists in both databases and is case-sensitive in both, unlike LIKE (case-blind on SQLite); no
     // wildcard in the text can change the test's meaning either.

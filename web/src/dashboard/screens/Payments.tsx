@@ -1,6 +1,6 @@
 /**
  * Payments: the merchant's payments of the current mode, newest first, filtered by status, creation date range (local
- * days), reference and settlement; the filters live in the URL query (so a filtered list can be bookmarked or
+ * days), reference, settlement and payment link (`?link=plink_…`, from the Payment links screen); the filters live in the URL query (so a filtered list can be bookmarked or
  * shared), paging keeps a stack of cursors. "Export CSV" downloads the same filters through the API (fetch with the
  * dashboard's headers → Blob → a download link), named from Content-Disposition.
  */
@@ -36,9 +36,11 @@ export interface FilterForm {
   reference: string;
   settled: string;
   q: string;
+  /** A payment link's id: set by the Payment links screen's "View payments", not a field of the form. */
+  link: string;
 }
 
-const EMPTY: FilterForm = { status: '', from: '', to: '', reference: '', settled: '', q: '' };
+const EMPTY: FilterForm = { status: '', from: '', to: '', reference: '', settled: '', q: '', link: '' };
 const KEYS = Object.keys(EMPTY) as (keyof FilterForm)[];
 
 export function formFromQuery(search: string): FilterForm {
@@ -66,6 +68,7 @@ export function filtersOf(form: FilterForm): PaymentFilters {
   if (lt !== null) filters.createdLt = lt;
   if (form.reference.trim() !== '') filters.referenceId = form.reference.trim();
   if (form.q.trim() !== '') filters.q = form.q.trim();
+  if (form.link.trim() !== '') filters.linkId = form.link.trim();
   return filters;
 }
 
@@ -224,7 +227,25 @@ export function Payments() {
           </p>
         ) : null}
       </form>
-      <FormError failure={failure} fields={['referenceId', 'createdGte', 'q']} />
+      {applied.link !== '' ? (
+        <Notice>
+          <span data-testid="payments-link-filter">
+            Only the payments of the payment link <code>{applied.link}</code>.
+          </span>{' '}
+          <button
+            type="button"
+            class="button secondary small"
+            onClick={() => {
+              const next = { ...applied, link: '' };
+              setForm({ ...form, link: '' });
+              apply(next);
+            }}
+          >
+            Show every payment
+          </button>
+        </Notice>
+      ) : null}
+      <FormError failure={failure} fields={['referenceId', 'createdGte', 'q', 'linkId']} />
       <div class="card">
         {page === null ? (
           failure ? null : (

@@ -11,16 +11,20 @@ import { LinkQr } from './LinkQr.js';
 
 export type PaymentLink = components['schemas']['PaymentLink'];
 
+/** The Payments screen, filtered by the link through its URL query (screens/Payments.tsx). */
+const paymentsOf = (linkId: string) => `/dashboard/payments?link=${encodeURIComponent(linkId)}`;
+
 const STATE_TONE = { active: 'good', deactivated: 'bad', expired: 'warn', used_up: 'warn' } as const;
 const STATE_TEXT = { active: 'active', deactivated: 'deactivated', expired: 'expired', used_up: 'used up' } as const;
 
 /**
  * Payment links (issue 35 §2, docs/decisions.md §30.5): reusable links whose every visit creates a payment, for a
  * merchant without a checkout of their own. The list shows each link's price, uses and what it has taken; a link
- * can be shared (QR code, copy, download) and deactivated. Viewers read; developers and owners create and change.
+ * can be shared (QR code, copy, download) and deactivated, and "View payments" opens the Payments screen filtered by
+ * the link (docs/decisions.md §30.8). Viewers read; developers and owners create and change.
  */
 export function Links() {
-  const { api, role, mode } = useDashboard();
+  const { api, role, mode, navigate } = useDashboard();
   const [load, reload] = useLoad(
     () => request(api.GET('/v1/dashboard/payment-links', { params: { query: { limit: 100 } } })),
     [mode],
@@ -106,6 +110,18 @@ export function Links() {
                         <button type="button" class="button secondary small" onClick={() => setSharing(link)}>
                           Share<span class="visually-hidden"> {link.description}</span>
                         </button>
+                        <a
+                          class="button secondary small"
+                          href={paymentsOf(link.id)}
+                          data-link-payments={link.id}
+                          onClick={(e) => {
+                            if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                            e.preventDefault();
+                            navigate(paymentsOf(link.id));
+                          }}
+                        >
+                          View payments<span class="visually-hidden"> of {link.description}</span>
+                        </a>
                         {canChange && link.active && (
                           <button type="button" class="button secondary small" onClick={() => void deactivate(link)}>
                             Deactivate<span class="visually-hidden"> {link.description}</span>

@@ -28,6 +28,8 @@ export interface PaymentFilters {
   referenceId?: string;
   /** Whole words of the description and metadata values. */
   q?: string;
+  /** The payments one payment link created. */
+  linkId?: string;
 }
 
 export const getOverview = (api: DashboardClient) => request(api.GET('/v1/dashboard/overview'));
