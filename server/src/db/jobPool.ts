@@ -32,3 +32,10 @@ export function openJobPool(url: string, options: { max: number; logger?: Logger
   pool.on('connect', (client) => client.on('error', report(false)));
   return pool;
 }
+
+/** One connection of its own (not from a pool): its session-level state, such as advisory locks, lasts as it does. */
+export type JobSession = pg.Client;
+
+export function openJobSession(url: string, application: string): JobSession {
+  return new pg.Client({ connectionString: url, application_name: application });
+}

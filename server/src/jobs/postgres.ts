@@ -11,6 +11,7 @@ import {
 } from 'graphile-worker';
 import type { Database } from '../db/connect.js';
 import { openJobPool } from '../db/jobPool.js';
+import { createLockerLiveness, type LockerLivenessOptions } from './lockerLiveness.js';
 import {
   completedLevel,
   DEFAULT_JOB_CONCURRENCY,
@@ -37,6 +38,8 @@ export interface PostgresQueueOptions {
   pollIntervalMs?: number;
   /** Whether a failure is an outage outside Paygate: retried after OUTAGE_RETRY_MS, its attempts not spent. */
   isOutage?: (err: unknown) => boolean;
+  /** The sweep that frees the jobs of dead processes' workers (jobs/lockerLiveness.ts, docs/decisions.md §27.25). */
+  liveness?: LockerLivenessOptions;
 }
 
 /**
@@ -57,7 +60,7 @@ function withoutDue(payload: unknown): unknown {
 /**
  * graphile-worker on PostgreSQL. Jobs are added with `graphile_worker.add_job` inside the caller's transaction, so
  * a job exists exactly when the state change that caused it committed. graphile-worker frees a crashed worker's
- * locks only after 4 hours; time-critical state therefore lives in our own tables, swept by the sweepers.
+ * locks only after 4 hours; a started queue frees those of a dead process within seconds (jobs/lockerLiveness.ts).
  *
  * Time (docs/decisions.md §22.10): callers compute `runAt` on the injected clock, while graphile-worker compares a
  * job's `run_at` with the wall clock (`useNodeTime`). `add` therefore stores the wall time that is the same delay
@@ -74,6 +77,8 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
   // running job for fetching and completing it, as graphile-worker advises.
   let pgPool: ReturnType<typeof openJobPool> | null = null;
   const poolOf = () => (pgPool ??= openJobPool(db.url, { max: Math.max(10, concurrency), logger }));
+  // Not for drain(): a drain is a test's or a command's, and a process killed during one is what the sweep frees.
+  const liveness = createLockerLiveness({ ...options.liveness, url: db.url, knex: db.knex, logger });
 
   // Built on first use: the runtime registers tasks after the queue exists.
   const taskList = (onRun?: () => void): Record<string, GraphileTask> =>
@@ -180,8 +185,13 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
     const events = new EventEmitter() as WorkerEvents;
     // Jobs are locked by a worker's id, or by its pool's when they are fetched for the pool.
     const lockers: string[] = [];
-    events.on('pool:create', ({ workerPool }) => void lockers.push(workerPool.id));
-    events.on('worker:create', ({ worker }) => void lockers.push(worker.workerId));
+    // Each declared to the liveness sweep as it is made, before its first job can be held for the sweep's grace.
+    const locker = (id: string) => {
+      lockers.push(id);
+      liveness.hold(id);
+    };
+    events.on('pool:create', ({ workerPool }) => locker(workerPool.id));
+    events.on('worker:create', ({ worker }) => locker(worker.workerId));
     const started = await run({ ...workerOptions(), events });
     if (stopping) {
       await started.stop().catch(() => undefined);
@@ -201,6 +211,7 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
         .catch(() => undefined)
         .then(async () => {
           for (const id of lockers) orphans.add(id);
+          liveness.release(lockers);
           await unlockOrphans().catch(() => undefined);
         })
         .finally(() => ending.delete(end));
@@ -243,6 +254,7 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
     },
     async start() {
       stopping = false;
+      await liveness.start();
       await startRunner();
     },
     async stop() {
@@ -256,6 +268,7 @@ export function createPostgresQueue(options: PostgresQueueOptions): JobQueue {
       // A runner that already stopped on its own (a database error) rejects its stop too: nothing is left to end.
       await current?.stop().catch(() => undefined);
       await Promise.all(ending);
+      await liveness.stop();
       const closing = pgPool?.end();
       pgPool = null;
       await closing;
