@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js';
 import type { components } from '../generated/gateway.js';
 import { gatewayUrlOf, DEFAULT_WINDOW_MS } from '../payments/merchantPayments.js';
 import { createPayment, type LifecycleDeps } from '../payments/lifecycle.js';
-import { buyerOf, invoiceNotFound, type InvoiceDeps, type InvoiceLineItem } from './merchantInvoices.js';
+import { invoiceNotFound, toInvoice, type InvoiceDeps } from './merchantInvoices.js';
 import { amountsOf, statusOf } from './status.js';
 
 export type PublicInvoice = components['schemas']['PublicInvoice'];
@@ -27,24 +27,26 @@ export async function readPublicInvoice(deps: InvoiceDeps, id: string): Promise<
     paymentsOfInvoices(deps.db.knex, [id]),
     findMerchant(deps.db.knex, row.merchant_id),
   ]);
-  const amounts = amountsOf(row, payments.get(id)!);
-  const status = statusOf(row, amounts, deps.now());
-  const money = (value: bigint) => ({ unit: row.amount_unit, value: value.toString() });
+  const ofInvoice = payments.get(id)!;
+  // The page shows the merchant's view of the invoice, less its payments, void time and URL.
+  const { invoiceId, number, live, status, amount, amountPaid, amountDue, lineItems, dueAt, buyer, notes, createdAt } =
+    toInvoice(deps, row, ofInvoice);
+  const { processing } = amountsOf(row, ofInvoice);
   return {
-    invoiceId: row.id,
-    number: row.number,
+    invoiceId,
+    number,
     merchantName: merchant?.name ?? '',
-    live: row.live,
+    live,
     status,
-    amount: money(amounts.total),
-    amountPaid: money(amounts.paid),
-    amountDue: money(amounts.due),
-    lineItems: JSON.parse(row.line_items) as InvoiceLineItem[],
-    dueAt: Math.floor(row.due_at / SECOND),
-    buyer: buyerOf(deps, row),
-    notes: row.notes,
-    createdAt: Math.floor(row.created_at / SECOND),
-    payable: status !== 'paid' && status !== 'void' && amounts.processing === 0n,
+    amount,
+    amountPaid,
+    amountDue,
+    lineItems,
+    dueAt,
+    buyer,
+    notes,
+    createdAt,
+    payable: status !== 'paid' && status !== 'void' && processing === 0n,
   };
 }
 
