@@ -92,7 +92,7 @@ export async function startCheckoutPage(options: { chains?: Chains; config?: Rec
   // got its port.
   (h.runtime.config as { publicBaseUrl: string }).publicBaseUrl = h.server.url;
   const browser = await launchChromium();
-  const shop = await startShop();
+  const shop = await startShop({ now: h.clock.now });
   const dashboard = (method: string, path: string, body?: unknown) =>
     fetch(`${h.server.url}${path}`, {
       method,

@@ -129,6 +129,9 @@ describe('dashboard.signIn browser', () => {
   it('session expiry: past the idle timeout on the server clock, the next navigation lands on sign-in', async () => {
     const page = await d.open('/dashboard/login');
     await signInThroughPage(page, owner);
+    // The overview's own reads must be answered first: one still in flight when the session expires would itself
+    // send the page to sign-in (with `next` the overview), before the navigation under test.
+    await page.getByRole('heading', { name: 'First steps' }).waitFor();
     d.harness.clock.advance(31 * 60 * 1000);
     await page.getByRole('link', { name: 'Payments' }).click();
     await landsOn(page, '/dashboard/login');

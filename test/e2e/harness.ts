@@ -132,7 +132,12 @@ export interface Shop {
   close(): Promise<void>;
 }
 
-export async function startShop(): Promise<Shop> {
+/**
+ * `now` is the merchant's clock in ms (default the wall clock). A harness that drives a business clock passes it: the
+ * server signs `webhook-timestamp` with that clock, which starts at the chain's time and lags or leads the wall clock
+ * by however the run's earlier suites left the chain, so a wall-clock shop would refuse fresh deliveries as too old.
+ */
+export async function startShop(options: { now?: () => number } = {}): Promise<Shop> {
   const receiver: Receiver = await startReceiver();
   let webhook: Webhook | null = null;
   const deliveries: ShopDelivery[] = [];
@@ -199,7 +204,7 @@ export async function startShop(): Promise<Shop> {
     deliveries,
     fulfilments,
     statuses,
-    useSecret: (secret) => (webhook = new Webhook(secret)),
+    useSecret: (secret) => (webhook = new Webhook(secret, options.now ? { now: () => options.now!() / 1000 } : {})),
     deliveriesOf: (paymentId) => deliveries.filter((d) => d.event?.data.payment_id === paymentId),
     fulfilmentsOf: (paymentId) => fulfilments.filter((f) => f.paymentId === paymentId),
     close: () => receiver.close(),
