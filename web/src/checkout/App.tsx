@@ -107,7 +107,7 @@ export function App(props: { config: CheckoutPageConfig }) {
         <Languages lang={lang} t={t} />
       </header>
       <main id="main" class="card" aria-busy={view.kind === 'loading'}>
-        <p class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="announcer">
+        <p class="visually-hidden" role="status" aria-live="polite" aria-atomic="true" data-testid="announcer">
           {payment.announcement}
         </p>
         {testMode && (

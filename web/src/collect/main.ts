@@ -9,10 +9,7 @@ import { notify } from './notify.js';
 import { decodePrefill } from './prefill.js';
 import { formRules } from './rules.js';
 import './styles.css';
-
-function byId<T extends HTMLElement>(id: string): T {
-  return document.getElementById(id) as T;
-}
+import { byId } from '../standalone/dom.js';
 
 const config = JSON.parse(byId(CONFIG_ELEMENT_ID).textContent || 'null') as CollectPageConfig;
 const form = byId<HTMLFormElement>('form');

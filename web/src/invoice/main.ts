@@ -5,6 +5,7 @@
  */
 import { formatMoney, parseMoney, plainMoney } from './money.js';
 import './styles.css';
+import { byId, messageOf } from '../standalone/dom.js';
 
 interface Money {
   unit: string;
@@ -35,20 +36,11 @@ const STATUS_TEXT: Record<PublicInvoice['status'], string> = {
   void: 'Void',
 };
 
-function byId<T extends HTMLElement>(id: string): T {
-  return document.getElementById(id) as T;
-}
-
 const invoiceId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const form = byId<HTMLFormElement>('pay');
 const payError = byId('pay-error');
 const payButton = byId<HTMLButtonElement>('pay-button');
 let current: PublicInvoice | null = null;
-
-const messageOf = (body: unknown, fallback: string): string =>
-  body !== null && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'
-    ? (body as { message: string }).message
-    : fallback;
 
 function fail(message: string): void {
   byId('loading').hidden = true;

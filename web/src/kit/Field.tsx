@@ -41,11 +41,14 @@ export function Field(
   );
 }
 
-/** An error beside its field (the field points at `id` with aria-describedby). */
-export function FieldError(props: { id: string; message: string | null }) {
+/**
+ * An error beside its field (the field points at `id` with aria-describedby). `alert` announces it as it appears,
+ * for a check the page makes while the user types (a date range the wrong way round), which no submit announces.
+ */
+export function FieldError(props: { id: string; message: string | null; alert?: boolean }) {
   if (!props.message) return null;
   return (
-    <p class="field-error" id={props.id}>
+    <p class="field-error" id={props.id} role={props.alert ? 'alert' : undefined}>
       {props.message}
     </p>
   );

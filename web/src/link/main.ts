@@ -5,10 +5,7 @@
  */
 import type { LinkPageConfig } from './config.js';
 import './styles.css';
-
-function byId<T extends HTMLElement>(id: string): T {
-  return document.getElementById(id) as T;
-}
+import { byId } from '../standalone/dom.js';
 
 /** Minor units as whole units with the currency code, exactly (no float): "1250", 2, "USD" → "12.50 USD". */
 function money(minor: string, digits: number, code: string): string {

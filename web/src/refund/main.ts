@@ -4,6 +4,7 @@
  */
 import { formatAmount } from './amount.js';
 import './styles.css';
+import { byId, messageOf } from '../standalone/dom.js';
 
 interface Claim {
   refundId: string;
@@ -12,10 +13,6 @@ interface Claim {
   state: string;
   destination: string | null;
   claimExpiresAt: number;
-}
-
-function byId<T extends HTMLElement>(id: string): T {
-  return document.getElementById(id) as T;
 }
 
 const token = decodeURIComponent(location.hash.slice(1));
@@ -31,11 +28,6 @@ async function post(operation: 'lookup' | 'claim', body: object): Promise<{ stat
   });
   return { status: res.status, body: await res.json().catch(() => null) };
 }
-
-const messageOf = (body: unknown, fallback: string): string =>
-  body !== null && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'
-    ? (body as { message: string }).message
-    : fallback;
 
 function fail(message: string): void {
   byId('loading').hidden = true;

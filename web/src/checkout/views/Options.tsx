@@ -160,7 +160,7 @@ function OptionItem(props: {
         onClick={() => props.onPay(option)}
       >
         {t('options.pay', { amount: shown.text })}
-        <span class="sr-only"> {t('options.network', { network })}</span>
+        <span class="visually-hidden"> {t('options.network', { network })}</span>
       </button>
     </li>
   );

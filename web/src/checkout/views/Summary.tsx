@@ -27,7 +27,7 @@ export function Summary(props: {
         <h1 id="pay-title">{t('header.payTo', { merchant: info.merchant.name })}</h1>
       </div>
       <p class="amount">
-        <span class="sr-only">{t(amountLabel(props.status))}: </span>
+        <span class="visually-hidden">{t(amountLabel(props.status))}: </span>
         <span data-testid="fiat-amount">{formatFiat(info.amount, props.lang)}</span>
       </p>
       {config.reference && (

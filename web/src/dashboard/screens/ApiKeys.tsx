@@ -4,8 +4,8 @@ import { useDashboard } from '../context';
 import type { ApiKey } from '../schemas';
 import { Badge } from '../../kit/Badge.js';
 import { ConfirmDialog } from '../../kit/Dialog.js';
-import { Dialog } from '../../kit/Dialog.js';
-import { Field, FormError } from '../../kit/Field.js';
+import { Field } from '../../kit/Field.js';
+import { FormDialog } from '../../kit/FormDialog.js';
 import { Loaded } from '../../kit/Loading.js';
 import { RoleNotice } from '../../kit/RoleNotice.js';
 import { SecretDialog } from '../../kit/SecretDialog.js';
@@ -218,59 +218,47 @@ function CreateDialog(props: {
   });
   const failure = create.failure;
   return (
-    <Dialog title="Create an API key" onClose={props.onClose}>
-      <form
-        class="dialog-body"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void create.run();
-        }}
-        noValidate
-      >
-        <FormError failure={failure} fields={['mode', 'label']} />
-        <fieldset>
-          <legend>Mode</legend>
-          <label class="check">
-            <input type="radio" name="mode" value="test" checked={mode === 'test'} onChange={() => setMode('test')} />
-            <span>Test: test payments only, no real money</span>
-          </label>
-          <label class="check">
-            <input type="radio" name="mode" value="live" checked={mode === 'live'} onChange={() => setMode('live')} />
-            <span>Live: real payments</span>
-          </label>
-        </fieldset>
-        <Field
-          label="Label (optional)"
-          name="label"
-          hint="Where the key is used, e.g. the shop's backend."
-          maxLength={100}
-          value={label}
-          failure={failure}
-          onInput={(e) => setLabel(e.currentTarget.value)}
-        />
-        {role === 'owner' && (
-          <label class="check">
-            <input
-              type="checkbox"
-              name="canRefund"
-              checked={canRefund}
-              onChange={(e) => setCanRefund(e.currentTarget.checked)}
-            />
-            <span>
-              Allow refunds through claim links and large refunds: the key can send your balance to an address a claim
-              link's holder enters. Only owners can allow this.
-            </span>
-          </label>
-        )}
-        <div class="dialog-actions">
-          <button type="button" class="button secondary" onClick={() => props.onClose()}>
-            Cancel
-          </button>
-          <button type="submit" class="button" disabled={create.busy}>
-            Create
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title="Create an API key"
+      action={create}
+      fields={['mode', 'label']}
+      submitLabel="Create"
+      onClose={props.onClose}
+    >
+      <fieldset>
+        <legend>Mode</legend>
+        <label class="check">
+          <input type="radio" name="mode" value="test" checked={mode === 'test'} onChange={() => setMode('test')} />
+          <span>Test: test payments only, no real money</span>
+        </label>
+        <label class="check">
+          <input type="radio" name="mode" value="live" checked={mode === 'live'} onChange={() => setMode('live')} />
+          <span>Live: real payments</span>
+        </label>
+      </fieldset>
+      <Field
+        label="Label (optional)"
+        name="label"
+        hint="Where the key is used, e.g. the shop's backend."
+        maxLength={100}
+        value={label}
+        failure={failure}
+        onInput={(e) => setLabel(e.currentTarget.value)}
+      />
+      {role === 'owner' && (
+        <label class="check">
+          <input
+            type="checkbox"
+            name="canRefund"
+            checked={canRefund}
+            onChange={(e) => setCanRefund(e.currentTarget.checked)}
+          />
+          <span>
+            Allow refunds through claim links and large refunds: the key can send your balance to an address a claim
+            link's holder enters. Only owners can allow this.
+          </span>
+        </label>
+      )}
+    </FormDialog>
   );
 }

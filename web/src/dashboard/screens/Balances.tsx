@@ -19,7 +19,7 @@ import {
   type SettlementBalances,
 } from './parts/requests.js';
 import { Notice, StatusBadge } from '../../kit/Badge.js';
-import { FormError } from '../../kit/Field.js';
+import { FieldError, FormError } from '../../kit/Field.js';
 import { Loaded } from '../../kit/Loading.js';
 import { Pager, useCursors } from '../../kit/Pager.js';
 import { useAction, useLoad, type Load } from '../../kit/request.js';
@@ -256,11 +256,7 @@ function ExportCard() {
           </button>
         </div>
       </div>
-      {dateError ? (
-        <p class="field-error" id={`${ids.to}-error`} role="alert">
-          {dateError}
-        </p>
-      ) : null}
+      <FieldError id={`${ids.to}-error`} message={dateError} alert />
       {note ? <Notice tone="ok">{note}</Notice> : null}
       <FormError
         failure={

@@ -4,6 +4,7 @@ import { request, useAction } from '../../kit/request.js';
 import { useShell } from '../context';
 import type { Role } from '../context';
 import { BASE } from '../routes';
+import { EmailField, PasswordField } from '../../kit/CredentialFields.js';
 import { Field, FormError } from '../../kit/Field.js';
 import { Time } from '../../kit/Time.js';
 
@@ -116,36 +117,15 @@ export function Invite() {
         password.
       </p>
       <FormError failure={failure} fields={['email', 'password', 'passwordConfirmation', 'totpCode', 'recoveryCode']} />
-      <Field
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="username"
-        required
-        value={email}
-        failure={failure}
-        onInput={(e) => setEmail(e.currentTarget.value)}
-      />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        minLength={12}
-        required
-        value={password}
-        failure={failure}
-        onInput={(e) => setPassword(e.currentTarget.value)}
-      />
-      <Field
+      <EmailField value={email} failure={failure} onValue={setEmail} />
+      <PasswordField fresh minLength={12} value={password} failure={failure} onValue={setPassword} />
+      <PasswordField
+        fresh
         label="Confirm the password"
         name="passwordConfirmation"
-        type="password"
-        autoComplete="new-password"
-        required
         value={confirmation}
         failure={failure}
-        onInput={(e) => setConfirmation(e.currentTarget.value)}
+        onValue={setConfirmation}
       />
       {second !== 'none' && (
         <>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { request, useAction } from '../../kit/request.js';
 import { useShell } from '../context';
+import { AuthCodeField, EmailField, PasswordField } from '../../kit/CredentialFields.js';
 import { Field, FormError } from '../../kit/Field.js';
 
 /**
@@ -52,26 +53,8 @@ export function Login(props: { next: string }) {
         <p class="brand-line">Paygate</p>
         <h1 id="login-title">Sign in to your dashboard</h1>
         <FormError failure={failure} fields={['email', 'password']} />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          value={email}
-          failure={failure}
-          onInput={(e) => setEmail(e.currentTarget.value)}
-        />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          failure={failure}
-          onInput={(e) => setPassword(e.currentTarget.value)}
-        />
+        <EmailField value={email} failure={failure} onValue={setEmail} />
+        <PasswordField value={password} failure={failure} onValue={setPassword} />
         <button type="submit" class="button wide" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
@@ -104,19 +87,7 @@ export function Login(props: { next: string }) {
           onInput={(e) => setCode(e.currentTarget.value)}
         />
       ) : (
-        <Field
-          key="totp"
-          label="Authentication code"
-          name="totpCode"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9 ]*"
-          maxLength={7}
-          required
-          value={code}
-          failure={failure}
-          onInput={(e) => setCode(e.currentTarget.value)}
-        />
+        <AuthCodeField key="totp" name="totpCode" pattern="[0-9 ]*" value={code} failure={failure} onValue={setCode} />
       )}
       <button type="submit" class="button wide" disabled={busy}>
         {busy ? 'Checking…' : 'Verify'}

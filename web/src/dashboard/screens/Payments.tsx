@@ -221,11 +221,7 @@ export function Payments() {
             Clear
           </button>
         </div>
-        {dateError ? (
-          <p class="field-error" id={`${ids.to}-error`} role="alert">
-            {dateError}
-          </p>
-        ) : null}
+        <FieldError id={`${ids.to}-error`} message={dateError} alert />
       </form>
       {applied.link !== '' ? (
         <Notice>

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { useShell } from '../context';
 import { ConfirmDialog } from '../../kit/Dialog.js';
 import { Dialog } from '../../kit/Dialog.js';
-import { Field, FormError } from '../../kit/Field.js';
+import { AuthCodeField, PasswordField } from '../../kit/CredentialFields.js';
+import { FormError } from '../../kit/Field.js';
 import { Loaded } from '../../kit/Loading.js';
 import { QrCode } from '../../kit/Qr.js';
 import { SecretDialog } from '../../kit/SecretDialog.js';
@@ -96,17 +97,7 @@ function TwoFactor(props: { enabled: boolean }) {
             <li>
               <p>Enter the 6-digit code the app shows, to confirm.</p>
               <FormError failure={failure} fields={['code']} />
-              <Field
-                label="Authentication code"
-                name="code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={7}
-                required
-                value={code}
-                failure={failure}
-                onInput={(e) => setCode(e.currentTarget.value)}
-              />
+              <AuthCodeField name="code" value={code} failure={failure} onValue={setCode} />
             </li>
           </ol>
           <div class="actions">
@@ -200,29 +191,8 @@ function CodeDialog(props: {
       <form class="dialog-body" onSubmit={(e) => void submit(e)} noValidate>
         <p>{props.intro}</p>
         <FormError failure={failure} fields={props.withPassword ? ['code', 'password'] : ['code']} />
-        {props.withPassword && (
-          <Field
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            failure={failure}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        )}
-        <Field
-          label="Authentication code"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={7}
-          required
-          value={code}
-          failure={failure}
-          onInput={(e) => setCode(e.currentTarget.value)}
-        />
+        {props.withPassword && <PasswordField value={password} failure={failure} onValue={setPassword} />}
+        <AuthCodeField name="code" value={code} failure={failure} onValue={setCode} />
         <div class="dialog-actions">
           <button type="button" class="button secondary" onClick={() => props.onClose()}>
             Cancel

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../kit/Dialog.js';
 import { Field, FormError } from '../../kit/Field.js';
 import type { Failure } from '../../kit/failure.js';
 import { Loaded } from '../../kit/Loading.js';
+import { isLocalImage } from '../../kit/localImage.js';
 import { RoleNotice } from '../../kit/RoleNotice.js';
 import { request, useAction, useLoad } from '../../kit/request.js';
 
@@ -34,15 +35,6 @@ export function Settings(props: { chains: DashboardChain[] }) {
       </Loaded>
     </section>
   );
-}
-
-function isLocalImage(url: string): boolean {
-  if (url.startsWith('data:image/')) return true;
-  try {
-    return new URL(url, location.href).origin === location.origin;
-  } catch {
-    return false;
-  }
 }
 
 function SettingsForm(props: {

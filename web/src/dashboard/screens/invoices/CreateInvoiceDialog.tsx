@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useDashboard } from '../../context';
-import { Dialog } from '../../../kit/Dialog.js';
-import { Field, FieldError, FormError } from '../../../kit/Field.js';
+import { Field, FieldError } from '../../../kit/Field.js';
+import { CurrencyField, FormDialog } from '../../../kit/FormDialog.js';
 import { FailureError, fieldMessage, localFailure, type Failure } from '../../../kit/failure.js';
 import { request, useAction } from '../../../kit/request.js';
 import { currencyDigits, dateInputValue, localMidnightAfter } from '../parts/format.js';
@@ -75,107 +75,88 @@ export function CreateInvoiceDialog(props: { onClose(): void; onCreated(invoice:
     lineField(i, 'unitAmount'),
   ]);
   return (
-    <Dialog title="Create an invoice" onClose={props.onClose} wide>
-      <form
-        class="dialog-body"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void create.run();
-        }}
-        noValidate
-      >
-        <FormError failure={failure} fields={[...FIELDS, ...lineNames]} />
-        {lines.map((line, i) => (
-          <fieldset key={i}>
-            <legend>Line {i + 1}</legend>
-            <Field
-              label="Item"
-              name={lineField(i, 'name')}
-              maxLength={200}
-              required
-              value={line.name}
-              failure={failure}
-              onInput={(e) => change(i, { name: e.currentTarget.value })}
-            />
-            <Field
-              label="Quantity"
-              name={lineField(i, 'quantity')}
-              inputMode="numeric"
-              value={line.quantity}
-              failure={failure}
-              onInput={(e) => change(i, { quantity: e.currentTarget.value })}
-            />
-            <Field
-              label="Price of one"
-              name={lineField(i, 'unitAmount')}
-              inputMode="decimal"
-              value={line.price}
-              failure={failure}
-              onInput={(e) => change(i, { price: e.currentTarget.value })}
-            />
-            {lines.length > 1 && (
-              <button
-                type="button"
-                class="button secondary small"
-                onClick={() => setLines(lines.filter((_, j) => j !== i))}
-              >
-                Remove line {i + 1}
-              </button>
-            )}
-          </fieldset>
-        ))}
-        <div class="actions">
-          <button type="button" class="button secondary" onClick={() => setLines([...lines, { ...EMPTY }])}>
-            Add a line
-          </button>
-        </div>
-        <Field
-          label="Currency"
-          name="currency"
-          hint="A three-letter code, e.g. USD or EUR."
-          maxLength={3}
-          value={currency}
-          failure={failure}
-          onInput={(e) => setCurrency(e.currentTarget.value)}
-        />
-        <Field
-          label="Due date"
-          name="dueAt"
-          type="date"
-          value={due}
-          failure={failure}
-          onInput={(e) => setDue(e.currentTarget.value)}
-        />
-        <Field
-          label="Buyer's name (optional)"
-          name="buyer.name"
-          maxLength={200}
-          autoComplete="off"
-          value={name}
-          failure={failure}
-          onInput={(e) => setName(e.currentTarget.value)}
-        />
-        <Field
-          label="Buyer's email (optional)"
-          name="buyer.email"
-          type="email"
-          maxLength={254}
-          autoComplete="off"
-          value={email}
-          failure={failure}
-          onInput={(e) => setEmail(e.currentTarget.value)}
-        />
-        <Notes value={notes} failure={failure} onInput={setNotes} />
-        <div class="actions">
-          <button type="submit" class="button" disabled={create.busy}>
-            Create invoice
-          </button>
-          <button type="button" class="button secondary" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title="Create an invoice"
+      action={create}
+      fields={[...FIELDS, ...lineNames]}
+      submitLabel="Create invoice"
+      onClose={props.onClose}
+      wide
+    >
+      {lines.map((line, i) => (
+        <fieldset key={i}>
+          <legend>Line {i + 1}</legend>
+          <Field
+            label="Item"
+            name={lineField(i, 'name')}
+            maxLength={200}
+            required
+            value={line.name}
+            failure={failure}
+            onInput={(e) => change(i, { name: e.currentTarget.value })}
+          />
+          <Field
+            label="Quantity"
+            name={lineField(i, 'quantity')}
+            inputMode="numeric"
+            value={line.quantity}
+            failure={failure}
+            onInput={(e) => change(i, { quantity: e.currentTarget.value })}
+          />
+          <Field
+            label="Price of one"
+            name={lineField(i, 'unitAmount')}
+            inputMode="decimal"
+            value={line.price}
+            failure={failure}
+            onInput={(e) => change(i, { price: e.currentTarget.value })}
+          />
+          {lines.length > 1 && (
+            <button
+              type="button"
+              class="button secondary small"
+              onClick={() => setLines(lines.filter((_, j) => j !== i))}
+            >
+              Remove line {i + 1}
+            </button>
+          )}
+        </fieldset>
+      ))}
+      <div class="actions">
+        <button type="button" class="button secondary" onClick={() => setLines([...lines, { ...EMPTY }])}>
+          Add a line
+        </button>
+      </div>
+      <CurrencyField value={currency} failure={failure} onValue={setCurrency} />
+      <Field
+        label="Due date"
+        name="dueAt"
+        type="date"
+        value={due}
+        failure={failure}
+        onInput={(e) => setDue(e.currentTarget.value)}
+      />
+      <Field
+        label="Buyer's name (optional)"
+        name="buyer.name"
+        maxLength={200}
+        autoComplete="off"
+        value={name}
+        failure={failure}
+        onInput={(e) => setName(e.currentTarget.value)}
+      />
+      <Field
+        label="Buyer's email (optional)"
+        name="buyer.email"
+        type="email"
+        maxLength={254}
+        autoComplete="off"
+        value={email}
+        failure={failure}
+        onInput={(e) => setEmail(e.currentTarget.value)}
+      />
+      <Notes value={notes} failure={failure} onInput={setNotes} />
+    </FormDialog>
   );
 }
 

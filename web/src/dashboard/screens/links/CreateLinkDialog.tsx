@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useDashboard } from '../../context';
-import { Dialog } from '../../../kit/Dialog.js';
-import { Field, FormError } from '../../../kit/Field.js';
+import { Field } from '../../../kit/Field.js';
+import { CurrencyField, FormDialog } from '../../../kit/FormDialog.js';
 import { request, useAction } from '../../../kit/request.js';
 import { currencyDigits } from '../parts/format.js';
 import { minorUnitsOf } from './minorUnits.js';
@@ -49,100 +49,80 @@ export function CreateLinkDialog(props: { onClose(): void; onCreated(link: Payme
   });
   const failure = create.failure;
   return (
-    <Dialog title="Create a payment link" onClose={props.onClose}>
-      <form
-        class="dialog-body"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void create.run();
-        }}
-        noValidate
-      >
-        <FormError failure={failure} fields={['description', 'currency', 'amount', 'minAmount', 'maxAmount']} />
-        <Field
-          label="What it is for"
-          name="description"
-          hint="Shown to the buyer, e.g. “Support the community radio”."
-          maxLength={1000}
-          required
-          value={description}
-          failure={failure}
-          onInput={(e) => setDescription(e.currentTarget.value)}
-        />
-        <Field
-          label="Currency"
-          name="currency"
-          hint="A three-letter code, e.g. USD or EUR."
-          maxLength={3}
-          value={currency}
-          failure={failure}
-          onInput={(e) => setCurrency(e.currentTarget.value)}
-        />
-        <fieldset>
-          <legend>Price</legend>
+    <FormDialog
+      title="Create a payment link"
+      action={create}
+      fields={['description', 'currency', 'amount', 'minAmount', 'maxAmount']}
+      submitLabel="Create link"
+      onClose={props.onClose}
+    >
+      <Field
+        label="What it is for"
+        name="description"
+        hint="Shown to the buyer, e.g. “Support the community radio”."
+        maxLength={1000}
+        required
+        value={description}
+        failure={failure}
+        onInput={(e) => setDescription(e.currentTarget.value)}
+      />
+      <CurrencyField value={currency} failure={failure} onValue={setCurrency} />
+      <fieldset>
+        <legend>Price</legend>
+        <label class="check">
+          <input type="radio" name="pricing" checked={pricing === 'fixed'} onChange={() => setPricing('fixed')} />
+          <span>A fixed price</span>
+        </label>
+        <label class="check">
+          <input type="radio" name="pricing" checked={pricing === 'buyer'} onChange={() => setPricing('buyer')} />
+          <span>The buyer chooses (donations, tips)</span>
+        </label>
+      </fieldset>
+      {pricing === 'fixed' ? (
+        <>
+          <Field
+            label="Price"
+            name="amount"
+            inputMode="decimal"
+            value={amount}
+            failure={failure}
+            error={ownError}
+            onInput={(e) => setAmount(e.currentTarget.value)}
+          />
           <label class="check">
-            <input type="radio" name="pricing" checked={pricing === 'fixed'} onChange={() => setPricing('fixed')} />
-            <span>A fixed price</span>
+            <input type="checkbox" checked={quantity} onChange={(e) => setQuantity(e.currentTarget.checked)} />
+            <span>Let the buyer choose a quantity</span>
           </label>
-          <label class="check">
-            <input type="radio" name="pricing" checked={pricing === 'buyer'} onChange={() => setPricing('buyer')} />
-            <span>The buyer chooses (donations, tips)</span>
-          </label>
-        </fieldset>
-        {pricing === 'fixed' ? (
-          <>
-            <Field
-              label="Price"
-              name="amount"
-              inputMode="decimal"
-              value={amount}
-              failure={failure}
-              error={ownError}
-              onInput={(e) => setAmount(e.currentTarget.value)}
-            />
-            <label class="check">
-              <input type="checkbox" checked={quantity} onChange={(e) => setQuantity(e.currentTarget.checked)} />
-              <span>Let the buyer choose a quantity</span>
-            </label>
-          </>
-        ) : (
-          <>
-            <Field
-              label="Minimum"
-              name="minAmount"
-              inputMode="decimal"
-              value={min}
-              failure={failure}
-              error={ownError}
-              onInput={(e) => setMin(e.currentTarget.value)}
-            />
-            <Field
-              label="Maximum"
-              name="maxAmount"
-              inputMode="decimal"
-              value={max}
-              failure={failure}
-              onInput={(e) => setMax(e.currentTarget.value)}
-            />
-          </>
-        )}
-        <Field
-          label="Maximum number of payments (optional)"
-          name="maxUses"
-          inputMode="numeric"
-          value={maxUses}
-          failure={failure}
-          onInput={(e) => setMaxUses(e.currentTarget.value)}
-        />
-        <div class="actions">
-          <button type="submit" class="button" disabled={create.busy}>
-            Create link
-          </button>
-          <button type="button" class="button secondary" onClick={props.onClose}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Dialog>
+        </>
+      ) : (
+        <>
+          <Field
+            label="Minimum"
+            name="minAmount"
+            inputMode="decimal"
+            value={min}
+            failure={failure}
+            error={ownError}
+            onInput={(e) => setMin(e.currentTarget.value)}
+          />
+          <Field
+            label="Maximum"
+            name="maxAmount"
+            inputMode="decimal"
+            value={max}
+            failure={failure}
+            onInput={(e) => setMax(e.currentTarget.value)}
+          />
+        </>
+      )}
+      <Field
+        label="Maximum number of payments (optional)"
+        name="maxUses"
+        inputMode="numeric"
+        value={maxUses}
+        failure={failure}
+        onInput={(e) => setMaxUses(e.currentTarget.value)}
+      />
+    </FormDialog>
   );
 }

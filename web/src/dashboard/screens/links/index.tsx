@@ -5,6 +5,7 @@ import { Badge } from '../../../kit/Badge.js';
 import { Dialog } from '../../../kit/Dialog.js';
 import { Loaded } from '../../../kit/Loading.js';
 import { request, useLoad } from '../../../kit/request.js';
+import { Table } from '../../../kit/Table.js';
 import { Amount } from '../parts/money.js';
 import { CreateLinkDialog } from './CreateLinkDialog.js';
 import { LinkQr } from './LinkQr.js';
@@ -55,34 +56,20 @@ export function Links() {
       )}
       <Loaded load={load}>
         {({ data }) => (
-          <div class="table-wrap">
-            <table>
-              <caption class="visually-hidden">Payment links</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Description</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Uses</th>
-                  <th scope="col">Paid</th>
-                  <th scope="col">State</th>
-                  <th scope="col" class="actions">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.length === 0 && (
-                  <tr>
-                    <td colSpan={6} class="muted">
-                      No payment links yet.
-                    </td>
-                  </tr>
-                )}
-                {data.map((link) => (
-                  <tr key={link.id}>
-                    <th scope="row">{link.description}</th>
-                    <td>
-                      {link.amount !== null ? (
+          <>
+            {data.length === 0 ? (
+              <p class="muted">No payment links yet.</p>
+            ) : (
+              <Table
+                label="Payment links"
+                rows={data}
+                rowKey={(link) => link.id}
+                columns={[
+                  { label: 'Description', cell: (link) => link.description },
+                  {
+                    label: 'Price',
+                    cell: (link) =>
+                      link.amount !== null ? (
                         <>
                           <Amount amount={{ unit: link.currency, value: link.amount }} />
                           {link.adjustableQuantity && ' each'}
@@ -92,20 +79,30 @@ export function Links() {
                           <Amount amount={{ unit: link.currency, value: link.minAmount ?? '0' }} /> to{' '}
                           <Amount amount={{ unit: link.currency, value: link.maxAmount ?? '0' }} />
                         </>
-                      )}
-                    </td>
-                    <td class="num">
-                      {link.uses}
-                      {link.maxUses !== null && ` of ${link.maxUses}`}
-                    </td>
-                    <td>
-                      {link.totals.succeeded} ·{' '}
-                      <Amount amount={{ unit: link.currency, value: link.totals.succeededAmount }} />
-                    </td>
-                    <td>
-                      <Badge tone={STATE_TONE[link.state]}>{STATE_TEXT[link.state]}</Badge>
-                    </td>
-                    <td class="actions">
+                      ),
+                  },
+                  {
+                    label: 'Uses',
+                    num: true,
+                    cell: (link) => `${link.uses}${link.maxUses !== null ? ` of ${link.maxUses}` : ''}`,
+                  },
+                  {
+                    label: 'Paid',
+                    cell: (link) => (
+                      <>
+                        {link.totals.succeeded} ·{' '}
+                        <Amount amount={{ unit: link.currency, value: link.totals.succeededAmount }} />
+                      </>
+                    ),
+                  },
+                  {
+                    label: 'State',
+                    cell: (link) => <Badge tone={STATE_TONE[link.state]}>{STATE_TEXT[link.state]}</Badge>,
+                  },
+                  {
+                    label: 'Actions',
+                    hideLabel: true,
+                    cell: (link) => (
                       <span class="row-buttons">
                         <button type="button" class="button secondary small" onClick={() => setSharing(link)}>
                           Share<span class="visually-hidden"> {link.description}</span>
@@ -128,12 +125,12 @@ export function Links() {
                           </button>
                         )}
                       </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    ),
+                  },
+                ]}
+              />
+            )}
+          </>
         )}
       </Loaded>
       {creating && (

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useDashboard } from '../../context';
-import { Dialog } from '../../../kit/Dialog.js';
-import { Field, FormError } from '../../../kit/Field.js';
+import { Field } from '../../../kit/Field.js';
+import { CurrencyField, FormDialog } from '../../../kit/FormDialog.js';
 import { localFailure } from '../../../kit/failure.js';
 import { FailureError } from '../../../kit/failure.js';
 import { request, useAction } from '../../../kit/request.js';
@@ -62,65 +62,45 @@ export function CreateTerminalDialog(props: {
   });
   const failure = create.failure;
   return (
-    <Dialog title="Create a terminal" onClose={props.onClose}>
-      <form
-        class="dialog-body"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void create.run();
-        }}
-        noValidate
-      >
-        <FormError failure={failure} fields={['name', 'currency', 'catalogue', 'tipPercents']} />
-        <Field
-          label="Name"
-          name="name"
-          hint="Where it stands, e.g. Counter."
-          maxLength={100}
-          value={name}
-          failure={failure}
-          onInput={(e) => setName(e.currentTarget.value)}
+    <FormDialog
+      title="Create a terminal"
+      action={create}
+      fields={['name', 'currency', 'catalogue', 'tipPercents']}
+      submitLabel="Create"
+      onClose={props.onClose}
+    >
+      <Field
+        label="Name"
+        name="name"
+        hint="Where it stands, e.g. Counter."
+        maxLength={100}
+        value={name}
+        failure={failure}
+        onInput={(e) => setName(e.currentTarget.value)}
+      />
+      <CurrencyField value={currency} failure={failure} onValue={setCurrency} />
+      <div class="field">
+        <label for="pos-catalogue">Catalogue (optional)</label>
+        <textarea
+          id="pos-catalogue"
+          name="catalogue"
+          rows={4}
+          aria-describedby="pos-catalogue-hint"
+          value={catalogue}
+          onInput={(e) => setCatalogue(e.currentTarget.value)}
         />
-        <Field
-          label="Currency"
-          name="currency"
-          hint="ISO 4217 code, e.g. USD or EUR."
-          maxLength={3}
-          value={currency}
-          failure={failure}
-          onInput={(e) => setCurrency(e.currentTarget.value)}
-        />
-        <div class="field">
-          <label for="pos-catalogue">Catalogue (optional)</label>
-          <textarea
-            id="pos-catalogue"
-            name="catalogue"
-            rows={4}
-            aria-describedby="pos-catalogue-hint"
-            value={catalogue}
-            onInput={(e) => setCatalogue(e.currentTarget.value)}
-          />
-          <p id="pos-catalogue-hint" class="hint">
-            One item a line: Name = price, e.g. Espresso = 3.00. Without items the terminal has a keypad only.
-          </p>
-        </div>
-        <Field
-          label="Tip buttons (optional)"
-          name="tipPercents"
-          hint="Whole percents separated by commas; empty for no tip."
-          value={tips}
-          failure={failure}
-          onInput={(e) => setTips(e.currentTarget.value)}
-        />
-        <div class="dialog-actions">
-          <button type="button" class="button secondary" onClick={() => props.onClose()}>
-            Cancel
-          </button>
-          <button type="submit" class="button" disabled={create.busy}>
-            Create
-          </button>
-        </div>
-      </form>
-    </Dialog>
+        <p id="pos-catalogue-hint" class="hint">
+          One item a line: Name = price, e.g. Espresso = 3.00. Without items the terminal has a keypad only.
+        </p>
+      </div>
+      <Field
+        label="Tip buttons (optional)"
+        name="tipPercents"
+        hint="Whole percents separated by commas; empty for no tip."
+        value={tips}
+        failure={failure}
+        onInput={(e) => setTips(e.currentTarget.value)}
+      />
+    </FormDialog>
   );
 }

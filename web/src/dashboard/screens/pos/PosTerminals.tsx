@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../../kit/Dialog.js';
 import { Loaded } from '../../../kit/Loading.js';
 import { RoleNotice } from '../../../kit/RoleNotice.js';
 import { SecretDialog } from '../../../kit/SecretDialog.js';
+import { Table } from '../../../kit/Table.js';
 import { Time } from '../../../kit/Time.js';
 import { request, useLoad } from '../../../kit/request.js';
 import { CreateTerminalDialog } from './CreateTerminalDialog';
@@ -53,64 +54,54 @@ function TerminalList() {
       </div>
       <Loaded load={load}>
         {({ data }) => (
-          <div class="table-wrap">
-            <table>
-              <caption class="visually-hidden">Point-of-sale terminals</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Screen</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Catalogue</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">State</th>
-                  <th scope="col" class="actions">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.length === 0 && (
-                  <tr>
-                    <td colSpan={7} class="muted">
-                      No terminals yet.
-                    </td>
-                  </tr>
-                )}
-                {data.map((t) => (
-                  <tr key={t.id}>
-                    <td>{t.name}</td>
-                    <td>
+          <>
+            {data.length === 0 ? (
+              <p class="muted">No terminals yet.</p>
+            ) : (
+              <Table
+                label="Point-of-sale terminals"
+                rows={data}
+                rowKey={(t) => t.id}
+                columns={[
+                  { label: 'Name', cell: (t) => t.name },
+                  {
+                    label: 'Screen',
+                    cell: (t) => (
                       <a href={screenUrl(t.id)} class="mono">
                         /pos/{t.id}
                       </a>
-                    </td>
-                    <td class="mono">{t.keyPrefix}…</td>
-                    <td>
-                      {t.catalogue.length === 0
+                    ),
+                  },
+                  { label: 'Key', cell: (t) => <span class="mono">{t.keyPrefix}…</span> },
+                  {
+                    label: 'Catalogue',
+                    cell: (t) =>
+                      t.catalogue.length === 0
                         ? 'Keypad only'
                         : t.catalogue
                             .map((i) => `${i.name} ${showFiat(i.unitAmount, t.currency.slice('iso4217/'.length))}`)
-                            .join(', ')}
-                    </td>
-                    <td>
-                      <Time value={t.createdAt} />
-                    </td>
-                    <td>
-                      {t.revokedAt !== null ? <Badge tone="bad">revoked</Badge> : <Badge tone="good">active</Badge>}
-                    </td>
-                    <td class="actions">
-                      {t.revokedAt === null && (
+                            .join(', '),
+                  },
+                  { label: 'Created', cell: (t) => <Time value={t.createdAt} /> },
+                  {
+                    label: 'State',
+                    cell: (t) =>
+                      t.revokedAt !== null ? <Badge tone="bad">revoked</Badge> : <Badge tone="good">active</Badge>,
+                  },
+                  {
+                    label: 'Actions',
+                    hideLabel: true,
+                    cell: (t) =>
+                      t.revokedAt === null && (
                         <button type="button" class="button secondary small" onClick={() => setRevoking(t)}>
                           Revoke<span class="visually-hidden"> {t.name}</span>
                         </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                      ),
+                  },
+                ]}
+              />
+            )}
+          </>
         )}
       </Loaded>
       {creating && (
