@@ -46,7 +46,7 @@ describe('dashboard.balances browser', () => {
     await toLive(page);
     await page.locator(`tr[data-payout="${s.payouts.sent}"]`).waitFor();
     assert.equal(await page.locator('tr[data-payout]').count(), 3);
-    assert.match((await page.locator(`tr[data-payout="${s.payouts.final}"]`).innerText()) ?? '', /\tfinal\t/i);
+    assert.match((await page.locator(`tr[data-payout="${s.payouts.final}"]`).innerText()) ?? '', /\tPaid out\t/);
     await page.getByRole('region', { name: 'Fees owed' }).getByText('225000 minor units').first().waitFor();
     await d.capture(page, 'balances');
 

@@ -98,7 +98,7 @@ describe('dashboard.webhooks [browser]', function () {
     // The delivery log shows it with its attempt.
     await button(page, 'Refresh').click();
     const row = page.locator('tr[data-delivery]').first();
-    await row.getByText('delivered').waitFor();
+    await row.getByText('Delivered', { exact: true }).waitFor();
     await row.getByRole('button', { name: /^Attempts/ }).click();
     await page.getByText('HTTP 200').waitFor();
 
@@ -173,7 +173,7 @@ describe('dashboard.webhooks [browser]', function () {
       { intervalMs: 250 },
     );
     const failedRow = page.locator('tr[data-delivery]').first();
-    await failedRow.getByText('failed', { exact: true }).waitFor();
+    await failedRow.getByText('Failed', { exact: true }).waitFor();
     await failedRow.getByRole('button', { name: /^Attempts/ }).click();
     await page.getByText('HTTP 500').first().waitFor();
     await page.getByText('Response body (first 4 KB)').first().click();

@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import { Fragment, type ComponentChildren } from 'preact';
 
 export interface Column<T> {
   label: string;
@@ -22,6 +22,11 @@ export function Table<T>(props: {
   /** Attributes of a row (data-* for tests and scripts). */
   rowData?(row: T): Record<string, string>;
   open?(row: T): void;
+  /**
+   * What a row shows below itself when opened in place (a delivery's attempts): a full-width row, or a full card on a
+   * narrow screen. Null for a closed row.
+   */
+  detail?(row: T): ComponentChildren;
 }) {
   return (
     <div class="table-wrap" role="group" aria-label={props.label} tabIndex={0}>
@@ -36,23 +41,33 @@ export function Table<T>(props: {
           </tr>
         </thead>
         <tbody>
-          {props.rows.map((row) => (
-            <tr
-              key={props.rowKey(row)}
-              class={props.open ? 'clickable' : undefined}
-              {...props.rowData?.(row)}
-              onClick={(e) => {
-                if (!props.open || (e.target as Element).closest('a, button, input, select, summary, label')) return;
-                props.open(row);
-              }}
-            >
-              {props.columns.map((c) => (
-                <td key={c.label} data-label={c.hideLabel ? '' : c.label} class={c.num ? 'num' : undefined}>
-                  {c.cell(row)}
-                </td>
-              ))}
-            </tr>
-          ))}
+          {props.rows.map((row) => {
+            const detail = props.detail?.(row);
+            return (
+              <Fragment key={props.rowKey(row)}>
+                <tr
+                  class={props.open ? 'clickable' : undefined}
+                  {...props.rowData?.(row)}
+                  onClick={(e) => {
+                    if (!props.open || (e.target as Element).closest('a, button, input, select, summary, label'))
+                      return;
+                    props.open(row);
+                  }}
+                >
+                  {props.columns.map((c) => (
+                    <td key={c.label} data-label={c.hideLabel ? '' : c.label} class={c.num ? 'num' : undefined}>
+                      {c.cell(row)}
+                    </td>
+                  ))}
+                </tr>
+                {detail != null && detail !== false ? (
+                  <tr class="detail-row">
+                    <td colSpan={props.columns.length}>{detail}</td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
         </tbody>
       </table>
     </div>

@@ -18,7 +18,7 @@ import {
   type FeeBalances,
   type SettlementBalances,
 } from './parts/requests.js';
-import { Notice, StatusBadge } from '../../kit/Badge.js';
+import { Notice } from '../../kit/Badge.js';
 import { FieldError, FormError } from '../../kit/Field.js';
 import { Loaded } from '../../kit/Loading.js';
 import { Pager, useCursors } from '../../kit/Pager.js';
@@ -26,6 +26,7 @@ import { useAction, useLoad, type Load } from '../../kit/request.js';
 import { Table } from '../../kit/Table.js';
 import { Time } from '../../kit/Time.js';
 import { TokenAmount, chainName } from './parts/money.js';
+import { PayoutState } from './parts/PayoutState.js';
 
 export function Balances(props: { chains: DashboardChain[] }) {
   const { api, mode } = useDashboard();
@@ -119,13 +120,6 @@ function FeeCard(props: { chains: DashboardChain[]; load: Load<FeeBalances> }) {
   );
 }
 
-const STATE_TONE: Record<string, string> = {
-  planned: 'pending',
-  sent: 'processing',
-  final: 'settled',
-  failed: 'failed',
-};
-
 const payoutHref = (id: string) => `/dashboard/balances/payouts/${encodeURIComponent(id)}`;
 
 function PayoutsCard(props: { chains: DashboardChain[] }) {
@@ -153,7 +147,7 @@ function PayoutsCard(props: { chains: DashboardChain[] }) {
                 { label: 'Created', cell: (p) => <Time value={p.created_at} /> },
                 {
                   label: 'State',
-                  cell: (p) => <StatusBadge status={STATE_TONE[p.state] ?? p.state} label={p.state} />,
+                  cell: (p) => <PayoutState state={p.state} />,
                 },
                 { label: 'Network', cell: (p) => chainName(props.chains, p.chain_caip2) },
                 { label: 'Paid out', num: true, cell: (p) => <TokenAmount chains={props.chains} amount={p.net} /> },

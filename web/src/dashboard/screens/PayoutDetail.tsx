@@ -4,13 +4,16 @@
  */
 import type { DashboardChain } from '../config';
 import { useDashboard } from '../context';
-import { StatusBadge } from '../../kit/Badge.js';
 import { CopyButton } from '../../kit/CopyButton.js';
 import { Loaded } from '../../kit/Loading.js';
 import { useLoad } from '../../kit/request.js';
+import { Table } from '../../kit/Table.js';
 import { Time } from '../../kit/Time.js';
 import { getPayout } from './parts/requests.js';
 import { TokenAmount, chainName } from './parts/money.js';
+import { PayoutState } from './parts/PayoutState.js';
+
+const paymentHref = (id: string) => `/dashboard/payments/${encodeURIComponent(id)}`;
 
 const STATE_TEXT: Record<string, string> = {
   planned: 'Planned: written, not sent yet.',
@@ -20,7 +23,7 @@ const STATE_TEXT: Record<string, string> = {
 };
 
 export function PayoutDetail(props: { payoutId: string; chains: DashboardChain[] }) {
-  const { api, mode } = useDashboard();
+  const { api, mode, navigate } = useDashboard();
   const [load] = useLoad(() => getPayout(api, props.payoutId), [api, mode, props.payoutId]);
 
   return (
@@ -38,8 +41,7 @@ export function PayoutDetail(props: { payoutId: string; chains: DashboardChain[]
               <dl class="facts">
                 <dt>State</dt>
                 <dd>
-                  <StatusBadge status={payout.state === 'final' ? 'settled' : payout.state} label={payout.state} />{' '}
-                  <span class="muted">{STATE_TEXT[payout.state]}</span>
+                  <PayoutState state={payout.state} /> <span class="muted">{STATE_TEXT[payout.state]}</span>
                 </dd>
                 <dt>Network</dt>
                 <dd>{chainName(props.chains, payout.chain_caip2)}</dd>
@@ -88,44 +90,33 @@ export function PayoutDetail(props: { payoutId: string; chains: DashboardChain[]
               {payout.payments.length === 0 ? (
                 <p class="empty">None: a failed payout gives its payments back to the next one.</p>
               ) : (
-                <div class="table-wrap" tabIndex={0} role="group" aria-label="Payments covered table">
-                  <table class="table" aria-labelledby="payout-payments">
-                    <thead>
-                      <tr>
-                        <th scope="col">Payment</th>
-                        <th scope="col" class="num">
-                          Gross
-                        </th>
-                        <th scope="col" class="num">
-                          Fee
-                        </th>
-                        <th scope="col" class="num">
-                          Net
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {payout.payments.map((p) => (
-                        <tr key={p.payment_id}>
-                          <td>
-                            <a href={`/dashboard/payments/${encodeURIComponent(p.payment_id)}`}>
-                              <code>{p.payment_id}</code>
-                            </a>
-                          </td>
-                          <td class="num">
-                            <TokenAmount chains={props.chains} amount={p.gross} />
-                          </td>
-                          <td class="num">
-                            <TokenAmount chains={props.chains} amount={p.fee} />
-                          </td>
-                          <td class="num">
-                            <TokenAmount chains={props.chains} amount={p.net} />
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <Table
+                  label="Payments covered table"
+                  rows={payout.payments}
+                  rowKey={(p) => p.payment_id}
+                  rowData={(p) => ({ 'data-payment': p.payment_id })}
+                  open={(p) => navigate(paymentHref(p.payment_id))}
+                  columns={[
+                    {
+                      label: 'Payment',
+                      cell: (p) => (
+                        <a
+                          href={paymentHref(p.payment_id)}
+                          onClick={(e) => {
+                            if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                            e.preventDefault();
+                            navigate(paymentHref(p.payment_id));
+                          }}
+                        >
+                          <code>{p.payment_id}</code>
+                        </a>
+                      ),
+                    },
+                    { label: 'Gross', num: true, cell: (p) => <TokenAmount chains={props.chains} amount={p.gross} /> },
+                    { label: 'Fee', num: true, cell: (p) => <TokenAmount chains={props.chains} amount={p.fee} /> },
+                    { label: 'Net', num: true, cell: (p) => <TokenAmount chains={props.chains} amount={p.net} /> },
+                  ]}
+                />
               )}
             </div>
           </>

@@ -3,9 +3,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { useDashboard } from '../../context.js';
 import { Notice, StatusBadge } from '../../../kit/Badge.js';
 import { FormError, SelectField } from '../../../kit/Field.js';
-import { Loaded, Loading } from '../../../kit/Loading.js';
+import { Loaded } from '../../../kit/Loading.js';
 import { Pager, useCursors } from '../../../kit/Pager.js';
 import { loaded, request, useAction, useLoad } from '../../../kit/request.js';
+import { Table } from '../../../kit/Table.js';
 import { Time } from '../../../kit/Time.js';
 import {
   webhookDeliveryStatusValues as DELIVERY_STATUSES,
@@ -13,6 +14,7 @@ import {
 } from '../../../generated/dashboard.js';
 import { AttemptList } from '../parts/AttemptList.js';
 import { shortId } from '../parts/format.js';
+import { deliveryStatusFilterWord, deliveryStatusWord, deliveryTriggerWord } from '../parts/statusWords.js';
 import type { WebhookDelivery, WebhookDeliveryStatus, WebhookEventType } from '../parts/webhookTypes.js';
 
 export function DeliveryLog(props: {
@@ -56,6 +58,7 @@ export function DeliveryLog(props: {
   }, [pending, page]);
 
   const resetPaging = () => cursors.reset();
+  const toggle = (id: string) => setOpen(open === id ? null : id);
 
   return (
     <section class="card" aria-labelledby="deliveries-title">
@@ -78,6 +81,7 @@ export function DeliveryLog(props: {
           label="Status"
           value={status}
           options={DELIVERY_STATUSES}
+          labelOf={(v) => deliveryStatusFilterWord(v)}
           any="Any status"
           onChange={(v) => {
             setStatus(v);
@@ -101,31 +105,32 @@ export function DeliveryLog(props: {
           shown.data.length === 0 ? (
             <p class="empty">No delivery matches{status || eventType ? ' these filters' : ' yet'}.</p>
           ) : (
-            <div class="table-wrap">
-              <table class="table" aria-describedby="deliveries-title">
-                <thead>
-                  <tr>
-                    <th scope="col">Created</th>
-                    <th scope="col">Event</th>
-                    <th scope="col">Trigger</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" class="num">
-                      Attempts
-                    </th>
-                    <th scope="col">Delivery</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.data.map((d) => (
-                    <DeliveryRow
-                      key={d.id}
+            <Table
+              label="Deliveries"
+              rows={shown.data}
+              rowKey={(d) => d.id}
+              rowData={(d) => ({ 'data-delivery': d.id })}
+              open={(d) => toggle(d.id)}
+              detail={(d) => (open === d.id ? <DeliveryAttempts deliveryId={d.id} /> : null)}
+              columns={[
+                { label: 'Created', cell: (d) => <Time value={d.createdAt} /> },
+                { label: 'Event', cell: (d) => <code>{d.eventType}</code> },
+                { label: 'Trigger', cell: (d) => deliveryTriggerWord(d.trigger) },
+                {
+                  label: 'Status',
+                  cell: (d) => <StatusBadge status={d.status} label={deliveryStatusWord(d)} />,
+                },
+                { label: 'Attempts', num: true, cell: (d) => d.attemptCount },
+                { label: 'Delivery', cell: (d) => <code title={d.id}>{shortId(d.id)}</code> },
+                {
+                  label: 'Actions',
+                  hideLabel: true,
+                  cell: (d) => (
+                    <DeliveryActions
                       delivery={d}
                       canWrite={props.canWrite}
                       open={open === d.id}
-                      onToggle={() => setOpen(open === d.id ? null : d.id)}
+                      onToggle={() => toggle(d.id)}
                       onResent={(resent) => {
                         setNotice(`Delivery ${resent.id} created: the event is sent again.`);
                         resetPaging();
@@ -133,10 +138,10 @@ export function DeliveryLog(props: {
                         reload();
                       }}
                     />
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                  ),
+                },
+              ]}
+            />
           )
         }
       </Loaded>
@@ -145,7 +150,8 @@ export function DeliveryLog(props: {
   );
 }
 
-function DeliveryRow(props: {
+/** A delivery's buttons: its attempts shown or hidden in place, and a resend (its refusal shown beside it). */
+function DeliveryActions(props: {
   delivery: WebhookDelivery;
   canWrite: boolean;
   open: boolean;
@@ -154,84 +160,70 @@ function DeliveryRow(props: {
 }) {
   const { api } = useDashboard();
   const { delivery } = props;
-  const detailId = `delivery-${delivery.id}`;
-  const path = { params: { path: { deliveryId: delivery.id } } };
-  const [detail] = useLoad(
-    async () => (props.open ? request(api.GET('/v1/dashboard/webhook-deliveries/{deliveryId}', path)) : null),
-    [api, props.open, delivery.id],
-  );
   const resend = useAction(async () =>
-    props.onResent(await request(api.POST('/v1/dashboard/webhook-deliveries/{deliveryId}/resend', path))),
+    props.onResent(
+      await request(
+        api.POST('/v1/dashboard/webhook-deliveries/{deliveryId}/resend', {
+          params: { path: { deliveryId: delivery.id } },
+        }),
+      ),
+    ),
   );
-
   return (
     <>
-      <tr data-delivery={delivery.id}>
-        <td>
-          <Time value={delivery.createdAt} />
-        </td>
-        <td>
-          <code>{delivery.eventType}</code>
-        </td>
-        <td>{delivery.trigger}</td>
-        <td>
-          <StatusBadge status={delivery.status} />
-        </td>
-        <td class="num">{delivery.attemptCount}</td>
-        <td>
-          <code title={delivery.id}>{shortId(delivery.id)}</code>
-        </td>
-        <td class="row-actions">
-          <button
-            type="button"
-            class="button secondary small"
-            aria-expanded={props.open}
-            aria-controls={detailId}
-            onClick={props.onToggle}
-          >
-            {props.open ? 'Hide attempts' : 'Attempts'}
-            <span class="visually-hidden"> of delivery {delivery.id}</span>
+      <span class="row-actions">
+        <button
+          type="button"
+          class="button secondary small"
+          aria-expanded={props.open}
+          aria-controls={props.open ? attemptsId(delivery.id) : undefined}
+          onClick={props.onToggle}
+        >
+          {props.open ? 'Hide attempts' : 'Attempts'}
+          <span class="visually-hidden"> of delivery {delivery.id}</span>
+        </button>
+        {props.canWrite ? (
+          <button type="button" class="button secondary small" disabled={resend.busy} onClick={() => void resend.run()}>
+            Resend<span class="visually-hidden"> delivery {delivery.id}</span>
           </button>
-          {props.canWrite ? (
-            <button
-              type="button"
-              class="button secondary small"
-              disabled={resend.busy}
-              onClick={() => void resend.run()}
-            >
-              Resend<span class="visually-hidden"> delivery {delivery.id}</span>
-            </button>
-          ) : null}
-        </td>
-      </tr>
-      {props.open || resend.failure ? (
-        <tr id={detailId} class="detail-row">
-          <td colSpan={7}>
-            <FormError failure={resend.failure} />
-            {props.open ? (
-              <Loaded load={detail} what="attempts">
-                {(d) =>
-                  d ? (
-                    <div>
-                      <p class="muted">
-                        Event <code>{d.eventId}</code>, payment <code>{d.paymentId}</code>
-                        {d.nextAttemptAt !== null ? (
-                          <>
-                            , next attempt <Time value={d.nextAttemptAt} />
-                          </>
-                        ) : null}
-                      </p>
-                      <AttemptList attempts={d.attempts ?? []} pruned={d.attemptsPruned === true} />
-                    </div>
-                  ) : (
-                    <Loading what="attempts" />
-                  )
-                }
-              </Loaded>
-            ) : null}
-          </td>
-        </tr>
-      ) : null}
+        ) : null}
+      </span>
+      {resend.failure ? <FormError failure={resend.failure} /> : null}
     </>
+  );
+}
+
+const attemptsId = (deliveryId: string) => `delivery-${deliveryId}`;
+
+/** A delivery's event, payment, next attempt and attempts, read when the row is opened. */
+function DeliveryAttempts(props: { deliveryId: string }) {
+  const { api } = useDashboard();
+  const [detail] = useLoad(
+    () =>
+      request(
+        api.GET('/v1/dashboard/webhook-deliveries/{deliveryId}', {
+          params: { path: { deliveryId: props.deliveryId } },
+        }),
+      ),
+    [api, props.deliveryId],
+  );
+  return (
+    <div id={attemptsId(props.deliveryId)}>
+      <Loaded load={detail} what="attempts">
+        {(d) => (
+          <>
+            <p class="muted">
+              Event <code>{d.eventId}</code>, payment <code>{d.paymentId}</code>
+              {d.nextAttemptAt !== null ? (
+                <>
+                  , next attempt <Time value={d.nextAttemptAt} />
+                </>
+              ) : null}
+            </p>
+            <AttemptList attempts={d.attempts ?? []} pruned={d.attemptsPruned === true} />
+          </>
+        )}
+      </Loaded>
+    </div>
   );
 }
