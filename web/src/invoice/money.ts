@@ -1,4 +1,5 @@
 /** Fiat amounts of an invoice, exactly: minor-unit strings to and from text, never through floating point. */
+import { showFiat } from '../kit/amounts.js';
 
 /** The currency's minor-unit digits (USD 2, JPY 0), from the platform's ISO 4217 data. */
 export function minorDigits(code: string): number {
@@ -7,13 +8,12 @@ export function minorDigits(code: string): number {
   );
 }
 
-/** "90000", "USD" → "USD 900.00"; the whole part grouped by thousands. */
+/**
+ * "90000", "USD" → "$900.00": the one display rule of every page (kit/amounts.ts `showFiat`, docs/decisions.md §26.3),
+ * so the buyer's invoice reads as the merchant's dashboard does.
+ */
 export function formatMoney(value: string, code: string): string {
-  const digits = minorDigits(code);
-  const padded = value.padStart(digits + 1, '0');
-  const whole = padded.slice(0, padded.length - digits).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const fraction = digits === 0 ? '' : `.${padded.slice(padded.length - digits)}`;
-  return `${code} ${whole}${fraction}`;
+  return showFiat(value, code, minorDigits(code));
 }
 
 /** The whole amount as typed ("200", "200.5", "1,200.50") to minor units, or null when it is not an amount. */
@@ -28,9 +28,9 @@ export function parseMoney(text: string, code: string): string | null {
   return minor;
 }
 
-/** Minor units back to the plain text the amount field shows ("20000" → "200.00"). */
+/** Minor units back to the plain text the amount field shows ("20000" → "200.00"), every minor digit written. */
 export function plainMoney(value: string, code: string): string {
-  return formatMoney(value, code)
-    .slice(code.length + 1)
-    .replace(/,/g, '');
+  const digits = minorDigits(code);
+  const padded = value.padStart(digits + 1, '0');
+  return digits === 0 ? padded : `${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
 }
