@@ -16,10 +16,10 @@ import { PayoutState } from './parts/PayoutState.js';
 const paymentHref = (id: string) => `/dashboard/payments/${encodeURIComponent(id)}`;
 
 const STATE_TEXT: Record<string, string> = {
-  planned: 'Planned: written, not sent yet.',
-  sent: 'Sent: the transaction is on its way; it becomes final at the chain’s finality.',
-  final: 'Final: in a finalized block. The payments it covered are settled.',
-  failed: 'Failed: the chain refused it. Its payments stay owed and go into a later payout.',
+  planned: 'Written, not sent yet.',
+  sent: 'The transaction is on its way; it becomes final at the chain’s finality.',
+  final: 'In a finalized block. The payments it covered are settled.',
+  failed: 'The chain refused it. Its payments stay owed and go into a later payout.',
 };
 
 export function PayoutDetail(props: { payoutId: string; chains: DashboardChain[] }) {
