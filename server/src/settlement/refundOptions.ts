@@ -30,9 +30,13 @@ export async function refundOptions(
   const db = deps.db.knex;
   const entries = await listLedgerEntries(db, {
     paymentId: id,
-    kinds: ['payable', 'received', 'refunded', 'refund_released', 'refund_network_fee', 'refund_fee_released'],
+    kinds: ['payable', 'refunded', 'refund_released', 'refund_network_fee', 'refund_fee_released'],
   });
-  const received = sumOf(entries, 'received');
+  // A direct payment's `received` is at the merchant's own address: only collected settlement's is held here.
+  const received = sumOf(
+    await listLedgerEntries(db, { paymentId: id, kinds: ['received'], mode: 'collected' }),
+    'received',
+  );
   const sources: Source[] = [];
   const payable = entries.find((e) => e.kind === 'payable');
   const offer = (found: Source | null) => found && sources.push(found);
@@ -111,8 +115,7 @@ function servesAsset(deps: RefundPolicyDeps, chain: string, asset: string): bool
 }
 
 function sumOf(entries: LedgerEntry[], kind: LedgerKind): { asset: string; amount: bigint } | null {
-  // A direct payment's `received` is the merchant's own address: only collected settlement's is held here.
-  const of = entries.filter((e) => e.kind === kind && e.mode === 'collected');
+  const of = entries.filter((e) => e.kind === kind);
   if (of.length === 0) return null;
   return { asset: of[0]!.asset, amount: of.reduce((a, e) => a + e.amount, 0n) };
 }
