@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { Webhook } from '@paygate/webhook-verifier';
-import type { Database } from '@paygate/server';
 import { createMerchantAccount, type MerchantAccount } from '../helpers/fixtures.js';
 import { startReceiver, type Received, type Receiver } from '../helpers/receiver.js';
 import { expectJson, startHarness, type CallOptions, type Harness } from '../merchant/harness.js';
@@ -94,9 +93,7 @@ export interface DeliveryList {
 /** A public address for live-mode endpoints: tests resolve names to it and never let an attempt run. */
 export const PUBLIC_ADDRESS = '93.184.216.34';
 
-export async function startDashboard(
-  options: { db?: Database; config?: Record<string, string> } = {},
-): Promise<Dashboard> {
+export async function startDashboard(options: Parameters<typeof startHarness>[0] = {}): Promise<Dashboard> {
   const h = await startHarness(options);
   const receiver = await startReceiver();
   h.runtime.webhookOptions.attemptTimeoutMs = 300;

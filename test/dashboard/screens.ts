@@ -46,10 +46,20 @@ export interface ScreensHarness {
   close(): Promise<void>;
 }
 
-export async function startScreens(): Promise<ScreensHarness> {
+export async function startScreens(
+  options: {
+    config?: Record<string, string>;
+    chains?: NonNullable<Parameters<typeof startDashboard>[0]>['chains'];
+  } = {},
+): Promise<ScreensHarness> {
   const [d, browser] = await Promise.all([
     startDashboard({
-      config: { PAYGATE_WEBHOOK_ALLOW_LOOPBACK: 'true', PAYGATE_WEBHOOK_SOURCE_ADDRESSES: SOURCE_ADDRESSES.join(',') },
+      config: {
+        PAYGATE_WEBHOOK_ALLOW_LOOPBACK: 'true',
+        PAYGATE_WEBHOOK_SOURCE_ADDRESSES: SOURCE_ADDRESSES.join(','),
+        ...options.config,
+      },
+      chains: options.chains,
     }),
     launchChromium(),
   ]);

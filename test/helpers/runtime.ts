@@ -21,6 +21,8 @@ export async function testRuntime(
     clock?: TestClock;
     config?: Record<string, string>;
     signInGate?: RuntimeOptions['signInGate'];
+    /** The run's local chains, for a test that needs a chain's assets (none unless given). */
+    chains?: RuntimeOptions['chains'];
   } = {},
 ): Promise<Runtime> {
   const db = options.db ?? openDatabase('sqlite::memory:');
@@ -30,6 +32,7 @@ export async function testRuntime(
     logger: pino({ level: 'silent' }),
     now: (options.clock ?? testClock()).now,
     signInGate: options.signInGate,
+    ...(options.chains ? { chains: options.chains } : {}),
   });
   if (!options.db) {
     const close = runtime.close;

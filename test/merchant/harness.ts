@@ -31,12 +31,19 @@ export async function startHarness(
     config?: Record<string, string>;
     feeConfig?: unknown;
     signInGate?: RuntimeOptions['signInGate'];
+    chains?: RuntimeOptions['chains'];
   } = {},
 ): Promise<Harness> {
   const clock = testClock();
   // The clock stands still unless a test moves it, so no bucket would ever refill: limits are off unless asked for.
   const config = { PAYGATE_RATE_LIMIT_RPS: '1000000', PAYGATE_RATE_LIMIT_BURST: '1000000', ...options.config };
-  const runtime = await testRuntime({ db: options.db, clock, config, signInGate: options.signInGate });
+  const runtime = await testRuntime({
+    db: options.db,
+    clock,
+    config,
+    signInGate: options.signInGate,
+    chains: options.chains,
+  });
   const server = await listen(createApp({ runtime, validateResponses: true }));
   const account = await createMerchantAccount(runtime, { feeConfig: options.feeConfig });
   const call = (method: string, path: string, o: CallOptions = {}) => {

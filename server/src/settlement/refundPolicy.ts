@@ -30,7 +30,11 @@ export interface RefundPolicyDeps {
  * Who asks for a refund. `api_key`: a merchant API key, allowed to refund beyond the common case only when an owner
  * created it so (`canRefund`). `operator`: code in the server's own process (tests, tools): no HTTP surface reaches it.
  */
-export type RefundActor = { kind: 'api_key'; id: string; canRefund: boolean } | { kind: 'operator' };
+export type RefundActor =
+  | { kind: 'api_key'; id: string; canRefund: boolean }
+  /** A dashboard user; `canRefund` for an owner (the role that allows such keys). */
+  | { kind: 'user'; id: string; canRefund: boolean }
+  | { kind: 'operator' };
 
 export const OPERATOR: RefundActor = { kind: 'operator' };
 
@@ -55,6 +59,18 @@ export interface RefundRequest {
 export interface AllowedRefund {
   amount: bigint;
   networkFee: bigint;
+}
+
+/** The policy's amounts for one asset, in its minor units: what the dashboard shows before a refund is sent. */
+export function refundPolicyUnits(
+  deps: RefundPolicyDeps,
+  chain: string,
+  asset: string,
+): { minimum: bigint; networkFee: bigint; ownerAbove: bigint } {
+  const policy = deps.config.settlement.refunds;
+  const decimals = decimalsOf(deps, { chain, asset });
+  const units = (setting: AmountPerAsset) => payoutMinimumUnits(amountFor(setting, asset), decimals);
+  return { minimum: units(policy.minimum), networkFee: units(policy.networkFee), ownerAbove: units(policy.ownerAbove) };
 }
 
 /** Refused past this many refunds; refunds that ended unused (never sent) are not counted. */
@@ -103,6 +119,13 @@ export async function checkRefundPolicy(
 
   const ownerAbove = units(policy.ownerAbove);
   const needsOwner = req.destination === null || amount > ownerAbove;
+  if (needsOwner && req.actor.kind === 'user' && !req.actor.canRefund)
+    throw new ApiError(
+      'forbidden',
+      req.destination === null
+        ? `A refund through a claim link sends the merchant's money to an address its holder chooses: only an owner may send it. You may refund to the paying wallet, up to ${ownerAbove} minor units.`
+        : `A refund of more than ${ownerAbove} minor units of ${req.asset} needs an owner.`,
+    );
   if (needsOwner && req.actor.kind === 'api_key' && !req.actor.canRefund)
     throw new ApiError(
       'forbidden',
@@ -140,10 +163,10 @@ export async function checkExcessRefundPolicy(
       req.asked ? { param: 'amount' } : undefined,
     );
   const ownerAbove = units(policy.ownerAbove);
-  if ((req.destination === null || req.amount > ownerAbove) && req.actor.kind === 'api_key' && !req.actor.canRefund)
+  if ((req.destination === null || req.amount > ownerAbove) && req.actor.kind !== 'operator' && !req.actor.canRefund)
     throw new ApiError(
       'forbidden',
-      `A refund of an excess ${req.destination === null ? 'through a claim link' : `of more than ${ownerAbove} minor units`} needs an API key an owner created in the dashboard with refunds allowed (canRefund); this key (${req.actor.id}) has not.`,
+      `A refund of an excess ${req.destination === null ? 'through a claim link' : `of more than ${ownerAbove} minor units`} ${req.actor.kind === 'user' ? 'needs an owner' : `needs an API key an owner created in the dashboard with refunds allowed (canRefund); this key (${req.actor.id}) has not`}.`,
     );
 }
 

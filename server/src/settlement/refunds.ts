@@ -468,7 +468,11 @@ async function refundableAmount(
 }
 
 /** The account that signed a wallet's confirm of the payment, on the refund's chain; null for a plain transfer. */
-async function payingWallet(trx: Knex.Transaction, paymentId: string, chain: string): Promise<string | null> {
+export async function payingWallet(
+  trx: Knex | Knex.Transaction,
+  paymentId: string,
+  chain: string,
+): Promise<string | null> {
   const claim = await findClaimOfPayment(trx, paymentId);
   if (!claim || claim.chain !== chain || !claim.account.startsWith(`${chain}:`)) return null;
   return claim.account.slice(chain.length + 1);

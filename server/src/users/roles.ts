@@ -74,6 +74,10 @@ export const OPERATION_ROLES: Record<OperationId, Access> = {
   getPaymentTimeline: 'viewer',
   cancelDashboardPayment: 'developer',
   refundDashboardPayment: 'developer',
+  // Who may send which on-chain refund is the refund policy's (an owner for a claim link or a large amount).
+  getDashboardRefundOptions: 'viewer',
+  sendDashboardRefund: 'developer',
+  cancelDashboardRefund: 'developer',
   simulateDashboardPayment: 'developer',
   createDashboardTestPayment: 'developer',
   listApiKeys: 'developer',

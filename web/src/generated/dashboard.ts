@@ -564,6 +564,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/payments/{paymentId}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a payment can be refunded
+         * @description What the payment page needs before offering a refund: whether the payment is refunded on chain (Paygate holds its
+         *     money) or only recorded (direct settlement), what each on-chain refund may send now, its minimum, its network fee
+         *     and where it goes, and what reached the payment's deposit address with the state of its refund (a partly paid
+         *     payment). For a payment of the request's mode; another merchant's, the other mode's or an unknown id answers
+         *     `404 payment_not_found`.
+         */
+        get: operations["getDashboardRefundOptions"];
+        put?: never;
+        /**
+         * Send an on-chain refund
+         * @description The merchant API's `refundPayment` for a payment Paygate holds money of (collected settlement, or an excess),
+         *     with the same rules, checks and answers: full (no `amount`) or partial, from the payment or (`source: excess`) from
+         *     what the buyer sent beyond it, to the paying wallet or through a one-time claim link shown once in
+         *     `refund.claim_url`, at least the operator's minimum, with the network fee charged to the merchant. **Who may send
+         *     it:** a developer may refund to the paying wallet up to the operator's threshold; a refund through a claim link or
+         *     above the threshold needs an owner (`403 forbidden` otherwise), as the merchant API needs a key an owner allowed.
+         *     A payment of direct settlement is refused with `400 params_validation` (`param: amount` or `source`) when asked
+         *     for an amount or the excess, and otherwise recorded as `refundDashboardPayment` does. Send an `Idempotency-Key`
+         *     (one per refund the user means to make) so that a retry after a lost answer replays it instead of refunding twice.
+         */
+        post: operations["sendDashboardRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard/refunds/{refundId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an unclaimed refund link
+         * @description The merchant API's `cancelRefund`, for a refund of the request's mode: withdraws a claim link the buyer has not
+         *     used. The refund ends `cancelled` and is never sent; its amount (and its network fee) is back at once. Only a
+         *     refund in `awaiting_claim` can be cancelled (`409 invalid_state` otherwise); an unknown id, another merchant's or
+         *     the other mode's answers `404 invalid_params`.
+         */
+        post: operations["cancelDashboardRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard/payments/{paymentId}/simulate": {
         parameters: {
             query?: never;
@@ -2826,6 +2885,81 @@ export interface components {
             source?: "payment" | "excess";
         };
         /**
+         * RefundOptions
+         * @description How a payment can be refunded from the dashboard, and what it received, so that the payment page offers only what
+         *     the API accepts and says what a refund costs before it is sent. It describes the rules, it does not promise the
+         *     refund: a payout planned in between, or another refund, can still make `sendDashboardRefund` refuse it with the
+         *     API's own message.
+         */
+        RefundOptions: {
+            /**
+             * @description `onchain`: Paygate holds money of this payment (collected settlement, or an excess at its deposit address) and
+             *     sends refunds with `sendDashboardRefund`, one per `sources` entry with something left. `record`: the buyer paid
+             *     your own address (direct settlement) and a succeeded payment not yet refunded can only be recorded as refunded
+             *     with `refundDashboardPayment`. `none`: nothing can be refunded now.
+             * @enum {string}
+             */
+            how: "onchain" | "record" | "none";
+            /**
+             * @description What reached the payment's deposit address (collected settlement), counted transfers only, in the asset they
+             *     arrived in; null when nothing did (or the payment was paid to your own address). A payment that ended unpaid
+             *     with `received` set was partly paid: that money is the buyer's and is refunded from `sources`' `excess`.
+             */
+            received: components["schemas"]["MoneyAmount"] | null;
+            /**
+             * @description For money the payment holds for the buyer (an excess, or what a partly paid payment received): `to_refund`
+             *     while some of it is left and no refund of it is on its way, `refunding` while a refund is awaiting its claim or
+             *     being sent, `refunded` once none is left and every refund of it is final; `none` when the payment holds no
+             *     such money.
+             * @enum {string}
+             */
+            refund_state: "none" | "to_refund" | "refunding" | "refunded";
+            /** @description What each kind of on-chain refund may send now (empty unless `how` is `onchain`). */
+            sources: {
+                /**
+                 * @description The `source` to send with `sendDashboardRefund`.
+                 * @enum {string}
+                 */
+                source: "payment" | "excess";
+                /**
+                 * @description The most a refund of this source can send now: what is left of it less the network fee (so a refund
+                 *     without `amount` sends exactly this). `0` when nothing is left.
+                 */
+                left: components["schemas"]["MoneyAmount"];
+                /** @description The smallest refund the operator sends of this asset (`PAYGATE_REFUND_MINIMUM`). */
+                minimum: components["schemas"]["MoneyAmount"];
+                /** @description What each refund of this source costs you, charged with it (`0` for an excess, the buyer's money). */
+                network_fee: components["schemas"]["MoneyAmount"];
+                /**
+                 * @description `paying_wallet`: the refund goes to the account that signed the payment. `claim_link`: the answer carries a
+                 *     one-time link for the buyer (shown once), who enters an address.
+                 * @enum {string}
+                 */
+                destination: "paying_wallet" | "claim_link";
+                /** @description A refund of more than this, or any refund through a claim link, may be sent only by an owner. */
+                owner_above: components["schemas"]["MoneyAmount"];
+            }[];
+        };
+        /**
+         * RefundPaymentResponse
+         * @description The payment with its `refunded` stage, and, for a payment settled in collected mode, the refund this call created.
+         */
+        RefundPaymentResponse: components["schemas"]["PaymentSnapshot"] & {
+            /**
+             * @description The on-chain refund this call created (collected mode), with its claim link when the buyer must enter an
+             *     address; absent for a refund recorded off-platform.
+             */
+            refund?: components["schemas"]["OnchainRefund"] & {
+                /**
+                 * @description The one-time link to hand the buyer (`<base URL>/refund#<token>`), or `null` when the refund goes to
+                 *     the paying wallet. **Shown once:** only its hash is stored, so it cannot be read again; a lost link
+                 *     cannot be recovered.
+                 * @example https://pay.example/refund#Vt3d2Q8rQk1n0m2aQ6hB7cYpLx5sT9wZ4eR1uI0oPj8
+                 */
+                claim_url: string | null;
+            };
+        };
+        /**
          * SimulatePaymentRequest
          * @description The state to move the test payment to, one step at a time.
          */
@@ -4099,6 +4233,22 @@ export interface components {
             };
         };
         /**
+         * @description The request breaks a rule. Codes:
+         *     - `params_validation`: the path `id` is longer than 128 characters (a shorter id that names no payment, whatever
+         *       its form, is `404 payment_not_found`).
+         *     - `invalid_params`: the request cannot be read (for example an unknown query parameter).
+         *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+         *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+         */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
          * @description The request breaks a rule; nothing changed. Codes:
          *     - `params_validation`: the body breaks the schema or a rule of `CreatePaymentLinkRequest` /
          *       `UpdatePaymentLinkRequest` (both `amount` and a range, neither, `minAmount` above `maxAmount`, line items that do
@@ -4404,6 +4554,30 @@ export interface components {
          * @example whd_9KpL4oM68M7ljTWNy1jEtPD7
          */
         TimelineStartingAfter: components["schemas"]["WebhookDeliveryId"];
+        /**
+         * @description Makes the refund safe to retry: the same mechanism as `createPayment`'s key. Send a unique value per refund you
+         *     mean to make (a UUID v4 is ideal), 1 to 255 printable ASCII characters, and send the **same** value when you retry
+         *     after a timeout or a network error, so that a retried partial refund is not made twice.
+         *
+         *     - Keys are kept for 24 hours, per merchant and mode, and share one space with `createPayment`'s keys.
+         *     - Same key, same payment and same body: no second refund is made; the stored answer is returned with the same
+         *       status (`200`) and body (the payment as it was then, and the same `refund`, claim link included), plus the
+         *       header `Idempotent-Replayed: true`.
+         *     - Same key with another payment or another body (or a key used for `createPayment`), or a request with the same
+         *       key still in progress: `409 idempotency_conflict`.
+         *     - Only a made refund is stored. A refused request (validation, a `409`, authentication, rate limit) stores
+         *       nothing, so you may fix it and retry with the same key.
+         *     - Non-ASCII or control characters: `400 header_not_ascii`; a value longer than 255 characters:
+         *       `400 params_validation`.
+         * @example 0b9a5c44-6f1e-4d8b-a7c3-2e5f9d1b3a60
+         */
+        RefundIdempotencyKey: string;
+        /**
+         * @description The refund's id (`rfd_…`, a `refunded.refunds[].refund_id`). Opaque: an id that names no refund of the request's
+         *     merchant and mode is `404 invalid_params`; one over 128 characters `400 params_validation`.
+         * @example rfd_5Lq2Xw8ZnR4tV7bY3cJd
+         */
+        RefundIdPath: string;
         /**
          * @description A cursor: the links after this one in the list order (older ones); pass the previous page's `nextCursor`. An id
          *     that names no link of the caller's merchant and mode is `404 invalid_params`.
@@ -5994,6 +6168,228 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDashboardRefundOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+                 *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                paymentId: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment's refund options. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundOptions"];
+                };
+            };
+            400: components["responses"]["PaymentBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["PaymentNotFound"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendDashboardRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+                /**
+                 * @description Makes the refund safe to retry: the same mechanism as `createPayment`'s key. Send a unique value per refund you
+                 *     mean to make (a UUID v4 is ideal), 1 to 255 printable ASCII characters, and send the **same** value when you retry
+                 *     after a timeout or a network error, so that a retried partial refund is not made twice.
+                 *
+                 *     - Keys are kept for 24 hours, per merchant and mode, and share one space with `createPayment`'s keys.
+                 *     - Same key, same payment and same body: no second refund is made; the stored answer is returned with the same
+                 *       status (`200`) and body (the payment as it was then, and the same `refund`, claim link included), plus the
+                 *       header `Idempotent-Replayed: true`.
+                 *     - Same key with another payment or another body (or a key used for `createPayment`), or a request with the same
+                 *       key still in progress: `409 idempotency_conflict`.
+                 *     - Only a made refund is stored. A refused request (validation, a `409`, authentication, rate limit) stores
+                 *       nothing, so you may fix it and retry with the same key.
+                 *     - Non-ASCII or control characters: `400 header_not_ascii`; a value longer than 255 characters:
+                 *       `400 params_validation`.
+                 * @example 0b9a5c44-6f1e-4d8b-a7c3-2e5f9d1b3a60
+                 */
+                "Idempotency-Key"?: components["parameters"]["RefundIdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The payment id. Opaque: an id that names no payment visible to the request (unknown, another merchant's, or of
+                 *     the other mode) is `404 payment_not_found`; only an id over 128 characters is refused with `400
+                 *     params_validation`.
+                 * @example pay_7Qz3kP9xWm2LrT8vN4bY6cJd
+                 */
+                paymentId: components["parameters"]["PaymentIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefundPaymentRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The payment, with `refunded` set, and the refund this call created (`refund`, its claim link shown once); or,
+             *     for a repeated `Idempotency-Key` with the same payment and body, the stored answer of the first request.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundPaymentResponse"];
+                };
+            };
+            400: components["responses"]["PaymentBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["PaymentNotFound"];
+            /**
+             * @description The payment cannot be refunded now, as the merchant API's `refundPayment` answers: `payment_not_succeeded`,
+             *     `already_refunded`, `invalid_state` (the amount and its fee exceed what is left or the unpaid balance, a payout
+             *     holds the payment, the limit of refunds per payment, no excess left) or `idempotency_conflict`.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelDashboardRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path: {
+                /**
+                 * @description The refund's id (`rfd_…`, a `refunded.refunds[].refund_id`). Opaque: an id that names no refund of the request's
+                 *     merchant and mode is `404 invalid_params`; one over 128 characters `400 params_validation`.
+                 * @example rfd_5Lq2Xw8ZnR4tV7bY3cJd
+                 */
+                refundId: components["parameters"]["RefundIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund, now `cancelled`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnchainRefund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["NotFound"];
+            /** @description `invalid_state`: the refund is not awaiting a claim (the buyer entered an address, or it ended). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             429: components["responses"]["RateLimited-2"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8749,6 +9145,10 @@ export const webhookDeliveryTriggerValues: ReadonlyArray<FlattenedDeepRequired<c
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]> = ["pending", "delivered", "failed"];
 export const paymentTimelineEntryKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineEntry"]["kind"]> = ["transition", "event"];
 export const refundPaymentRequestSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundPaymentRequest"]["source"]> = ["payment", "excess"];
+export const refundOptionsHowValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundOptions"]["how"]> = ["onchain", "record", "none"];
+export const refundOptionsRefund_stateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundOptions"]["refund_state"]> = ["none", "to_refund", "refunding", "refunded"];
+export const refundOptionsSourcesSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundOptions"]["sources"]["source"]> = ["payment", "excess"];
+export const refundOptionsSourcesDestinationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RefundOptions"]["sources"]["destination"]> = ["paying_wallet", "claim_link"];
 export const simulatePaymentRequestToValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SimulatePaymentRequest"]["to"]> = ["processing", "succeeded", "failed", "expired", "cancelled", "settled"];
 export const merchantPaymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MerchantPaymentStatus"]> = ["pending", "processing", "succeeded", "failed", "expired"];
 export const paymentLinkStateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentLinkState"]> = ["active", "deactivated", "expired", "used_up"];

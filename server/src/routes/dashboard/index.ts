@@ -58,6 +58,7 @@ import { updateSettingsHandler } from './updateSettings.js';
 import { updateWebhookEndpointHandler } from './updateWebhookEndpoint.js';
 
 import { dashboardPaymentLinkHandlers } from './dashboardLinks.js';
+import { dashboardRefundHandlers } from './dashboardRefunds.js';
 /**
  * The dashboard API, by operation (http/operations.ts): sign-in, sessions and two-factor authentication; the
  * overview, payments, API keys and settings of the merchant; the webhook endpoint of the request's mode and its
@@ -98,6 +99,7 @@ export function dashboardRouter(deps: DashboardRouterDeps): RequestHandler {
     getPaymentTimeline: getPaymentTimelineHandler(deps),
     cancelDashboardPayment: cancelDashboardPaymentHandler(deps),
     refundDashboardPayment: refundDashboardPaymentHandler(deps),
+    ...dashboardRefundHandlers(deps),
     simulateDashboardPayment: simulateDashboardPaymentHandler(deps),
     createDashboardTestPayment: createDashboardTestPaymentHandler(deps),
 

@@ -59,7 +59,8 @@ function UnpaidCard(props: { chains: DashboardChain[]; load: Load<SettlementBala
       <h2 id="unpaid-title">Owed to you</h2>
       <p class="muted">
         Collected mode: payments received at the operator's addresses, net of fees, not paid out yet. They are paid out
-        on the operator's schedule.
+        on the operator's schedule. Money a partly paid or overpaid payment received is the buyer's, not counted here:
+        its payment's page shows it and refunds it.
       </p>
       <Loaded load={props.load} what="balances">
         {(data) =>

@@ -13,7 +13,7 @@ export function chainName(chains: DashboardChain[], caip2: string): string {
   return chains.find((c) => c.caip2 === caip2)?.name ?? caip2;
 }
 
-function assetInfo(chains: DashboardChain[], asset: string | null) {
+export function assetInfo(chains: DashboardChain[], asset: string | null) {
   if (asset === null) return null;
   for (const chain of chains) {
     const found = chain.assets?.find((a) => a.caip19 === asset);

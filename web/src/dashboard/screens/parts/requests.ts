@@ -84,6 +84,25 @@ export const cancelPayment = (api: DashboardClient, paymentId: string, reason: s
 export const refundPayment = (api: DashboardClient, paymentId: string, reason: string) =>
   request(api.POST('/v1/dashboard/payments/{paymentId}/refund', { ...path(paymentId), body: reasonBody(reason) }));
 
+export type RefundOptions = Schemas['RefundOptions'];
+export type RefundRequest = Schemas['RefundPaymentRequest'];
+export type RefundAnswer = Schemas['RefundPaymentResponse'];
+
+export const getRefundOptions = (api: DashboardClient, paymentId: string) =>
+  request(api.GET('/v1/dashboard/payments/{paymentId}/refunds', path(paymentId)));
+
+/** One key per refund the user means to send: a retry of the same submit replays it, never refunds twice. */
+export const sendRefund = (api: DashboardClient, paymentId: string, body: RefundRequest, idempotencyKey: string) =>
+  request(
+    api.POST('/v1/dashboard/payments/{paymentId}/refunds', {
+      params: { path: { paymentId }, header: { 'Idempotency-Key': idempotencyKey } },
+      body,
+    }),
+  );
+
+export const cancelRefund = (api: DashboardClient, refundId: string) =>
+  request(api.POST('/v1/dashboard/refunds/{refundId}/cancel', { params: { path: { refundId } } }));
+
 export const simulatePayment = (api: DashboardClient, paymentId: string, to: SimulateTarget) =>
   request(api.POST('/v1/dashboard/payments/{paymentId}/simulate', { ...path(paymentId), body: { to } }));
 

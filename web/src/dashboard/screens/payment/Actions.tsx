@@ -1,4 +1,7 @@
-/** What the role may do to a payment: cancel, record a refund, and in test mode the simulator's steps. */
+/**
+ * What the role may do to a payment: cancel, record a refund (only where the API takes only a record: Paygate holds
+ * none of its money; on-chain refunds are in Refunds.tsx), and in test mode the simulator's steps.
+ */
 import { useId, useState } from 'preact/hooks';
 import { useDashboard } from '../../context.js';
 import { Dialog } from '../../../kit/Dialog.js';
@@ -29,7 +32,12 @@ export function simulatorSteps(payment: PaymentSnapshot): SimulateTarget[] {
   }
 }
 
-export function Actions(props: { payment: PaymentSnapshot; onDone(what: string, next: PaymentSnapshot): void }) {
+export function Actions(props: {
+  payment: PaymentSnapshot;
+  /** The server's refund options say the payment can only be recorded as refunded (direct settlement). */
+  recordsRefunds: boolean;
+  onDone(what: string, next: PaymentSnapshot): void;
+}) {
   const { api, mode, role } = useDashboard();
   const { payment } = props;
   const paymentId = payment.payment_id;
@@ -40,7 +48,7 @@ export function Actions(props: { payment: PaymentSnapshot; onDone(what: string, 
   );
   const steps = mode === 'test' && canAct ? simulatorSteps(payment) : [];
   const canCancel = canAct && payment.status === 'requires_action';
-  const canRefund = canAct && payment.status === 'succeeded' && payment.refunded === null;
+  const canRefund = canAct && props.recordsRefunds && payment.status === 'succeeded' && payment.refunded === null;
   if (!canCancel && !canRefund && steps.length === 0) return null;
   const closeWith = (what: string) => (next: PaymentSnapshot) => {
     setDialog(null);
