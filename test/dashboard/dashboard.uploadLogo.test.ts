@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createKey } from '../../server/src/accounts/index.js';
+import { listAudit } from '../../server/src/audit/auditLog.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { expectError, expectJson, startDashboard, type Dashboard, type Merchant } from './harness.js';
 import { jpegLogo, pngLogo, SECRET, SVG_LOGO, webpLogo } from './logoFiles.js';
@@ -114,6 +115,13 @@ describeEachDatabase('dashboard.uploadLogo', (get) => {
     assert.equal((await expectJson<Settings>(await remove(), 200)).iconUrl, null, 'removing none is no error');
     assert.equal((await served('/logos/../../etc/passwd')).status, 404);
     assert.equal((await served(iconUrl!.replace('.png', '.webp'))).status, 404, 'the extension is the type’s');
+    const audit = await listAudit(d.harness.runtime, m.account.merchantId, { limit: 100 });
+    const logged = audit.data.filter((e) => e.action === 'uploadLogo' || e.action === 'removeLogo');
+    assert.ok(
+      logged.some((e) => e.action === 'uploadLogo' && e.details?.iconUrl === iconUrl && e.mode === null),
+      'the upload is audited merchant-wide with its URL',
+    );
+    assert.ok(logged.some((e) => e.action === 'removeLogo'));
   });
 
   it('uploadLogo and removeLogo are the owner’s: an API key (developer) is refused', async () => {
