@@ -18,6 +18,7 @@ import { refundPageRouter } from './routes/refundPage/index.js';
 import { posPageRouter } from './routes/posPage/index.js';
 import { linkPageRouter } from './routes/linkPage/index.js';
 import { invoicePageRouter } from './routes/invoicePage/index.js';
+import { logosRouter } from './routes/logos/index.js';
 import { dashboardRouter } from './routes/dashboard/index.js';
 import { dashboardAppRouter } from './routes/dashboardApp/index.js';
 import { devRouter } from './routes/dev/index.js';
@@ -100,6 +101,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(linkPageRouter(runtime, deps.webDir));
   // An invoice's printable page with its Pay button (§30.11).
   app.use(invoicePageRouter(deps.webDir));
+  // Merchants' uploaded logos (§26.23), on this origin so the checkout's CSP (img-src 'self') shows them.
+  app.use(logosRouter(runtime));
 
   app.use(notFoundHandler);
   app.use(errorHandler(runtime.logger));

@@ -28,7 +28,6 @@ describeEachDatabase('accounts.keyWithMerchant', (get) => {
       await createMerchant(deps, {
         partnerId,
         name: 'Join merchant',
-        iconUrl: 'https://shop.example/icon.png',
         feeConfig: DEMO_FEE_CONFIG,
         settlementAddresses: { 'eip155:31337': EVM },
         collectData: true,

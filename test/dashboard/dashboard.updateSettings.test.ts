@@ -4,6 +4,7 @@ import { listAudit } from '../../server/src/audit/auditLog.js';
 import { createKey } from '../../server/src/accounts/index.js';
 import { authenticateMerchant } from '../../server/src/http/merchantAuth.js';
 import { expectError, expectJson, startDashboard, type Dashboard, type Merchant } from './harness.js';
+import { pngLogo } from './logoFiles.js';
 import { callAs, createPerson, sessionFor, type SignedIn } from './people.js';
 
 const BASE = 'eip155:8453';
@@ -30,7 +31,7 @@ describeEachDatabase('dashboard.updateSettings', (get) => {
     const answer = await expectJson(
       await update({
         name: '  Acme Shop ',
-        iconUrl: 'https://shop.example.com/icon.png',
+        iconUrl: null,
         settlementAddresses: { [BASE]: ADDRESS },
         collectData: true,
         requireTwoFactor: false,
@@ -39,7 +40,7 @@ describeEachDatabase('dashboard.updateSettings', (get) => {
     );
     const expected = {
       name: 'Acme Shop',
-      iconUrl: 'https://shop.example.com/icon.png',
+      iconUrl: null,
       settlementAddresses: { [BASE]: ADDRESS },
       collectData: true,
       requireTwoFactor: false,
@@ -60,6 +61,8 @@ describeEachDatabase('dashboard.updateSettings', (get) => {
       [{ name: '   ' }, 'name'],
       [{ name: 'a\u0001b' }, 'name'],
       [{ iconUrl: 'ftp://example.com/i.png' }, 'iconUrl'],
+      // A remote logo was accepted and never shown (the checkout loads no other origin): a logo is uploaded now.
+      [{ iconUrl: 'https://shop.example.com/icon.png' }, 'iconUrl'],
       [{ name: 'After', settlementAddresses: { [BASE]: '0xnothex' } }, `settlementAddresses.${BASE}`],
       [{ settlementAddresses: { 'cosmos:cosmoshub-4': 'cosmos1xyz' } }, 'settlementAddresses.cosmos:cosmoshub-4'],
       [{ settlementAddresses: { [BASE]: 5 } }, `settlementAddresses.${BASE}`],
@@ -141,15 +144,26 @@ describeEachDatabase('dashboard.updateSettings', (get) => {
     assert.deepEqual(after.merchant.settlement_addresses, { [BASE]: ADDRESS });
   });
 
-  it('updateSettings: the checkout shows the new name and icon', async () => {
+  it('updateSettings: the checkout shows the new name, and iconUrl null removes the uploaded logo', async () => {
     const id = await m.createPayment();
-    await expectJson(await update({ name: 'Checkout Name', iconUrl: 'https://shop.example.com/new.png' }), 200);
+    const logo = await callAs(d.harness, owner, 'PUT', '/v1/dashboard/settings/logo', {
+      body: { image: pngLogo().toString('base64') },
+      merchantId: m.account.merchantId,
+    });
+    const { iconUrl } = await expectJson<{ iconUrl: string }>(logo, 200);
+    await expectJson(await update({ name: 'Checkout Name' }), 200);
     const wallet = await createKey(d.harness.runtime, { kind: 'wallet', mode: 'test' });
-    const info = await expectJson<{ merchant: { name: string; iconUrl: string | null } }>(
-      await fetch(`${d.harness.server.url}/v1/gateway/payment/${id}`, { headers: { 'Api-Key': wallet.secret } }),
-      200,
-    );
-    assert.deepEqual(info.merchant, { name: 'Checkout Name', iconUrl: 'https://shop.example.com/new.png' });
+    const merchantInfo = async () =>
+      (
+        await expectJson<{ merchant: { name: string; iconUrl: string | null } }>(
+          await fetch(`${d.harness.server.url}/v1/gateway/payment/${id}`, { headers: { 'Api-Key': wallet.secret } }),
+          200,
+        )
+      ).merchant;
+    assert.deepEqual(await merchantInfo(), { name: 'Checkout Name', iconUrl });
+    await expectJson(await update({ iconUrl: null }), 200);
+    assert.deepEqual(await merchantInfo(), { name: 'Checkout Name', iconUrl: null });
+    assert.equal((await fetch(`${d.harness.server.url}${iconUrl}`)).status, 404, 'the removed logo is not served');
   });
   it('updateSettings requireTwoFactor: members without two-factor authentication are then held at enrolment', async () => {
     await expectJson(await update({ requireTwoFactor: true }), 200);

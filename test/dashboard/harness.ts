@@ -185,7 +185,7 @@ export async function onlyDelivery(m: Merchant, live = false): Promise<Delivery>
 /** Every operation of the dashboard contract, for checks that apply to all of them. */
 export interface Operation {
   name: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: (deliveryId: string) => string;
   body?: unknown;
   /** Whether the operation takes a JSON body (so 413 and 415 apply). */

@@ -1,5 +1,6 @@
 /** The merchant-data operations of the dashboard (overview, payments, keys, settings, sources), for checks on all. */
 import type { Operation } from './harness.js';
+import { pngLogo } from './logoFiles.js';
 
 export const UNKNOWN_PAYMENT = 'pay_AAAAAAAAAAAAAAAAAAAAAAAA';
 export const UNKNOWN_KEY = 'key_AAAAAAAAAAAAAAAA';
@@ -81,6 +82,14 @@ export const merchantDataOperations: Operation[] = [
     body: { collectData: false },
     hasBody: true,
   },
+  {
+    name: 'uploadLogo',
+    method: 'PUT',
+    path: () => '/v1/dashboard/settings/logo',
+    body: { image: pngLogo().toString('base64') },
+    hasBody: true,
+  },
+  { name: 'removeLogo', method: 'DELETE', path: () => '/v1/dashboard/settings/logo', hasBody: false },
   { name: 'getWebhookSources', method: 'GET', path: () => '/v1/dashboard/webhook-sources', hasBody: false },
   { name: 'getDashboardSettlementBalances', method: 'GET', path: () => '/v1/dashboard/balances', hasBody: false },
   { name: 'listDashboardPayouts', method: 'GET', path: () => '/v1/dashboard/payouts', hasBody: false },

@@ -20,6 +20,8 @@ import {
 import { paymentTransaction } from '../../server/src/chains/solana/transfer.js';
 import { verifyOption } from '../../server/src/checkout/optionToken.js';
 import { SOLANA_PAY_SEARCH_TASK, solanaPayLink } from '../../server/src/checkout/solanaPay.js';
+import { removeMerchantLogo, setMerchantLogo } from '../../server/src/accounts/logo.js';
+import { jpegLogo, pngLogo } from '../dashboard/logoFiles.js';
 import { solanaTransactionOf } from '../helpers/wait.js';
 import { startCheckoutHarness, type CheckoutHarness, type StatusAnswer } from './checkout.js';
 import { expectError, expectJson } from './harness.js';
@@ -82,6 +84,23 @@ describe('gateway Solana Pay: transaction requests on the local chain', () => {
     assert.match(icon.headers.get('content-type') ?? '', /^image\/svg\+xml/);
     assert.equal(icon.headers.get('cross-origin-resource-policy'), 'cross-origin');
     assert.match(await icon.text(), /^<svg /);
+  });
+
+  it('GET names the merchant’s uploaded logo by its absolute URL when it is a PNG, the default for a JPEG', async () => {
+    const label = async () => {
+      const paymentId = await h.createPayment();
+      const res = await h.call('GET', `/v1/gateway/payment/${paymentId}/solana-pay`, { headers: { 'Api-Key': null } });
+      return (await expectJson<{ icon: string }>(res, 200)).icon;
+    };
+    try {
+      const png = await setMerchantLogo(h.runtime, h.account.merchantId, pngLogo().toString('base64'));
+      assert.equal(await label(), `${PUBLIC}${png.iconUrl}`);
+      // Solana Pay accepts SVG, PNG and WebP icons only.
+      await setMerchantLogo(h.runtime, h.account.merchantId, jpegLogo().toString('base64'));
+      assert.equal(await label(), `${PUBLIC}/v1/gateway/solana-pay/icon.svg`);
+    } finally {
+      await removeMerchantLogo(h.runtime, h.account.merchantId);
+    }
   });
 
   it('the @solana/pay client pays: fetchTransaction, the wallet signs and sends, the payment ends succeeded', async () => {

@@ -606,7 +606,7 @@ export interface components {
          * @description The merchant being paid, as the buyer should see it.
          * @example {
          *       "name": "Northwind Coffee",
-         *       "iconUrl": "https://northwind.example/logo.png"
+         *       "iconUrl": "/logos/9f2c1b0e4d5a6c7b8e9f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f.png"
          *     }
          */
         MerchantInfo: {
@@ -616,8 +616,9 @@ export interface components {
              */
             name: string;
             /**
-             * @description URL of the merchant's logo; `null` when the merchant has none.
-             * @example https://northwind.example/logo.png
+             * @description Where this server serves the merchant's logo: a path on its own origin
+             *     (`/logos/<sha256>.<png|jpg|webp>`), or `null` when the merchant has none.
+             * @example /logos/9f2c1b0e4d5a6c7b8e9f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f.png
              */
             iconUrl?: string | null;
         };

@@ -14,6 +14,7 @@ import {
   type MerchantSettingsChange,
   type PartnerRow,
 } from '../db/queries/accounts.js';
+import { deleteLogo } from '../db/queries/logos.js';
 import { credentialRevoked } from './credentialCache.js';
 import { isUniqueViolation } from '../db/failure.js';
 import { accountRules, forNamespaceOf } from '../chains/adapters.js';
@@ -70,7 +71,7 @@ export async function createMerchant(
     id: input.id === undefined ? newId.merchant() : parseMerchantId(input.id),
     partner_id: input.partnerId,
     name: cleanText(input.name, 'name', 200),
-    icon_url: input.iconUrl == null ? null : parseIconUrl(input.iconUrl),
+    icon_url: input.iconUrl == null ? null : refuseIconUrl(),
     fee_config:
       input.feeConfig == null ? null : (validateFeeConfig(input.feeConfig) as unknown as Record<string, unknown>),
     settlement_addresses: parseSettlementAddresses(input.settlementAddresses ?? {}),
@@ -103,19 +104,17 @@ function parseMerchantId(id: string): string {
   return id;
 }
 
-function parseIconUrl(raw: string): string {
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = null;
-  }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || raw.length > 2048) {
-    throw new ApiError('params_validation', 'iconUrl must be an http(s) URL of at most 2048 characters.', {
-      param: 'iconUrl',
-    });
-  }
-  return raw;
+/**
+ * A merchant's icon is a logo uploaded to Paygate (accounts/logo.ts), never a URL elsewhere: the checkout loads no
+ * image from another origin (a third-party request tells that party who is paying whom), so a remote URL was
+ * accepted here and then never shown (issue 31 finding 10, docs/decisions.md §26.23).
+ */
+function refuseIconUrl(): never {
+  throw new ApiError(
+    'params_validation',
+    'A logo is uploaded as an image (PUT /v1/dashboard/settings/logo), not given as a URL: the checkout shows only images Paygate serves.',
+    { param: 'iconUrl' },
+  );
 }
 
 /**
@@ -230,7 +229,10 @@ export async function updateMerchantSettings(
 ): Promise<MerchantSettings> {
   const change: MerchantSettingsChange = {};
   if (input.name !== undefined) change.name = cleanText(input.name, 'name', 200);
-  if (input.iconUrl !== undefined) change.icon_url = input.iconUrl === null ? null : parseIconUrl(input.iconUrl);
+  if (input.iconUrl !== undefined) {
+    if (input.iconUrl !== null) refuseIconUrl();
+    change.icon_url = null;
+  }
   if (input.settlementAddresses !== undefined) {
     change.settlement_addresses = parseSettlementAddresses(input.settlementAddresses);
   }
@@ -249,6 +251,8 @@ export async function updateMerchantSettings(
       );
     }
     if (Object.keys(change).length > 0) await updateMerchant(trx, merchantId, change);
+    // `iconUrl: null` removes the uploaded logo with its URL: nothing serves a logo no merchant shows.
+    if (change.icon_url === null) await deleteLogo(trx, merchantId);
     return requireMerchant(trx, merchantId);
   });
   credentialRevoked();

@@ -107,10 +107,10 @@ export async function solanaPayLabel(checkout: Checkout, id: string, query: { ch
   const merchant = await merchantOf(checkout, payment);
   // Only a named chain is checked here: which chain pays, and whether one can, is the POST's question.
   if (query.chain !== undefined) chainFor(checkout, payment, merchant, query.chain);
-  const icon =
-    merchant.icon_url && ACCEPTED_ICON.test(merchant.icon_url)
-      ? merchant.icon_url
-      : `${checkout.config.publicBaseUrl.replace(/\/$/, '')}${DEFAULT_ICON_PATH}`;
+  // The merchant's logo is a path on this server (§26.23); a wallet needs it absolute, and in a format it accepts.
+  const base = checkout.config.publicBaseUrl.replace(/\/$/, '');
+  const logo = merchant.icon_url?.startsWith('/') ? `${base}${merchant.icon_url}` : merchant.icon_url;
+  const icon = logo && ACCEPTED_ICON.test(logo) ? logo : `${base}${DEFAULT_ICON_PATH}`;
   return { label: merchant.name, icon };
 }
 

@@ -37,7 +37,7 @@ export const adminUsage = `Usage: paygate admin <command> [options]
 
 Commands:
   create-partner     --name <name>
-  create-merchant    --partner <id> --name <name> [--icon-url <url>] [--id <id>]
+  create-merchant    --partner <id> --name <name> [--id <id>]
                      [--fee-base <minor units> --fee-percent <n>/<d> [--fee-currency <ISO 4217>]]
                      [--settlement <caip2>=<address>]... [--collect-data] [--settlement-mode direct|collected]
   create-api-key     --partner <id> --mode test|live [--label <text>]
@@ -65,7 +65,6 @@ const help: Record<string, string> = {
   'create-merchant': `Usage: paygate admin create-merchant --partner <id> --name <name> [options] [--json]
 
 Options:
-  --icon-url <url>                 http(s) URL of the merchant's icon
   --fee-base <minor units>         fixed fee part, e.g. 30 (cents)
   --fee-currency <code>            currency of the fixed part (default USD)
   --fee-percent <n>/<d>            percent part as a fraction, e.g. 29/1000 for 2.9 %
@@ -275,7 +274,6 @@ const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> =
           ...commonOptions,
           partner: { type: 'string' },
           name: { type: 'string' },
-          'icon-url': { type: 'string' },
           id: { type: 'string' },
           'fee-base': { type: 'string' },
           'fee-currency': { type: 'string' },
@@ -295,7 +293,6 @@ const commands: Record<string, (args: string[], io: CliIo) => Promise<number>> =
     const input = {
       partnerId: required(values.partner, '--partner', 'create-merchant'),
       name: required(values.name, '--name', 'create-merchant'),
-      iconUrl: values['icon-url'] ?? null,
       feeConfig: parseFee(values['fee-base'], values['fee-percent'], values['fee-currency']),
       settlementAddresses: parseSettlements(values.settlement ?? []),
       collectData: values['collect-data'] ?? false,

@@ -24,6 +24,7 @@ import * as paymentDetails from './migrations/020_payment_details.js';
 import * as paymentLinks from './migrations/021_payment_links.js';
 import * as invoices from './migrations/022_invoices.js';
 import * as posTerminals from './migrations/023_pos_terminals.js';
+import * as merchantLogos from './migrations/024_merchant_logos.js';
 
 /** Migrations are imported, not discovered on disk, so they run the same from source, from dist and in tests. */
 const migrations: Record<string, Knex.Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Knex.Migration> = {
   // Exports `config = { transaction: false }` too (its partial index on payments is built concurrently).
   '022_invoices': invoices,
   '023_pos_terminals': posTerminals,
+  '024_merchant_logos': merchantLogos,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -272,6 +272,8 @@ const MERCHANT_WIDE = new Set<string>([
   'updateMember',
   'removeMember',
   'updateSettings',
+  'uploadLogo',
+  'removeLogo',
 ]);
 
 /**

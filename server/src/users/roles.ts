@@ -90,6 +90,8 @@ export const OPERATION_ROLES: Record<OperationId, Access> = {
   revokePosTerminal: 'developer',
   getSettings: 'viewer',
   updateSettings: 'owner',
+  uploadLogo: 'owner',
+  removeLogo: 'owner',
   getDashboardFeeBalance: 'viewer',
   getDashboardSettlementBalances: 'viewer',
   listDashboardPayouts: 'viewer',

@@ -890,13 +890,43 @@ export interface paths {
         /**
          * Change the settings
          * @description Changes the fields sent; absent ones stay. `settlementAddresses` replaces the whole map, each address checked
-         *     by its chain's adapter; `iconUrl: null` removes the icon. All or nothing: when a field is refused, nothing
-         *     changes, and the error's `param` names the field (`name`, `iconUrl`, `settlementAddresses.<chain>`,
-         *     `settlementMode`). The checkout shows a new name or icon at once. A new `settlementMode` applies to payments
+         *     by its chain's adapter; `iconUrl: null` removes the logo (a logo is uploaded with `uploadLogo`). All or
+         *     nothing: when a field is refused, nothing changes, and the error's `param` names the field (`name`,
+         *     `iconUrl`, `settlementAddresses.<chain>`, `settlementMode`). The checkout shows a new name or icon at once. A new `settlementMode` applies to payments
          *     created from then on; `collected` is refused while the server has no deposit seed (`PAYGATE_DEPOSIT_SEED`) or
          *     the merchant has no settlement address to be paid out to.
          */
         patch: operations["updateSettings"];
+        trace?: never;
+    };
+    "/v1/dashboard/settings/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload the logo
+         * @description Replaces the merchant's logo, shown to buyers in the checkout's header and in the dashboard. The file's type is
+         *     read from its bytes: PNG, JPEG or WebP, at most 128 KiB, each side 32–2048 pixels; SVG is refused (an SVG can
+         *     carry script). Paygate keeps only the chunks that draw the image (text, EXIF with its location, XMP and colour
+         *     profiles are removed; a JPEG's EXIF orientation goes too, so upload it upright) and serves it from its own
+         *     origin at the settings' `iconUrl`, `/logos/<sha256>.<png|jpg|webp>`: a new logo is a new URL. Owner only, like
+         *     every settings change; recorded in the audit log.
+         */
+        put: operations["uploadLogo"];
+        post?: never;
+        /**
+         * Remove the logo
+         * @description Removes the merchant's logo; the checkout shows the name's initial instead. Answers the settings either way
+         *     (removing no logo changes nothing). Owner only; recorded in the audit log.
+         */
+        delete: operations["removeLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/dashboard/fees": {
@@ -1966,8 +1996,9 @@ export interface components {
              */
             name: string;
             /**
-             * @description An `http(s)` URL of the icon shown on the checkout page, or `null`.
-             * @example https://shop.example.com/icon.png
+             * @description Where Paygate serves the merchant's uploaded logo (`uploadLogo`), a path on this server's origin
+             *     (`/logos/<sha256>.<png|jpg|webp>`), or `null` without one. Shown on the checkout page.
+             * @example /logos/9f2c1b0e4d5a6c7b8e9f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f.png
              */
             iconUrl: string | null;
             settlementAddresses: components["schemas"]["SettlementAddresses"];
@@ -1983,7 +2014,7 @@ export interface components {
         /**
          * UpdateSettingsRequest
          * @description The settings to change; absent fields are unchanged. `settlementAddresses` **replaces** the whole map (send the
-         *     addresses to keep with the new ones; `{}` removes them all). `iconUrl: null` removes the icon. Nothing is changed
+         *     addresses to keep with the new ones; `{}` removes them all). `iconUrl: null` removes the logo (as `removeLogo`). Nothing is changed
          *     when any field is refused.
          */
         UpdateSettingsRequest: {
@@ -1993,14 +2024,28 @@ export interface components {
              */
             name?: string;
             /**
-             * @description An `http(s)` URL of at most 2048 characters, or `null` to remove the icon.
-             * @example https://shop.example.com/icon.png
+             * @description Only `null`, which removes the logo. A logo is uploaded with `uploadLogo`; a URL is refused
+             *     (`params_validation`), since the checkout shows no image from another origin.
+             * @example null
              */
             iconUrl?: string | null;
             settlementAddresses?: components["schemas"]["SettlementAddresses"];
             collectData?: boolean;
             requireTwoFactor?: boolean;
             settlementMode?: components["schemas"]["SettlementMode"];
+        };
+        /**
+         * UploadLogoRequest
+         * @description The logo file, as base64 in JSON (the dashboard's bodies are JSON; a logo is small). Its type is read from its
+         *     bytes, not declared: PNG, JPEG or WebP. SVG is refused.
+         */
+        UploadLogoRequest: {
+            /**
+             * @description The file's bytes in base64 (standard alphabet, padded), at most 128 KiB before encoding. Each side 32–2048
+             *     pixels.
+             * @example iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAAK0lEQVR42u3OIQEAAAwEoetfeovxBoGn6sYEBAQEBAQEBAQEBAQEBAS2gQe3tfwuWQd6sAAAAABJRU5ErkJggg==
+             */
+            image: string;
         };
         /**
          * WebhookSources
@@ -7416,8 +7461,8 @@ export interface operations {
             /**
              * @description The request breaks a rule; nothing changed. Codes:
              *     - `params_validation`: the body breaks the schema (an empty body, an unknown field, a wrong type), or a
-             *       field breaks its rule: a blank `name` or one with control characters, an `iconUrl` that is not an
-             *       `http(s)` URL, a settlement chain that is not supported or an address not in the chain's form,
+             *       field breaks its rule: a blank `name` or one with control characters, an `iconUrl` other than `null`
+             *       (a logo is uploaded), a settlement chain that is not supported or an address not in the chain's form,
              *       `settlementMode: collected` without a deposit seed on the server or without a settlement address (or
              *       removing the last address of a merchant in `collected` mode). `param` names the field.
              *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
@@ -7437,6 +7482,128 @@ export interface operations {
             404: components["responses"]["MerchantNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    uploadLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadLogoRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings with the new logo's `iconUrl`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSettings"];
+                };
+            };
+            /**
+             * @description The logo is refused; nothing changed. Codes:
+             *     - `params_validation` (`param: image`): not base64, not a PNG, JPEG or WebP file (an SVG is named as
+             *       such), a damaged file, more than 128 KiB, or a side under 32 or over 2048 pixels; or the body breaks the
+             *       schema.
+             *     - `invalid_params`: the body cannot be read (malformed JSON, or not a JSON object).
+             *     - `missing_merchant_id`: the `Merchant-Id` header is missing.
+             *     - `header_not_ascii`: `Api-Key` or `Merchant-Id` holds non-ASCII or control characters.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited-2"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description **Required.** Your secret merchant API key: `sk_test_` (test mode) or `sk_live_` (live mode) followed by
+                 *     32 base62 characters. The key's mode decides which payments the request sees. Send it only from your
+                 *     backend, never from a browser or a mobile app.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `401 missing_merchant_api_key`. An unknown, revoked or malformed key
+                 *     gets `401 invalid_api_key`; non-ASCII or control characters get `400 header_not_ascii`.
+                 * @example sk_test_hjb15DloIuvSfmdEpLNzGBylSvfvr7ma
+                 */
+                "Api-Key"?: components["parameters"]["ApiKey"];
+                /**
+                 * @description **Required.** The merchant the request acts for, typically `mer_` followed by 16 base62 characters (not secret).
+                 *     The API key must belong to the partner that owns this merchant.
+                 *
+                 *     It is declared optional here only so that the server, not a generic validator, answers its absence:
+                 *     a request without it is refused with `400 missing_merchant_id`. A value that names no merchant gets
+                 *     `404 merchant_not_found`; a merchant of another partner gets `403 forbidden`; non-ASCII or control characters
+                 *     get `400 header_not_ascii`.
+                 * @example mer_0jwfUvZi8vkMHc4I
+                 */
+                "Merchant-Id"?: components["parameters"]["MerchantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings without a logo. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantSettings"];
+                };
+            };
+            400: components["responses"]["HeadersBadRequest"];
+            401: components["responses"]["Unauthorized-2"];
+            403: components["responses"]["Forbidden-2"];
+            404: components["responses"]["MerchantNotFound"];
             429: components["responses"]["RateLimited-2"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

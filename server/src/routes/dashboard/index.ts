@@ -55,6 +55,7 @@ import { simulateDashboardPaymentHandler } from './simulateDashboardPayment.js';
 import { startTwoFactorEnrolmentHandler } from './startTwoFactorEnrolment.js';
 import { updateMemberHandler } from './updateMember.js';
 import { updateSettingsHandler } from './updateSettings.js';
+import { removeLogoHandler, uploadLogoHandler } from './settingsLogo.js';
 import { updateWebhookEndpointHandler } from './updateWebhookEndpoint.js';
 
 import { dashboardPaymentLinkHandlers } from './dashboardLinks.js';
@@ -113,6 +114,8 @@ export function dashboardRouter(deps: DashboardRouterDeps): RequestHandler {
 
     getSettings: getSettingsHandler(deps),
     updateSettings: updateSettingsHandler(deps),
+    uploadLogo: uploadLogoHandler(deps),
+    removeLogo: removeLogoHandler(deps),
     getDashboardFeeBalance: getDashboardFeeBalanceHandler(deps),
     getDashboardSettlementBalances: getDashboardSettlementBalancesHandler(deps),
     listDashboardPayouts: listDashboardPayoutsHandler(deps),

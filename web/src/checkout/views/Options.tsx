@@ -6,6 +6,7 @@ import { formatClock, formatRate, showToken } from '../format.js';
 import type { OptionsState } from '../hooks/useOptions.js';
 import { chainOfAccount, isGasless, simplestFirst } from '../options.js';
 import { Accepted } from './Accepted.js';
+import { TokenIcon } from '../../kit/icons/AssetIcons.js';
 import { Monogram } from './Monogram.js';
 
 export function Options(props: {
@@ -121,7 +122,12 @@ function OptionItem(props: {
       aria-busy={props.progress !== null}
     >
       <div class="option-main">
-        <Monogram name={symbol || '?'} icon={option.amount.display?.iconUrl} size="small" />
+        {/* A configured icon on this origin wins; otherwise the one shipped with the app (§26.23). */}
+        {option.amount.display?.iconUrl ? (
+          <Monogram name={symbol || '?'} icon={option.amount.display.iconUrl} size="small" />
+        ) : (
+          <TokenIcon symbol={symbol || '?'} network={network} size={28} />
+        )}
         <div>
           <p class="option-amount" data-testid="option-amount">
             {shown.text}

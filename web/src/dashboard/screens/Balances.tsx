@@ -25,7 +25,7 @@ import { Pager, useCursors } from '../../kit/Pager.js';
 import { useAction, useLoad, type Load } from '../../kit/request.js';
 import { Table } from '../../kit/Table.js';
 import { Time } from '../../kit/Time.js';
-import { TokenAmount, chainName } from './parts/money.js';
+import { Network, TokenAmount } from './parts/money.js';
 import { PayoutState } from './parts/PayoutState.js';
 
 export function Balances(props: { chains: DashboardChain[] }) {
@@ -73,7 +73,7 @@ function UnpaidCard(props: { chains: DashboardChain[]; load: Load<SettlementBala
               rows={data.data}
               rowKey={(b) => `${b.chain_caip2} ${b.unpaid.unit}`}
               columns={[
-                { label: 'Network', cell: (b) => chainName(props.chains, b.chain_caip2) },
+                { label: 'Network', cell: (b) => <Network chains={props.chains} caip2={b.chain_caip2} /> },
                 { label: 'Unpaid', num: true, cell: (b) => <TokenAmount chains={props.chains} amount={b.unpaid} /> },
               ]}
             />
@@ -104,7 +104,7 @@ function FeeCard(props: { chains: DashboardChain[]; load: Load<FeeBalances> }) {
               rows={data.balances}
               rowKey={(b) => `${b.chain} ${b.asset}`}
               columns={[
-                { label: 'Network', cell: (b) => chainName(props.chains, b.chain) },
+                { label: 'Network', cell: (b) => <Network chains={props.chains} caip2={b.chain} /> },
                 ...(['accrued', 'invoiced', 'outstanding'] as const).map((key) => ({
                   label: key[0]!.toUpperCase() + key.slice(1),
                   num: true,
@@ -150,7 +150,7 @@ function PayoutsCard(props: { chains: DashboardChain[] }) {
                   label: 'State',
                   cell: (p) => <PayoutState state={p.state} />,
                 },
-                { label: 'Network', cell: (p) => chainName(props.chains, p.chain_caip2) },
+                { label: 'Network', cell: (p) => <Network chains={props.chains} caip2={p.chain_caip2} /> },
                 { label: 'Paid out', num: true, cell: (p) => <TokenAmount chains={props.chains} amount={p.net} /> },
                 { label: 'Fee', num: true, cell: (p) => <TokenAmount chains={props.chains} amount={p.fee} /> },
                 { label: 'Payments', num: true, cell: (p) => p.payments.length },

@@ -9,6 +9,7 @@ import { Loaded } from '../../kit/Loading.js';
 import { isLocalImage } from '../../kit/localImage.js';
 import { RoleNotice } from '../../kit/RoleNotice.js';
 import { request, useAction, useLoad } from '../../kit/request.js';
+import { LogoPanel } from './LogoPanel.js';
 
 /**
  * The merchant's settings: owners edit, everyone else reads. Settlement addresses get one row per chain this server
@@ -29,6 +30,7 @@ export function Settings(props: { chains: DashboardChain[] }) {
         {(settings) => (
           <>
             <SettlementModePanel mode={settings.settlementMode} editable={role === 'owner'} onSaved={reload} />
+            <LogoPanel settings={settings} editable={role === 'owner'} onChanged={reload} />
             <SettingsForm settings={settings} chains={props.chains} editable={role === 'owner'} onSaved={reload} />
           </>
         )}
@@ -46,7 +48,6 @@ function SettingsForm(props: {
   const { api } = useDashboard();
   const { settings } = props;
   const [name, setName] = useState(settings.name);
-  const [iconUrl, setIconUrl] = useState(settings.iconUrl ?? '');
   const [addresses, setAddresses] = useState<Record<string, string>>({ ...settings.settlementAddresses });
   const [collectData, setCollectData] = useState(settings.collectData);
   const [requireTwoFactor, setRequireTwoFactor] = useState(settings.requireTwoFactor);
@@ -62,13 +63,7 @@ function SettingsForm(props: {
       .filter((caip2, i, all) => !configured.has(caip2) && all.indexOf(caip2) === i)
       .map((caip2) => ({ caip2, label: caip2 })),
   ];
-  const fields = [
-    'name',
-    'iconUrl',
-    'collectData',
-    'requireTwoFactor',
-    ...rows.map((r) => `settlementAddresses.${r.caip2}`),
-  ];
+  const fields = ['name', 'collectData', 'requireTwoFactor', ...rows.map((r) => `settlementAddresses.${r.caip2}`)];
 
   const save = useAction(async () => {
     setSaved(false);
@@ -81,7 +76,6 @@ function SettingsForm(props: {
       api.PATCH('/v1/dashboard/settings', {
         body: {
           name: name.trim(),
-          iconUrl: iconUrl.trim() === '' ? null : iconUrl.trim(),
           settlementAddresses,
           collectData,
           requireTwoFactor,
@@ -97,7 +91,6 @@ function SettingsForm(props: {
     if (props.editable) void save.run();
   };
 
-  const icon = iconUrl.trim();
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-label="Merchant settings">
       <fieldset disabled={!props.editable}>
@@ -113,33 +106,6 @@ function SettingsForm(props: {
             failure={failure}
             onInput={(e) => setName(e.currentTarget.value)}
           />
-          <div class="icon-row">
-            <Field
-              label="Icon URL"
-              name="iconUrl"
-              type="url"
-              hint="An https:// image, square. Leave empty for none."
-              value={iconUrl}
-              failure={failure}
-              onInput={(e) => setIconUrl(e.currentTarget.value)}
-            />
-            <div class="icon-preview-box">
-              <span class="label">Preview</span>
-              {icon !== '' && isLocalImage(icon) ? (
-                <img class="icon-preview" src={icon} alt="The icon" />
-              ) : (
-                <span class="monogram" aria-hidden="true">
-                  {(name.trim()[0] ?? '?').toUpperCase()}
-                </span>
-              )}
-              {icon !== '' && !isLocalImage(icon) && (
-                <p class="hint">
-                  The dashboard loads nothing from other sites, so an icon elsewhere is not previewed here. The checkout
-                  shows the initial in its place.
-                </p>
-              )}
-            </div>
-          </div>
         </div>
         <div class="panel">
           <h2>Settlement addresses</h2>

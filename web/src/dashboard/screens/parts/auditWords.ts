@@ -56,6 +56,8 @@ const apiKey = (d: Details) => `API key ${text(d.prefix)}…`;
 
 const SENTENCES: Record<string, (d: Details) => string> = {
   updateSettings: settings,
+  uploadLogo: () => 'Uploaded a new logo',
+  removeLogo: () => 'Removed the logo',
   setSettlementMode: (d) => `Changed the settlement mode from ${text(d.from) || 'none'} to ${text(d.to)}`,
   createInvitation: (d) => `Invited a teammate as ${text(d.role) || 'member'}`,
   revokeInvitation: () => 'Withdrew an invitation',

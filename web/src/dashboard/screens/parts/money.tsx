@@ -7,6 +7,7 @@
 import type { DashboardChain } from '../../config';
 import { CopyButton } from '../../../kit/CopyButton.js';
 import { showAmount } from '../../../kit/amounts.js';
+import { NetworkName, TokenIcon } from '../../../kit/icons/AssetIcons.js';
 import { assetOfUnit, currencyCode, formatMoney, type Money } from './format.js';
 
 export function chainName(chains: DashboardChain[], caip2: string): string {
@@ -42,7 +43,8 @@ export function TokenAmount(props: { chains: DashboardChain[]; amount: Money }) 
     { rounding: 'nearest' },
   );
   return (
-    <span class="num" title={`${shown.full} (${props.amount.value} minor units of ${asset})`}>
+    <span class="num with-icon" title={`${shown.full} (${props.amount.value} minor units of ${asset})`}>
+      <TokenIcon symbol={info.symbol} size={18} />
       {shown.text}
     </span>
   );
@@ -67,7 +69,11 @@ export function AnyAmount(props: { chains: DashboardChain[]; amount: Money }) {
 }
 
 export function Network(props: { chains: DashboardChain[]; caip2: string }) {
-  return <span title={props.caip2}>{chainName(props.chains, props.caip2)}</span>;
+  return (
+    <span title={props.caip2}>
+      <NetworkName name={chainName(props.chains, props.caip2)} />
+    </span>
+  );
 }
 
 /** An account (CAIP-10 `namespace:reference:address`) as its address, which is what a wallet or an explorer shows. */

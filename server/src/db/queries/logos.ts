@@ -1,0 +1,34 @@
+import type { Knex } from 'knex';
+
+/** A merchant's logo as stored (migration 024): the cleaned bytes and the hash its URL is named by. */
+export interface LogoRow {
+  merchant_id: string;
+  sha256: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: Buffer;
+  created_at: number;
+}
+
+/** One logo per merchant: a new upload replaces the old row. */
+export async function upsertLogo(db: Knex | Knex.Transaction, row: LogoRow): Promise<void> {
+  await db('merchant_logos')
+    .insert(row)
+    .onConflict('merchant_id')
+    .merge(['sha256', 'content_type', 'width', 'height', 'bytes', 'created_at']);
+}
+
+export async function deleteLogo(db: Knex | Knex.Transaction, merchantId: string): Promise<void> {
+  await db('merchant_logos').where({ merchant_id: merchantId }).delete();
+}
+
+/** The bytes named by a hash; any merchant's row with that hash holds the same bytes. */
+export async function findLogoByHash(
+  db: Knex | Knex.Transaction,
+  sha256: string,
+): Promise<Pick<LogoRow, 'content_type' | 'bytes'> | null> {
+  const row = (await db('merchant_logos').where({ sha256 }).first('content_type', 'bytes')) as
+    Pick<LogoRow, 'content_type' | 'bytes'> | undefined;
+  return row ? { content_type: row.content_type, bytes: Buffer.from(row.bytes) } : null;
+}
