@@ -6,7 +6,6 @@ import { ConfirmDialog } from '../../kit/Dialog.js';
 import { Field, FormError } from '../../kit/Field.js';
 import type { Failure } from '../../kit/failure.js';
 import { Loaded } from '../../kit/Loading.js';
-import { isLocalImage } from '../../kit/localImage.js';
 import { RoleNotice } from '../../kit/RoleNotice.js';
 import { request, useAction, useLoad } from '../../kit/request.js';
 import { LogoPanel } from './LogoPanel.js';
