@@ -43,7 +43,7 @@ describe('ops.http.operations', () => {
         let compared = 0;
         for (const [template, item] of Object.entries(paths)) {
           const path = template.replace(/\{[^}]+\}/g, 'export');
-          for (const method of ['get', 'post', 'patch', 'delete']) {
+          for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
             for (const variant of [path, `${path}/`, path.toUpperCase(), `${path}/x`]) {
               const res = await fetch(`${server.url}${variant}`, { method: method.toUpperCase() });
               const { matched, validated } = (await res.json()) as Seen;
