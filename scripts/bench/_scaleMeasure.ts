@@ -199,28 +199,52 @@ const percentile = (sorted: number[], p: number) =>
 export interface Timing {
   p50: number;
   p95: number;
+  /**
+   * The same server's `/healthz` (no database), called before each call of the read: the baseline of the moment. On
+   * a shared machine the load moves every figure; a read's p95 over this one's moves with the read's own cost.
+   */
+  bareP50?: number;
+  bareP95?: number;
 }
 
-/** `iterations` sequential calls of each read (after 3 unmeasured ones), p50 and p95 in ms. */
+async function timed(url: string, headers: Record<string, string>, what: string): Promise<number> {
+  let t0 = performance.now();
+  // A kept-alive socket the server closed while the fill ran fails once; the call is then made again.
+  const res = await fetch(url, { headers }).catch(() => {
+    t0 = performance.now();
+    return fetch(url, { headers });
+  });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`${what}: ${res.status} ${body.slice(0, 300)}`);
+  return performance.now() - t0;
+}
+
+/**
+ * `iterations` sequential calls of each read (after 3 unmeasured ones), p50 and p95 in ms, each call after a call of
+ * the bare route, whose p50 and p95 are kept beside the read's.
+ */
 export async function measureReads(s: Served, reads: Read[], iterations: number): Promise<Record<string, Timing>> {
   const out: Record<string, Timing> = {};
   for (const r of reads) {
     const headers = r.api === 'merchant' ? merchantHeaders(s) : dashboardHeaders(s);
     const times: number[] = [];
+    const bare: number[] = [];
     for (let i = -3; i < iterations; i++) {
-      const url = `${s.server.url}${r.path(Math.max(i, 0) + 1000)}`;
-      let t0 = performance.now();
-      // A kept-alive socket the server closed while the fill ran fails once; the call is then made again.
-      const res = await fetch(url, { headers }).catch(() => {
-        t0 = performance.now();
-        return fetch(url, { headers });
-      });
-      const body = await res.text();
-      if (res.status !== 200) throw new Error(`${r.name}: ${res.status} ${body.slice(0, 300)}`);
-      if (i >= 0) times.push(performance.now() - t0);
+      const b = await timed(`${s.server.url}/healthz`, {}, 'healthz');
+      const t = await timed(`${s.server.url}${r.path(Math.max(i, 0) + 1000)}`, headers, r.name);
+      if (i >= 0) {
+        times.push(t);
+        bare.push(b);
+      }
     }
     times.sort((a, b) => a - b);
-    out[r.name] = { p50: percentile(times, 0.5), p95: percentile(times, 0.95) };
+    bare.sort((a, b) => a - b);
+    out[r.name] = {
+      p50: percentile(times, 0.5),
+      p95: percentile(times, 0.95),
+      bareP50: percentile(bare, 0.5),
+      bareP95: percentile(bare, 0.95),
+    };
   }
   return out;
 }
