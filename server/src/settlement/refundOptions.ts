@@ -13,8 +13,8 @@ import type { components } from '../generated/dashboard.js';
 import type { LifecycleDeps } from '../payments/lifecycle.js';
 import { readPayment, type MerchantScope } from '../payments/merchantPayments.js';
 import { excessLeft } from './excess.js';
-import { refundPolicyUnits, type RefundPolicyDeps } from './refundPolicy.js';
-import { payingWallet } from './refunds.js';
+import { feesCharged, refundPolicyUnits, type RefundPolicyDeps } from './refundPolicy.js';
+import { netRefunded, payingWallet } from './refunds.js';
 
 export type RefundOptions = components['schemas']['RefundOptions'];
 type Source = RefundOptions['sources'][number];
@@ -28,19 +28,15 @@ export async function refundOptions(
 ): Promise<RefundOptions> {
   const payment = await readPayment(deps, scope, id);
   const db = deps.db.knex;
-  const entries = await listLedgerEntries(db, {
-    paymentId: id,
-    kinds: ['payable', 'refunded', 'refund_released', 'refund_network_fee', 'refund_fee_released'],
-  });
+  const [payable] = await listLedgerEntries(db, { paymentId: id, kinds: ['payable'] });
   // A direct payment's `received` is at the merchant's own address: only collected settlement's is held here.
   const received = sumOf(
     await listLedgerEntries(db, { paymentId: id, kinds: ['received'], mode: 'collected' }),
     'received',
   );
   const sources: Source[] = [];
-  const payable = entries.find((e) => e.kind === 'payable');
   const offer = (found: Source | null) => found && sources.push(found);
-  if (payable) offer(await paymentSource(deps, db, id, payable, entries));
+  if (payable) offer(await paymentSource(deps, db, id, payable));
   const excess = (await excessLeft(db, id))[0];
   if (excess) offer(await source(deps, db, id, 'excess', excess.chain, excess.asset, excess.amount, false));
   const refunds = (await refundsOfPayment(db, id)).filter((r) => r.source === 'excess');
@@ -65,21 +61,20 @@ export async function refundOptions(
   };
 }
 
-/** What is left of the payment's own money: its payable less refunds and their fees (given back ones counted back). */
+/**
+ * What is left of the payment's own money: its payable less its refunds and their network fees, counted as the
+ * refund counts them (refunds.ts `netRefunded`, refundPolicy.ts `feesCharged`); nothing once a payout holds it.
+ */
 async function paymentSource(
   deps: LifecycleDeps & RefundPolicyDeps,
   db: Knex,
   id: string,
   payable: LedgerEntry,
-  entries: LedgerEntry[],
 ): Promise<Source | null> {
-  const taken = (kind: LedgerKind, back: LedgerKind) =>
-    (sumOf(entries, kind)?.amount ?? 0n) - (sumOf(entries, back)?.amount ?? 0n);
   // Once a payout holds the payment (planned, sent or final), none of its money can be refunded from here.
-  const payout = await payoutOfPayment(db, id);
-  const left = payout
+  const left = (await payoutOfPayment(db, id))
     ? 0n
-    : payable.amount - taken('refunded', 'refund_released') - taken('refund_network_fee', 'refund_fee_released');
+    : payable.amount - (await netRefunded(db, id)) - (await feesCharged(db, id));
   return source(deps, db, id, 'payment', payable.chain, payable.asset, left, true);
 }
 

@@ -86,13 +86,10 @@ export async function checkRefundPolicy(
   trx: Knex.Transaction,
   req: RefundRequest,
 ): Promise<AllowedRefund> {
-  const policy = deps.config.settlement.refunds;
-  const units = (setting: AmountPerAsset) => payoutMinimumUnits(amountFor(setting, req.asset), decimalsOf(deps, req));
   const id = req.paymentId;
+  await refusePastLimit(trx, id, deps.config.settlement.refunds.perPayment);
 
-  await refusePastLimit(trx, id, policy.perPayment);
-
-  const networkFee = units(policy.networkFee);
+  const { minimum, networkFee, ownerAbove } = refundPolicyUnits(deps, req.chain, req.asset);
   // The payment's own money pays its refunds' fees: what is left of it less the fees charged so far.
   const left = req.left - (await feesCharged(trx, id));
   // Earlier refunds and their fees took all of it: refunded in full, as refunds.ts says when no fee is involved.
@@ -103,7 +100,6 @@ export async function checkRefundPolicy(
       'invalid_state',
       `A refund of ${req.asked ? amount : 'what is left'} plus its network fee of ${networkFee} exceeds the ${left > 0n ? left : 0n} left of payment ${id} (its settlement amount less earlier refunds and their network fees); the merchant bears each refund's network cost.`,
     );
-  const minimum = units(policy.minimum);
   if (amount < minimum || amount <= 0n) {
     if (req.asked)
       throw new ApiError(
@@ -117,7 +113,6 @@ export async function checkRefundPolicy(
     );
   }
 
-  const ownerAbove = units(policy.ownerAbove);
   const needsOwner = req.destination === null || amount > ownerAbove;
   if (needsOwner && req.actor.kind === 'user' && !req.actor.canRefund)
     throw new ApiError(
@@ -152,17 +147,14 @@ export async function checkExcessRefundPolicy(
   trx: Knex.Transaction,
   req: Pick<RefundRequest, 'paymentId' | 'chain' | 'asset' | 'amount' | 'asked' | 'destination' | 'actor'>,
 ): Promise<void> {
-  const policy = deps.config.settlement.refunds;
-  const units = (setting: AmountPerAsset) => payoutMinimumUnits(amountFor(setting, req.asset), decimalsOf(deps, req));
-  await refusePastLimit(trx, req.paymentId, policy.perPayment);
-  const minimum = units(policy.minimum);
+  await refusePastLimit(trx, req.paymentId, deps.config.settlement.refunds.perPayment);
+  const { minimum, ownerAbove } = refundPolicyUnits(deps, req.chain, req.asset);
   if (req.amount < minimum || req.amount <= 0n)
     throw new ApiError(
       req.asked ? 'params_validation' : 'invalid_state',
       `An excess refund of ${req.amount} is below the minimum on-chain refund of ${minimum} minor units of ${req.asset}: each refund is a transaction on chain.`,
       req.asked ? { param: 'amount' } : undefined,
     );
-  const ownerAbove = units(policy.ownerAbove);
   if ((req.destination === null || req.amount > ownerAbove) && req.actor.kind !== 'operator' && !req.actor.canRefund)
     throw new ApiError(
       'forbidden',
@@ -181,7 +173,8 @@ async function refusePastLimit(trx: Knex.Transaction, paymentId: string, perPaym
 }
 
 /** The payment's refund network fees not given back. */
-async function feesCharged(trx: Knex.Transaction, paymentId: string): Promise<bigint> {
+/** The network fees the payment's refunds were charged, less those given back (the refund never sent). */
+export async function feesCharged(trx: Knex, paymentId: string): Promise<bigint> {
   const entries = await listLedgerEntries(trx, { paymentId, kinds: ['refund_network_fee', 'refund_fee_released'] });
   return entries.reduce((a, e) => a + (e.kind === 'refund_network_fee' ? e.amount : -e.amount), 0n);
 }

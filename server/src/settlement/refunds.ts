@@ -442,11 +442,7 @@ async function refundableAmount(
       'invalid_state',
       `Payment ${paymentId} is being paid out in payout ${payout.id} (${payout.state}): its money is on its way to your payout address and cannot also be refunded. If that payout fails, the payment can be refunded again; once it is final, the money is yours and a refund is yours to send.`,
     );
-  // Released reservations (ended claim links, failed sends) are refundable again.
-  const refunded = (await listLedgerEntries(trx, { paymentId, kinds: ['refunded', 'refund_released'] })).reduce(
-    (a, e) => a + (e.kind === 'refunded' ? e.amount : -e.amount),
-    0n,
-  );
+  const refunded = await netRefunded(trx, paymentId);
   // A payout covers what was left of the payment when planned (less refunds and their network fees): once one is
   // final, nothing of the payment is with Paygate any more.
   const left = payable - refunded - (payout?.net ?? 0n);
@@ -465,6 +461,15 @@ async function refundableAmount(
       { param: 'amount' },
     );
   return { amount, left };
+}
+
+/** What the payment's refunds took of its own money: released reservations (ended claim links, failed sends) are
+ * refundable again, so they count back. */
+export async function netRefunded(db: Knex, paymentId: string): Promise<bigint> {
+  return (await listLedgerEntries(db, { paymentId, kinds: ['refunded', 'refund_released'] })).reduce(
+    (a, e) => a + (e.kind === 'refunded' ? e.amount : -e.amount),
+    0n,
+  );
 }
 
 /** The account that signed a wallet's confirm of the payment, on the refund's chain; null for a plain transfer. */
