@@ -21,6 +21,17 @@ const PAYOUT: Record<string, string> = {
   failed: 'Failed',
 };
 
+/** An on-chain refund's state: what the buyer or the chain is at, and whether the money left. */
+const REFUND: Record<string, string> = {
+  awaiting_claim: 'Waiting for the buyer to claim',
+  planned: 'Queued',
+  sent: 'Sent, not final yet',
+  final: 'Refunded',
+  failed: 'Failed',
+  expired: 'Link expired, not sent',
+  cancelled: 'Link cancelled, not sent',
+};
+
 /** What made a delivery: the event itself, or something a person asked for. */
 const TRIGGER: Record<string, string> = {
   event: 'Event',
@@ -33,6 +44,7 @@ const word = (words: Record<string, string>) => (id: string) => words[id] ?? id.
 
 export const paymentStatusWord = word(PAYMENT);
 export const payoutStateWord = word(PAYOUT);
+export const refundStateWord = word(REFUND);
 
 /**
  * A webhook delivery's status. `pending` is two things to a merchant: not tried yet ("Sending"), or refused and due

@@ -15,6 +15,7 @@ import { SecretDialog } from '../../../kit/SecretDialog.js';
 import { useAction } from '../../../kit/request.js';
 import { showAmount } from '../../../kit/amounts.js';
 import { assetOfUnit } from '../parts/format.js';
+import { refundStateWord } from '../parts/statusWords.js';
 import { AnyAmount, assetInfo, Network, TokenAmount, Transaction } from '../parts/money.js';
 import {
   cancelRefund,
@@ -34,14 +35,12 @@ const HELD_WORDS: Record<RefundOptions['refund_state'], [string, Tone]> = {
   refunded: ['Refunded', 'good'],
 };
 
-const REFUND_WORDS: Record<string, [string, Tone]> = {
-  awaiting_claim: ['Waiting for the buyer to claim', 'info'],
-  planned: ['Queued', 'info'],
-  sent: ['Sent, not final yet', 'info'],
-  final: ['Refunded', 'good'],
-  failed: ['Failed', 'bad'],
-  expired: ['Link expired, not sent', 'neutral'],
-  cancelled: ['Link cancelled, not sent', 'neutral'],
+const REFUND_TONE: Record<string, Tone> = {
+  awaiting_claim: 'info',
+  planned: 'info',
+  sent: 'info',
+  final: 'good',
+  failed: 'bad',
 };
 
 export function Refunds(props: {
@@ -140,7 +139,8 @@ function RefundRow(props: {
 }) {
   const { api } = useDashboard();
   const r = props.refund;
-  const [word, tone] = REFUND_WORDS[r.state] ?? [r.state, 'neutral'];
+  const word = refundStateWord(r.state);
+  const tone = REFUND_TONE[r.state] ?? 'neutral';
   const cancel = useAction(async () => {
     await cancelRefund(api, r.refund_id);
     props.onDone('Claim link cancelled', null);
