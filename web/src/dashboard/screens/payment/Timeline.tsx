@@ -1,4 +1,5 @@
 /** A payment's timeline: transitions and events, each event with its webhook deliveries and their attempts. */
+import { deliveryStatusWord, deliveryTriggerWord, paymentStatusWord } from '../parts/statusWords.js';
 import { StatusBadge } from '../../../kit/Badge.js';
 import { FormError } from '../../../kit/Field.js';
 import { Loaded } from '../../../kit/Loading.js';
@@ -50,7 +51,8 @@ function Entry({ entry }: { entry: TimelineEntry }) {
         <Time value={entry.at} />{' '}
         {entry.kind === 'transition' ? (
           <span>
-            Status <StatusBadge status={entry.status ?? 'unknown'} />
+            Status{' '}
+            <StatusBadge status={entry.status ?? 'unknown'} label={paymentStatusWord(entry.status ?? 'unknown')} />
           </span>
         ) : (
           <span>
@@ -67,7 +69,8 @@ function Entry({ entry }: { entry: TimelineEntry }) {
             <li key={d.id}>
               <details>
                 <summary>
-                  Delivery <code>{d.id}</code> ({d.trigger}) <StatusBadge status={d.status} />, {d.attemptCount}{' '}
+                  Delivery <code>{d.id}</code> ({deliveryTriggerWord(d.trigger)}){' '}
+                  <StatusBadge status={d.status} label={deliveryStatusWord(d)} />, {d.attemptCount}{' '}
                   {d.attemptCount === 1 ? 'attempt' : 'attempts'}
                 </summary>
                 <AttemptList attempts={d.attempts ?? []} pruned={d.attemptsPruned === true} />

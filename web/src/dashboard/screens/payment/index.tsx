@@ -12,7 +12,7 @@ import { paymentStatusWord } from '../parts/statusWords.js';
 import { Loaded } from '../../../kit/Loading.js';
 import { useLoad } from '../../../kit/request.js';
 import { Amount } from '../parts/money.js';
-import { getPayment, getRefundOptions, type PaymentSnapshot } from '../parts/requests.js';
+import { getPayment, getRefundOptions, type PaymentSnapshot, type RefundOptions } from '../parts/requests.js';
 import { Refunds } from './Refunds.js';
 import { Actions } from './Actions.js';
 import { Snapshot } from './Snapshot.js';
@@ -26,6 +26,11 @@ function refundStands(payment: PaymentSnapshot): boolean {
   const refunds = payment.refunded?.refunds ?? [];
   if (!payment.refunded) return false;
   return refunds.length === 0 || refunds.some((r) => r.state !== 'expired' && r.state !== 'cancelled');
+}
+
+/** Some of the payment's own money is still refundable: a refund took part of it, not all. */
+function partlyRefunded(options: RefundOptions | null): boolean {
+  return options?.sources.some((s) => s.source === 'payment' && BigInt(s.left.value) > 0n) ?? false;
 }
 
 export function PaymentDetail({ paymentId, chains }: { paymentId: string; chains: DashboardChain[] }) {
@@ -69,7 +74,10 @@ export function PaymentDetail({ paymentId, chains }: { paymentId: string; chains
                 {refundStands(payment) ? (
                   <>
                     {' '}
-                    <StatusBadge status="refunded" label={paymentStatusWord('refunded')} />
+                    <StatusBadge
+                      status="refunded"
+                      label={partlyRefunded(options) ? 'Partly refunded' : paymentStatusWord('refunded')}
+                    />
                   </>
                 ) : null}
               </h1>
