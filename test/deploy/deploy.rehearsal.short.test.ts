@@ -19,7 +19,11 @@ describe('deploy.rehearsal short form', function () {
   // Three restarts of four processes and a 10 s outage, on a shared 2-core machine: minutes, not seconds.
   this.timeout(15 * 60_000);
   const dir = mkdtempSync(join(tmpdir(), 'paygate-rehearsal-test-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  // A failed run keeps its directory (the processes' logs): a crash seen once must be readable afterwards.
+  after(function () {
+    if (this.test?.parent?.tests.some((t) => t.state === 'failed')) console.log(`rehearsal logs kept in ${dir}/logs`);
+    else rmSync(dir, { recursive: true, force: true });
+  });
 
   it('rolling API and worker restarts, a PostgreSQL restart and a restore from backup under traffic: no failed request, nothing lost', async () => {
     const child = spawn(
