@@ -10,13 +10,15 @@
  * otherwise. The bundle sits in server/.chaos-dist so that packages resolve from server/node_modules first, as from
  * the sources.
  */
+import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { repoRoot } from './cli.js';
 
-const OUT = join(repoRoot, 'server/.chaos-dist/cli.mjs');
+/** One bundle per process: a run beside another (a chaos run while the tests run) never loads the other's sources. */
+const OUT = join(repoRoot, `server/.chaos-dist/cli-${process.pid}.mjs`);
 
 let built: Promise<string> | undefined;
 
@@ -26,6 +28,7 @@ export function cliBundle(): Promise<string> {
 }
 
 async function bundle(): Promise<string> {
+  process.once('exit', () => rmSync(OUT, { force: true }));
   await build({
     entryPoints: [join(repoRoot, 'server/src/cli.ts')],
     outfile: OUT,
