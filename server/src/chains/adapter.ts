@@ -306,6 +306,12 @@ export interface DepositScan {
   ): Promise<{ transfers: SeenTransfer[]; cursor: string }>;
   /** Where a seen transfer stands now: `pending` (below the required confirmations), `confirmed`, `final`, `gone`, `unknown`. */
   status(transfer: SeenTransfer): Promise<OnChainState>;
+  /**
+   * A cursor from which a scan sees every transfer sent from now on (docs/decisions.md §27.27): stored when a chain's
+   * first deposit address is given out, before anyone can pay it. Absent where a scan without a cursor already reads
+   * each address's whole history (Solana).
+   */
+  cursorNow?(chain: string): Promise<string>;
 }
 
 /** Moves of funds by the service itself (sweeps, payouts, refunds). */

@@ -167,6 +167,11 @@ export function evmDepositScan(chains: Chains, options: EvmDepositScanOptions = 
       return { transfers, cursor: next };
     },
 
+    // The head block itself: a transfer to an address given out after this read is mined in it or later.
+    async cursorNow(caip2) {
+      return (await scannedChain(chains, caip2).clients.public.getBlockNumber({ cacheTime: 0 })).toString();
+    },
+
     async status(transfer): Promise<OnChainState> {
       const chain = scannedChain(chains, transfer.chain);
       const receipt = await receiptOrNull(chain, transfer.txId as Hash);

@@ -12,6 +12,7 @@ import { allChains, type ConfiguredAsset } from '../../chains/index.js';
 import { currencyOfUnit } from '../../currencies.js';
 import { findMerchant, type MerchantRow } from '../../db/queries/accounts.js';
 import { allocateDerivationIndex, insertDepositAddress, receivedByAsset } from '../../db/queries/depositAccounts.js';
+import { advanceScanCursor, readScanCursor } from '../../db/queries/scanCursors.js';
 import type { PaymentRow } from '../../db/queries/payments.js';
 import type { components } from '../../generated/gateway.js';
 import type { DepositOptionsResponse, OptionRecipients, SettlementModeDeps } from '../mode.js';
@@ -102,6 +103,7 @@ export async function depositAddressesFor(
   const index = await allocateDerivationIndex(deps.db.knex, payment.id, now);
   const addresses: DepositAddress[] = [];
   for (const chain of chains) {
+    await startScanning(deps, chain, now);
     const derived = await chain.port.keyAddress(chain.caip2, { role: 'deposit', index });
     const address = await insertDepositAddress(deps.db.knex, {
       chain: chain.caip2,
@@ -119,6 +121,19 @@ export async function depositAddressesFor(
     addresses.push({ chain: chain.caip2, address });
   }
   return addresses;
+}
+
+/**
+ * Starts the chain's deposit scan at its head before its first address is given out (docs/decisions.md §27.27): a
+ * scan without a cursor begins at the head of the moment it runs, so a deposit mined before the chain's first scan
+ * (a worker down, a scan job slow or failing on the RPC) would never be seen. Once a cursor is stored, one read.
+ */
+async function startScanning(deps: DepositDeps, chain: DepositChain, now: number): Promise<void> {
+  const scanner = chain.port.scanner;
+  if (!scanner?.cursorNow || (await readScanCursor(deps.db.knex, chain.caip2)) !== null) return;
+  // Insert-if-absent: a cursor a scan or another caller stored first stays; it too was read before this address was
+  // shown to anyone, so no transfer to it lies below it.
+  await advanceScanCursor(deps.db.knex, chain.caip2, null, await scanner.cursorNow(chain.caip2), now);
 }
 
 /**
