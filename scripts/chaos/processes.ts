@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { spawnCli } from '../../test/helpers/cli.js';
+import { cliBundle } from '../../test/helpers/cliBundle.js';
 
 export interface ChaosProcess {
   name: string;
@@ -19,12 +20,13 @@ export interface ChaosProcess {
   errors?: Map<string, number>;
 }
 
-/** How long a child may take to say it is ready on a loaded machine (it loads the server through tsx). */
+/** How long a child may take to say it is ready on a loaded machine. */
 const READY_MS = 180_000;
 
 export async function startProcess(p: ChaosProcess, env: Record<string, string>): Promise<void> {
   const args = p.kind === 'api' ? ['start', '--json'] : ['worker', '--json', '--sweep-interval-ms', '1000'];
-  const child = spawnCli(args, env);
+  // A restart is the supervisor's, not a fresh load of the sources: the bundle costs a fraction of tsx's start.
+  const child = spawnCli(args, env, await cliBundle());
   p.child = child;
   p.starts += 1;
   let stderr = '';

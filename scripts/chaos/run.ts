@@ -10,7 +10,7 @@ import { apiClient } from './client.js';
 import { healAll, healOne, injectFault, type InjectedFault } from './faults.js';
 import { FLOW_KINDS, runFlow, type FlowKind, type FlowResult } from './flows.js';
 import { killProcess, startProcess, type ChaosProcess } from './processes.js';
-import { prng } from './prng.js';
+import { prng, type Prng } from './prng.js';
 import { startChaosWorld, type ChaosWorld } from './world.js';
 
 export interface ChaosOptions {
@@ -56,7 +56,6 @@ const bump = (map: Record<string, number>, key: string, by = 1) => (map[key] = (
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
   const log = options.log ?? (() => undefined);
-  const world = await startChaosWorld(options.database);
   const processes: ChaosProcess[] = [
     ...Array.from({ length: options.apis ?? 2 }, (_, i) => ({ name: `api${i + 1}`, kind: 'api' as const })),
     ...Array.from({ length: options.workers ?? 1 }, (_, i) => ({ name: `worker${i + 1}`, kind: 'worker' as const })),
@@ -77,11 +76,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     settleState: '',
     violations: [],
   };
+  // The children load while the world creates its accounts: their first start is the longest step of a short run.
+  let starting: Promise<unknown> = Promise.resolve();
+  const world = await startChaosWorld(options.database, (env) => {
+    starting = Promise.all(processes.map((p) => startProcess(p, env)));
+    starting.catch(() => undefined);
+  }).catch(async (err: unknown) => {
+    await starting.catch(() => undefined);
+    await Promise.all(processes.map((p) => killProcess(p)));
+    throw err;
+  });
+  log('world started');
   const results: FlowResult[] = [];
   let stopping = false;
   let miner: Promise<void> = Promise.resolve();
   try {
-    await Promise.all(processes.map((p) => startProcess(p, world.env)));
+    await starting;
     log(`processes up: ${processes.map((p) => p.name).join(', ')}`);
     const evm = world.chains.local!.evm;
     let mining = true;
@@ -123,32 +133,32 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
         if (i % 6 === 0) healOne(world, rng);
       }
     })();
+    const restarts: Promise<void>[] = [];
     const kills = (async () => {
       const rng = prng(options.seed * 13 + 2);
       const every = options.killEveryMs ?? 20_000;
+      const down = new Set<ChaosProcess>();
       for (;;) {
         await pause(rng.int(every / 2, (every * 3) / 2));
         if (until()) break;
-        const victim = rng.pick(processes);
+        const victim = pickVictim(processes, down, summary.kills, rng);
+        if (!victim) continue;
         collectErrors(victim, summary);
         await killProcess(victim);
         summary.kills[victim.kind] += 1;
         log(`killed ${victim.name}`);
-        // As a supervisor (systemd's Restart=always) does: a start that fails is tried again, and counted.
-        for (let attempt = 0; attempt < 20 && !victim.child; attempt++) {
-          await startProcess(victim, world.env).catch((err: unknown) => {
-            const reason =
-              String(err)
-                .split('\n')
-                .find((l) => l.startsWith('paygate:')) ?? String(err).slice(0, 160);
-            bump(summary.failedStarts, `${victim.kind}: ${reason}`);
-            log(`restart of ${victim.name} failed: ${reason}`);
-          });
-          if (!victim.child) await pause(2_000);
-        }
+        // As a supervisor (systemd's Restart=always) does, for each process on its own: the schedule of kills goes on
+        // while a killed process starts again, as crashes do not wait for each other's restarts.
+        down.add(victim);
+        restarts.push(
+          restart(victim, world, summary, log).finally(() => {
+            down.delete(victim);
+          }),
+        );
       }
     })();
     await Promise.all([...flows, faults, kills]);
+    await Promise.all(restarts);
     stopping = true;
     healAll(world);
     log(`traffic stopped after ${Math.round((Date.now() - started) / 1000)} s; settling`);
@@ -156,11 +166,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     for (const p of processes) if (!p.url && p.kind === 'api') await startProcess(p, world.env);
     for (const p of processes) if (!p.child) await startProcess(p, world.env);
     const headAtStop = await evm.clients.public.getBlockNumber({ cacheTime: 0 });
+    const settling = Date.now();
     summary.settled = await settle(world, headAtStop, options.settleMs ?? 180_000, summary);
+    log(`${summary.settled ? 'settled' : 'not settled'} after ${Math.round((Date.now() - settling) / 1000)} s`);
     const serving = processes.flatMap((p) => (p.url ? [p.url] : []));
     summary.violations.push(...(await checkInvariants({ ...scopeOf(world.checker), serving, only: ['serving'] })));
     // The rest is checked on a quiet world: no process left to plan a payout between two reads.
     await Promise.all(processes.map((p) => stopGracefully(p)));
+    log('processes stopped');
     if ((await inFlight(world)) > 0) {
       log('moves in flight after the stop: one worker finishes them');
       const worker = processes.find((p) => p.kind === 'worker')!;
@@ -172,6 +185,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     await miner;
     summary.violations.push(...(await checkInvariants(scopeOf(world.checker, { receivers: [world.receiver] }))));
     await tally(world, results, summary);
+    log(`invariants checked: ${summary.violations.length} violation(s)`);
   } finally {
     for (const p of processes) collectErrors(p, summary);
     stopping = true;
@@ -179,6 +193,46 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     await world.close();
   }
   return summary;
+}
+
+/**
+ * The next process to kill: a kind not killed yet first (a short run kills an API and a worker), never one still
+ * starting again, and never the last API serving, so buyers always have one to reach.
+ */
+function pickVictim(
+  processes: ChaosProcess[],
+  down: Set<ChaosProcess>,
+  kills: ChaosSummary['kills'],
+  rng: Prng,
+): ChaosProcess | null {
+  const apisUp = processes.filter((p) => p.kind === 'api' && !down.has(p)).length;
+  const candidates = processes.filter((p) => !down.has(p) && (p.kind !== 'api' || apisUp > 1));
+  const unkilled = candidates.filter((p) => kills[p.kind] === 0);
+  const pool = unkilled.length > 0 ? unkilled : candidates;
+  return pool.length > 0 ? rng.pick(pool) : null;
+}
+
+/** Starts a killed process again; a start that fails is tried again (up to 20 times), and counted. */
+async function restart(
+  victim: ChaosProcess,
+  world: ChaosWorld,
+  summary: ChaosSummary,
+  log: (line: string) => void,
+): Promise<void> {
+  const killedAt = Date.now();
+  for (let attempt = 0; attempt < 20 && !victim.child; attempt++) {
+    await startProcess(victim, world.env).catch((err: unknown) => {
+      const reason =
+        String(err)
+          .split('\n')
+          .find((l) => l.startsWith('paygate:')) ?? String(err).slice(0, 160);
+      bump(summary.failedStarts, `${victim.kind}: ${reason}`);
+      log(`restart of ${victim.name} failed: ${reason}`);
+    });
+    if (!victim.child) await pause(2_000);
+  }
+  const after = Math.round((Date.now() - killedAt) / 1000);
+  log(`${victim.name} ${victim.child ? 'ready again' : 'still down'} ${after} s after its kill`);
 }
 
 function collectErrors(p: ChaosProcess, summary: ChaosSummary): void {

@@ -61,7 +61,11 @@ function liveChains(chains: Chains): Chains {
   };
 }
 
-export async function startChaosWorld(database: { url: string; db: Database }): Promise<ChaosWorld> {
+/** `migrated`: called once the database is migrated and the children's environment is known, before the accounts. */
+export async function startChaosWorld(
+  database: { url: string; db: Database },
+  migrated: (env: Record<string, string>) => void = () => undefined,
+): Promise<ChaosWorld> {
   const chains = liveChains(await sharedChains());
   const local = chains.local!;
   const evm = chains.evm[0]!.config;
@@ -134,6 +138,7 @@ export async function startChaosWorld(database: { url: string; db: Database }): 
   };
 
   await migrateDatabase(database.db);
+  migrated(env);
   const checker = await createRuntime({
     config: testConfig(secrets),
     db: database.db,

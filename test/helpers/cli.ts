@@ -31,8 +31,9 @@ export function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
-export function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [bin, ...args], {
+/** `binPath`: the bin to run, `server/bin/paygate.js` unless a run brings its own build (cliBundle.ts). */
+export function spawnCli(args: string[], env: Record<string, string>, binPath = bin): ChildProcess {
+  return spawn(process.execPath, [binPath, ...args], {
     cwd: repoRoot,
     env: cliEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

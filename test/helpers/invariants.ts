@@ -215,7 +215,46 @@ async function ledgerEqualsChain(scope: InvariantScope, report: Report): Promise
   const result = await scope.reconciler.run();
   for (const chain of result.failedChains) report(`the balances on ${chain} could not be read`);
   for (const d of result.differences)
-    report(`${d.role} ${d.address} on ${d.chain} holds ${d.actual} of ${d.asset}, the ledger says ${d.expected}`);
+    report(
+      `${d.role} ${d.address} on ${d.chain} holds ${d.actual} of ${d.asset}, the ledger says ${d.expected}` +
+        (d.role === 'deposit' ? await depositStory(scope, d.chain, d.address) : ''),
+    );
+}
+
+/** What the database knows of a deposit address: its payment, the payment's claim and the transfers seen to it. */
+async function depositStory(scope: InvariantScope, chain: string, address: string): Promise<string> {
+  const knex = scope.knex;
+  const owner = (await knex('deposit_addresses as d')
+    .join('payments as p', 'p.id', 'd.payment_id')
+    .leftJoin('payment_claims as c', 'c.payment_id', 'p.id')
+    .where({ 'd.chain_caip2': chain, 'd.address': address })
+    .first('p.id', 'p.status', 'c.kind', 'c.state', 'c.tx_id')) as
+    { id: string; status: string; kind: string | null; state: string | null; tx_id: string | null } | undefined;
+  const seen = (await knex('deposit_transfers')
+    .where({ chain_caip2: chain, address })
+    .select('tx_id', 'position', 'amount', 'state', 'block_number')) as {
+    tx_id: string;
+    position: number;
+    amount: string;
+    state: string;
+    block_number: string | number | null;
+  }[];
+  const claim = owner?.kind ? `, claim ${owner.kind} ${owner.state} tx ${owner.tx_id ?? 'none'}` : ', no claim';
+  const transfers = seen.map((t) => `${t.tx_id}:${t.position} ${t.amount} ${t.state} at ${t.block_number}`);
+  const evm = scope.chains.evm.find((c) => c.config.caip2 === chain);
+  const onChain = evm
+    ? (
+        await evm.clients.public.getLogs({
+          event: erc20Abi.find((i) => i.type === 'event' && i.name === 'Transfer')!,
+          args: { to: getAddress(address) },
+          fromBlock: 0n,
+        })
+      ).map((l) => `${l.transactionHash}:${l.logIndex} ${l.args.value} at ${l.blockNumber}`)
+    : [];
+  return (
+    ` (payment ${owner ? `${owner.id} ${owner.status}${claim}` : 'none'}; transfers seen: ` +
+    `${transfers.length ? transfers.join(', ') : 'none'}; on chain: ${onChain.join(', ') || 'none'})`
+  );
 }
 
 interface MoveTx {
