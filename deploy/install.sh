@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 started=$SECONDS
-# npm ci runs the root `prepare` (client-core, the verifier, the dev chains, web/dist, the API docs in dist/docs).
+# npm ci runs the root `prepare` (client-core, the verifier, the dev chains, web/dist, the API docs in
+# openapi/dist/docs: the @paygate/openapi package the server resolves, with the bundled contracts).
 npm ci --no-audit --no-fund
 # Every workspace, the server's dist included: the bin runs server/dist once it exists, never the sources.
 npm run build
@@ -17,5 +18,6 @@ npm prune --omit=dev --no-audit --no-fund
 # The release must start without anything prune removed: the bin answers from server/dist.
 test -f server/dist/cli.js || { echo "install: server/dist/cli.js is missing after the build" >&2; exit 1; }
 test -f web/dist/checkout.html || { echo "install: web/dist/checkout.html is missing after the build" >&2; exit 1; }
+test -f openapi/dist/docs/gateway.html || { echo "install: openapi/dist/docs/gateway.html is missing after the build" >&2; exit 1; }
 node server/bin/paygate.js --help >/dev/null
 echo "install: release ready in $((SECONDS - started)) s: $(pwd) (run: node server/bin/paygate.js start | worker)"

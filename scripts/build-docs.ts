@@ -1,5 +1,6 @@
 /**
- * Builds one self-contained HTML reference per API into dist/docs/ (git-ignored build output).
+ * Builds one self-contained HTML reference per API into openapi/dist/docs/ (git-ignored build output), inside the
+ * @paygate/openapi package so that a server installed from packages finds them by package resolution.
  * "Self-contained" means the page opens with no network: the Redoc bundle is inlined, and a check below fails
  * the build if the page would load a script or stylesheet from anywhere.
  */
@@ -9,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const outDir = join(root, 'dist/docs');
+const outDir = join(root, 'openapi/dist/docs');
 const apis = [
   { api: 'gateway', title: 'Paygate Gateway API' },
   { api: 'merchant', title: 'Paygate Merchant API and webhooks' },

@@ -2,7 +2,7 @@
 # The system packages `npm test` needs beyond npm: PostgreSQL server binaries (the suite starts a throwaway cluster
 # itself when DATABASE_URL is unset), Chromium (the browser tests drive it with playwright-core, which cannot
 # download a browser here), and the tools that check deploy/: nginx (`nginx -t`), prometheus (promtool), systemd
-# (systemd-analyze verify) and openssl (a throwaway certificate). Runs first in `npm test`. It installs only what is
+# (systemd-analyze verify), openssl (a throwaway certificate) and certutil (Chromium trusting that CA). Runs first in `npm test`. It installs only what is
 # missing, so a ready machine pays nothing; as root on Debian it installs with apt-get, anywhere else it stops with the one command to run.
 set -euo pipefail
 
@@ -19,6 +19,8 @@ fi
 command -v promtool >/dev/null 2>&1 || need+=(prometheus)
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+# certutil: the rehearsal's Chromium trusts the throwaway CA through an NSS database, as a Linux desktop does.
+command -v certutil >/dev/null 2>&1 || need+=(libnss3-tools)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then

@@ -78,10 +78,17 @@ export async function deploy(o: {
     for (const c of cleanups.reverse()) await Promise.resolve(c()).catch(() => undefined);
   };
   try {
-    const pg = await startPostgres(join(dir, 'pg'), randomBytes(12).toString('hex'));
-    cleanups.push(() => pg.close());
-    const chains = await startChainsProcess(repo, join(logs, 'chains.log'));
-    cleanups.push(() => void chains.child.kill('SIGTERM'));
+    // The cluster and the chains do not need each other: started together, the run waits for the slower only.
+    const [pgStarted, chainsStarted] = await Promise.allSettled([
+      startPostgres(join(dir, 'pg'), randomBytes(12).toString('hex')),
+      startChainsProcess(repo, join(logs, 'chains.log')),
+    ]);
+    if (pgStarted.status === 'fulfilled') cleanups.push(() => pgStarted.value.close());
+    if (chainsStarted.status === 'fulfilled') cleanups.push(() => void chainsStarted.value.child.kill('SIGTERM'));
+    if (pgStarted.status === 'rejected') throw pgStarted.reason;
+    if (chainsStarted.status === 'rejected') throw chainsStarted.reason;
+    const pg = pgStarted.value;
+    const chains = chainsStarted.value;
     const info = chains.info;
 
     const metricsToken = randomBytes(24).toString('hex');
@@ -187,6 +194,9 @@ export async function deploy(o: {
 
     // An operator's first steps: the schema, then a partner, its merchant, keys, an app id, the webhook endpoint.
     await json(['migrate']);
+    // The app id needs no partner: its command runs beside the partner's, each a process of its own.
+    const app = json(['admin', 'create-app', '--mode', 'test', '--label', 'Rehearsal wallet']);
+    app.catch(() => undefined);
     const partner = await json(['admin', 'create-partner', '--name', 'Rehearsal partner']);
     const settlementEvm = privateSettlement();
     const merchant = await json([
@@ -205,7 +215,7 @@ export async function deploy(o: {
       id: merchant.id!,
       apiKey: (await json(['admin', 'create-api-key', '--partner', partner.id!, '--mode', 'test'])).key!,
     };
-    ctx.appId = (await json(['admin', 'create-app', '--mode', 'test', '--label', 'Rehearsal wallet'])).key!;
+    ctx.appId = (await app).key!;
 
     for (let n = 0; n < o.apis; n++) fleet.add('paygate-api', `${await freePort()}`, 0);
     for (const i of fleet.apis) i.port = Number(i.instance);

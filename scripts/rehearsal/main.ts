@@ -12,6 +12,7 @@ import { postgresRestart } from './steps/postgresRestart.js';
 import { backupRestore } from './steps/backupRestore.js';
 import { upgrade } from './steps/upgrade.js';
 import { Traffic } from './traffic.js';
+import { BrowserBuyer } from './browser.js';
 
 const PREVIOUS = 'v0.1.0';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -53,6 +54,8 @@ if (tagged) {
 
 const tls = { ca: join(tlsDir, 'ca.pem'), cert: join(tlsDir, 'fullchain.pem'), key: join(tlsDir, 'privkey.pem') };
 const d = await deploy({ repo, dir, release: previous ?? release, tls, apis: 2, workers: 2, log });
+const evmRpcUrl = d.chains.evm.entry.rpcUrl;
+const pagePayer = await BrowserBuyer.launch({ dir, ca: tls.ca, evmRpcUrl, evmChainId: 31337 });
 const outage = { on: false };
 const solanaTusd = d.chains.solana.entry.assets.find((a) => a.caip19.includes('/token:'))!.caip19;
 const traffic = new Traffic({
@@ -61,12 +64,13 @@ const traffic = new Traffic({
   merchantKey: d.merchant.apiKey,
   appId: d.appId,
   faucetUrl: d.chains.faucetUrl,
-  evmRpcUrl: d.chains.evm.entry.rpcUrl,
+  evmRpcUrl,
   evmTusd: d.chains.evm.entry.assets.find((a) => a.caip19.includes('/erc20:'))!.caip19,
   solanaCaip2: d.chains.solana.entry.caip2,
   solanaTusd,
   merchantLoops: 2,
   tolerate503: () => outage.on,
+  pagePayer,
 });
 const rows: StepRow[] = [];
 let code = 0;
@@ -74,7 +78,12 @@ try {
   log(`deployment up at ${d.baseUrl} (release ${d.paths.release.split('/').pop()}); traffic starts`);
   traffic.start();
   await traffic.settle(6);
+  // Each row says how many payments the hosted checkout page took in Chromium while the step ran.
+  let pagesFrom = traffic.paid.length;
   const show = (row: StepRow) => {
+    const pages = traffic.paid.slice(pagesFrom).filter((p) => p.kind === 'checkout' && p.status === 'succeeded');
+    pagesFrom = traffic.paid.length;
+    row.note = [`${pages.length} paid in the hosted checkout in Chromium`, row.note].filter(Boolean).join('; ');
     rows.push(row);
     log(
       `${row.step}: requests ${row.requests}, failures ${row.failures}, retries ${row.retries}, longest ${row.longestPauseMs} ms, lost ${row.lost}${row.note ? ` (${row.note})` : ''}`,
@@ -107,11 +116,17 @@ try {
       note: 'skipped: no tag here',
     });
   if (rows.some((r) => r.failures > 0 || r.lost > 0)) code = 1;
+  const pagesPaid = traffic.paid.filter((p) => p.kind === 'checkout' && p.status === 'succeeded').length;
+  if (pagesPaid === 0) {
+    log('no payment was paid in the hosted checkout in Chromium: the page flow through the proxy is broken');
+    code = 1;
+  }
 } catch (err) {
   console.error(err);
   code = 1;
 } finally {
   await traffic.stop().catch(() => undefined);
+  await pagePayer.close().catch(() => undefined);
   await d.close();
 }
 const text = table(rows);

@@ -40,7 +40,8 @@ export async function compiledRelease(src: string, repo: string, dir: string): P
   cpSync(join(src, 'server/bin'), join(dir, 'server/bin'), { recursive: true });
   cpSync(join(src, 'server/package.json'), join(dir, 'server/package.json'));
   symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'));
-  // The server reads the bundled contracts from ../../../openapi (docs/decisions.md §29).
+  // Releases before @paygate/openapi (v0.1.0) read the bundled contracts from ../../../openapi; later ones resolve the
+  // package through node_modules (docs/decisions.md §29.20).
   cpSync(join(src, 'openapi'), join(dir, 'openapi'), { recursive: true });
   return dir;
 }

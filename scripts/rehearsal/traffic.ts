@@ -3,6 +3,7 @@
  * - merchant loops (the merchant SDK): create a payment, read its status, load its hosted checkout page;
  * - a buyer loop (the wallet SDK): pays one payment after another, in turn gasless (EIP-3009 TUSD, one signature),
  *   direct (ether, the buyer's own transaction) and Solana (TUSD, co-signed by the service's fee payer);
+ * - a buyer in Chromium (browser.ts) paying the hosted checkout through the proxy with the page's own flow;
  * and the deliveries those payments cause. Every operation is counted in the current window (a step opens one):
  * requests, failures (an operation that did not end as it must), retries (HTTP attempts the SDKs repeated after a
  * refused connection or a 502/503/504, inside operations that then succeeded) and the longest operation.
@@ -38,9 +39,16 @@ export interface TrafficOptions {
   merchantLoops: number;
   /** How the operations of a window that may be refused (a database outage) are judged. */
   tolerate503?: () => boolean;
+  /** A buyer paying the hosted checkout in a browser (browser.ts), in a loop of its own beside the SDK buyer. */
+  pagePayer?: PagePayer;
 }
 
-export type PayKind = 'gasless' | 'direct' | 'solana';
+export interface PagePayer {
+  payOnce(traffic: Traffic, tag: string): Promise<void>;
+}
+
+/** `checkout`: paid by the hosted checkout page in Chromium (browser.ts). */
+export type PayKind = 'gasless' | 'direct' | 'solana' | 'checkout';
 
 const newWindow = (): Window => ({ requests: 0, failures: 0, retries: 0, longestMs: 0, errors: [], refused503: 0 });
 
@@ -94,7 +102,7 @@ export class Traffic {
   readonly created: string[] = [];
   private running = false;
   private loops: Promise<void>[] = [];
-  private kinds: PayKind[] = ['gasless', 'direct', 'solana'];
+  private kinds = ['gasless', 'direct', 'solana'] as const;
 
   constructor(private readonly o: TrafficOptions) {}
 
@@ -182,13 +190,13 @@ export class Traffic {
     }
   }
 
-  private async fund(body: Record<string, string>): Promise<void> {
+  async fund(body: Record<string, string>): Promise<void> {
     const res = await fetch(`${this.o.faucetUrl}/fund`, { method: 'POST', body: JSON.stringify(body) });
     if (res.status !== 204) throw new Error(`faucet: ${res.status} ${await res.text()}`);
   }
 
   /** One payment of `kind`, created by the merchant and paid by a fresh buyer with the wallet SDK. */
-  async payOnce(kind: PayKind, tag: string): Promise<void> {
+  async payOnce(kind: Exclude<PayKind, 'checkout'>, tag: string): Promise<void> {
     let paymentId = '';
     const final = await this.op(`pay ${kind}`, async (f) => {
       const created = await this.merchant(f).createPayment({
@@ -231,10 +239,15 @@ export class Traffic {
     for (let i = 0; this.running; i++) await this.payOnce(this.kinds[i % 3]!, `${i}`);
   }
 
+  private async pageLoop(payer: PagePayer): Promise<void> {
+    for (let i = 0; this.running; i++) await payer.payOnce(this, `${i}`);
+  }
+
   start(): void {
     this.running = true;
     for (let n = 0; n < this.o.merchantLoops; n++) this.loops.push(this.merchantLoop(n));
     this.loops.push(this.payLoop());
+    if (this.o.pagePayer) this.loops.push(this.pageLoop(this.o.pagePayer));
   }
 
   async stop(): Promise<void> {

@@ -1,5 +1,3 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import { docsRouter } from './http/docs.js';
 import { dashboardAuth } from './http/dashboardAuth.js';
@@ -7,7 +5,7 @@ import { errorHandler, notFoundHandler } from './http/errorHandler.js';
 import { gatewayAuth } from './http/gatewayAuth.js';
 import { InFlightRequests } from './http/inflight.js';
 import { merchantAuth } from './http/merchantAuth.js';
-import { contractValidator } from './http/openapi.js';
+import { contractValidator, DEFAULT_DOCS_DIR } from './http/openapi.js';
 import { opsRouter } from './http/ops.js';
 import { requestContext } from './http/requestContext.js';
 import { gatewayCors, securityHeaders } from './http/security.js';
@@ -39,8 +37,6 @@ export interface AppDeps {
   /** The server's count of requests in flight, which its shutdown waits for. */
   requests?: InFlightRequests;
 }
-
-const defaultDocsDir = join(dirname(fileURLToPath(import.meta.url)), '../../dist/docs');
 
 export function createApp(deps: AppDeps): Express {
   const { runtime } = deps;
@@ -80,7 +76,7 @@ export function createApp(deps: AppDeps): Express {
       // requests a router would ignore.
       onlyFor((path) => /^\/(healthz|readyz|metrics)/i.test(path), opsRouter(runtime, requests)),
       requests.tracking(runtime.config.requestTimeoutMs),
-      onlyFor((path) => /^\/docs/i.test(path), docsRouter(deps.docsDir ?? defaultDocsDir)),
+      onlyFor((path) => /^\/docs/i.test(path), docsRouter(deps.docsDir ?? DEFAULT_DOCS_DIR)),
       // Before the validators, which would answer a preflight OPTIONS with 405.
       onlyFor((path) => /^\/v1\/gateway(\/|$)/i.test(path), gatewayCors(runtime.config)),
       express.json({ limit: BODY_LIMIT }),

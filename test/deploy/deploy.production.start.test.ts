@@ -1,8 +1,8 @@
 /**
  * What deploy/install.sh leaves behind, started the way the systemd units start it: the server compiled to JavaScript
  * (server/dist), run by plain node with no TypeScript loader, PAYGATE_ENV=production and every secret read from a
- * `*_FILE`. The release sits in a directory of its own with no web/ beside it, so the pages come from the
- * @paygate/web package that Node resolves. (npm ci and the real build take minutes; this transpiles in a second
+ * `*_FILE`. The release sits in a directory of its own with no web/ and no openapi/ beside it, so the pages come from
+ * the @paygate/web package and the contracts and API references from the @paygate/openapi package that Node resolves. (npm ci and the real build take minutes; this transpiles in a second
  * with esbuild, the compiler tsx itself uses, and deploy/install.sh's real run is recorded in OPERATIONS.md.)
  */
 import assert from 'node:assert/strict';
@@ -21,7 +21,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 
 const START_MS = 60_000;
 
-/** A release laid out from the sources: server/{bin,dist,package.json}; node_modules and the contracts beside it. */
+/** A release laid out from the sources: server/{bin,dist,package.json} and node_modules, nothing of the checkout. */
 async function release(dir: string): Promise<string> {
   const src = join(repoRoot, 'server/src');
   const entryPoints = readdirSync(src, { recursive: true, encoding: 'utf8' })
@@ -39,8 +39,6 @@ async function release(dir: string): Promise<string> {
   cpSync(join(repoRoot, 'server/bin'), join(dir, 'server/bin'), { recursive: true });
   cpSync(join(repoRoot, 'server/package.json'), join(dir, 'server/package.json'));
   symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
-  // The server still reads the bundled contracts from ../../../openapi (left for later: see docs/decisions.md §29).
-  symlinkSync(join(repoRoot, 'openapi'), join(dir, 'openapi'));
   return join(dir, 'server/bin/paygate.js');
 }
 
@@ -142,6 +140,12 @@ describe('deploy.production', function () {
     assert.ok(script, `the checkout page links its script:\n${html.slice(0, 400)}`);
     const asset = await fetch(`${url}/checkout/assets/${script[1]}`);
     assert.equal(asset.status, 200);
+
+    // The API references from the resolved @paygate/openapi (the contracts the requests are checked against come from
+    // there too: without them the process could not have started).
+    const reference = await fetch(`${url}/docs/merchant`);
+    assert.equal(reference.status, 200, await reference.clone().text());
+    assert.match(await reference.text(), /redoc/i);
 
     // The metrics token came from its file: without it 401, with it the registry.
     assert.equal((await fetch(`${url}/metrics`)).status, 401);

@@ -1,7 +1,8 @@
 /**
  * The production rehearsal's short form (`npm run rehearsal -- --short`, scripts/rehearsal/): PostgreSQL, the chains
  * as their own process, 2 API processes and 2 workers from the systemd units' command lines, nginx with TLS from a
- * throwaway CA, an HTTPS webhook receiver and SDK traffic, through rolling restarts of the API processes and of the
+ * throwaway CA, an HTTPS webhook receiver, SDK traffic and a buyer paying the hosted checkout in Chromium through the
+ * proxy (trusting the CA through its NSS database), through rolling restarts of the API processes and of the
  * workers, a 10 s PostgreSQL restart, and a backup taken under traffic restored into a new cluster: every row must
  * show no failure and nothing lost. The upgrade from the
  * previous tag is skipped here (a fresh CI clone may carry no tags); `npm run rehearsal` runs it.
@@ -25,7 +26,7 @@ describe('deploy.rehearsal short form', function () {
     else rmSync(dir, { recursive: true, force: true });
   });
 
-  it('rolling API and worker restarts, a PostgreSQL restart and a restore from backup under traffic: no failed request, nothing lost', async () => {
+  it('rolling API and worker restarts, a PostgreSQL restart and a restore from backup under traffic, the hosted checkout paid in Chromium through the proxy: no failed request, nothing lost', async () => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', join(repoRoot, 'scripts/rehearsal/run.ts'), '--short', '--no-upgrade', '--dir', dir],
@@ -47,6 +48,11 @@ describe('deploy.rehearsal short form', function () {
       const [, step, , failures, , , lost] = row.split('|').map((c) => c.trim());
       assert.deepEqual([failures, lost], ['0', '0'], `${step}\n${table}`);
     }
+    const pages = rows.map((r) => Number(/(\d+) paid in the hosted checkout in Chromium/.exec(r)?.[1] ?? 0));
+    assert.ok(
+      pages.reduce((a, b) => a + b, 0) > 0,
+      `no payment paid by the hosted checkout page in Chromium\n${table}`,
+    );
   });
 
   it("OPERATIONS.md's commands: every one is in the rehearsal's command log, or a listed exception", () => {

@@ -5,6 +5,11 @@
  * traffic resumed. Lost: a payment, API key or webhook endpoint that existed before the dump and is not in the
  * restored database, a payment paid after the restore that did not succeed, an event of the restored database the
  * receiver never verified (its endpoint's secret must open under the same key for the signature to match).
+ *
+ * A job running at the moment of the dump is restored locked by a locker id of the old cluster's processes, which no
+ * process of the new one will ever hold: the liveness sweep (docs/decisions.md §27.25) must free it. The step locks
+ * one job of a task no worker runs just before the dump (so the dump surely holds a locked job, and freeing it runs
+ * nothing), and counts it lost if it is still locked two minutes after the restored processes start.
  */
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,6 +44,69 @@ async function inventory(url: string): Promise<Inventory> {
   }
 }
 
+/** A task no worker has: once freed, the job stays queued, untouched, until the step deletes it. */
+const DUMP_LOCKED_TASK = 'rehearsal_locked_at_dump';
+
+/** Adds a job and locks it as a worker of the running deployment would, under an id no process holds. */
+async function lockJobForDump(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      `SELECT (graphile_worker.add_job($1, '{}'::json, max_attempts => 1)).id::text AS id`,
+      [DUMP_LOCKED_TASK],
+    );
+    const id = rows[0]!.id;
+    await client.query(
+      'UPDATE graphile_worker._private_jobs SET locked_by = $2, locked_at = now() WHERE id = $1::bigint',
+      [id, `worker-rehearsal-dump-${randomBytes(6).toString('hex')}`],
+    );
+    return id;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The restored database's locked jobs, read before any process starts: the dump's, as pg_dump saw them. */
+async function restoredLocks(url: string, jobId: string): Promise<{ locked: number; ours: boolean }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      'SELECT id::text AS id FROM graphile_worker._private_jobs WHERE locked_by IS NOT NULL',
+    );
+    return { locked: rows.length, ours: rows.some((r) => r.id === jobId) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** How long the job locked at the dump stayed locked on the restored cluster (null: still locked at the bound). */
+async function freedAfter(url: string, jobId: string, since: number): Promise<{ ms: number | null }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const freed = await eventually(
+      'the job locked at the dump freed',
+      async () => {
+        const { rows } = await client.query<{ locked_by: string | null }>(
+          'SELECT locked_by FROM graphile_worker._private_jobs WHERE id = $1::bigint',
+          [jobId],
+        );
+        return rows.length === 0 || rows[0]!.locked_by === null;
+      },
+      { timeoutMs: 120_000, intervalMs: 500 },
+    )
+      .then(() => true)
+      .catch(() => false);
+    const ms = freed ? Date.now() - since : null;
+    await client.query('DELETE FROM graphile_worker._private_jobs WHERE id = $1::bigint', [jobId]);
+    return { ms };
+  } finally {
+    await client.end();
+  }
+}
+
 function missing(before: Inventory, after: Inventory): string[] {
   const out: string[] = [];
   for (const kind of ['payments', 'apiKeys', 'endpoints'] as const) {
@@ -61,6 +129,7 @@ export async function backupRestore(d: Deployment, traffic: Traffic): Promise<St
 
   // Everything that exists before the dump starts must be in it.
   const before = await inventory(d.pg.url);
+  const lockedJob = await lockJobForDump(d.pg.url);
   const dumpStarted = Date.now();
   check(
     'pg_dump',
@@ -100,21 +169,41 @@ export async function backupRestore(d: Deployment, traffic: Traffic): Promise<St
     applied?: string[];
   };
   const verified = await d.run('paygate', ['admin', 'verify-secrets']);
+  const locks = await restoredLocks(restored.url, lockedJob);
   await Promise.all(d.fleet.instances.map((i) => d.fleet.start(i)));
   const restoreMs = Date.now() - restoreStarted;
+  const startedAt = Date.now();
   const absent = missing(before, await inventory(restored.url));
+  // Watched while the traffic resumes: the sweep waits its grace after the new cluster's start.
+  const unlocking = freedAfter(restored.url, lockedJob, startedAt).catch((err: unknown) => ({
+    ms: null,
+    error: String(err),
+  }));
 
   // Traffic resumes on the restored deployment: every kind of payment is paid once more.
   const paidFrom = traffic.paid.length;
   traffic.start();
-  await eventually('a payment of each kind paid on the restored database', () => traffic.paid.length >= paidFrom + 3, {
+  // Each of the SDK buyer's kinds, whatever the page buyer (browser.ts) pays meanwhile.
+  const kindsPaid = () => new Set(traffic.paid.slice(paidFrom).map((p) => p.kind));
+  const each = () => (['gasless', 'direct', 'solana'] as const).every((k) => kindsPaid().has(k));
+  await eventually('a payment of each kind paid on the restored database', each, {
     timeoutMs: 240_000,
     intervalMs: 250,
   }).catch(() => undefined);
   const after = traffic.next();
+  const unlock = await unlocking;
   const lostPayments = unpaid(traffic, paidFrom);
   const lostEvents = await undelivered(d, 90_000);
-  const lost = [...absent, ...lostPayments, ...lostEvents.map((id) => `event ${id} not delivered`)];
+  const lost = [
+    ...absent,
+    ...lostPayments,
+    ...lostEvents.map((id) => `event ${id} not delivered`),
+    ...(unlock.ms === null
+      ? [`job ${lockedJob} locked at the dump not freed in 120 s${'error' in unlock ? `: ${unlock.error}` : ''}`]
+      : []),
+    // The check proves nothing unless the dump did carry the lock.
+    ...(locks.ours ? [] : [`job ${lockedJob} locked before the dump was not locked in the restored database`]),
+  ];
   const failures = during.failures + after.failures + (verified.code === 0 ? 0 : 1);
   return {
     step: '5. backup during traffic, restore into a new cluster',
@@ -129,6 +218,7 @@ export async function backupRestore(d: Deployment, traffic: Traffic): Promise<St
       `migrations applied after the restore: ${migrated.applied?.length ?? 0}`,
       `verify-secrets exit ${verified.code}${verified.code === 0 ? '' : `: ${verified.stdout}${verified.stderr}`}`,
       `restore to every process ready ${restoreMs} ms`,
+      `${locks.locked} jobs restored locked (1 on purpose${locks.ours ? '' : ', NOT among them'}), that one freed by the liveness sweep ${unlock.ms ?? 'never'} ms after the processes started`,
       `${traffic.paid.length - paidFrom} payments paid after it`,
       ...during.errors,
       ...after.errors,

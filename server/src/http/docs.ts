@@ -10,7 +10,7 @@ const titles: Record<string, string> = {
   dashboard: 'Dashboard API (the merchant dashboard: people, payments, keys, settings, webhooks)',
 };
 
-/** Serves the self-contained Redoc references built by `npm run docs` into dist/docs. */
+/** Serves the self-contained Redoc references built by `npm run docs` into @paygate/openapi's dist/docs. */
 export function docsRouter(docsDir: string): Router {
   const router = Router();
   router.get('/docs', (_req, res) => {
