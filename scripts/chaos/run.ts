@@ -167,7 +167,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosSummary> {
     for (const p of processes) if (!p.child) await startProcess(p, world.env);
     const headAtStop = await evm.clients.public.getBlockNumber({ cacheTime: 0 });
     const settling = Date.now();
-    summary.settled = await settle(world, headAtStop, options.settleMs ?? 180_000, summary);
+    summary.settled = await settle(world, headAtStop, options.settleMs ?? 180_000, summary, log);
     log(`${summary.settled ? 'settled' : 'not settled'} after ${Math.round((Date.now() - settling) / 1000)} s`);
     const serving = processes.flatMap((p) => (p.url ? [p.url] : []));
     summary.violations.push(...(await checkInvariants({ ...scopeOf(world.checker), serving, only: ['serving'] })));
@@ -266,11 +266,18 @@ async function inFlight(world: ChaosWorld): Promise<number> {
  * Waits until nothing is on its way, twice in a row: no payment processing, no move planned or sent, no delivery
  * pending, and detection past the head of the moment the traffic stopped (so every transfer sent is seen).
  */
-async function settle(world: ChaosWorld, headAtStop: bigint, boundMs: number, summary: ChaosSummary): Promise<boolean> {
+async function settle(
+  world: ChaosWorld,
+  headAtStop: bigint,
+  boundMs: number,
+  summary: ChaosSummary,
+  log: (line: string) => void = () => {},
+): Promise<boolean> {
   const knex = world.checker.db.knex;
   const evmChain = world.chains.evm[0]!.config.caip2;
   const deadline = Date.now() + boundMs;
   let quietRounds = 0;
+  let previous = '';
   while (Date.now() < deadline) {
     const [processing] = (await knex('payments').where({ status: 'processing' }).count({ n: '*' })) as {
       n: number | string;
@@ -286,6 +293,10 @@ async function settle(world: ChaosWorld, headAtStop: bigint, boundMs: number, su
     const moving = await inFlight(world);
     const quiet = Number(processing!.n) === 0 && Number(pending!.n) === 0 && moving === 0;
     summary.settleState = `${Number(processing!.n)} payments processing, ${Number(pending!.n)} deliveries pending, ${moving} moves in flight, detection ${scanned ? 'past' : 'not past'} block ${headAtStop} (cursor ${cursor?.next_block ?? 'none'})`;
+    // What the settling waits for, each time it changes: where a slow settle's time goes.
+    const counts = `${processing!.n}/${pending!.n}/${moving}/${scanned}`;
+    if (counts !== previous) log(`settling: ${summary.settleState}`);
+    previous = counts;
     quietRounds = quiet && scanned ? quietRounds + 1 : 0;
     if (quietRounds >= 2) return true;
     await pause(2_000);

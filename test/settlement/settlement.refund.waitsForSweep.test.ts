@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { getAddress } from 'viem';
 import { unpaidBalances } from '../../server/src/settlement/ledger.js';
 import { claimRefund, refundPayment } from '../../server/src/settlement/refunds.js';
+import type { MoveDeps } from '../../server/src/settlement/moveJobs.js';
 import { planSweeps } from '../../server/src/settlement/sweeps.js';
 import { useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';
@@ -61,6 +62,32 @@ describeEachDatabase('settlement.refund.waitsForSweep', (get) => {
     await sweepAll(async () =>
       assert.equal(await stateOf('onchain_refunds', refundId), 'planned', 'a sweep sent is not a sweep final'),
     );
+    await h.until('the refund sent', async () => (await stateOf('onchain_refunds', refundId)) === 'sent');
+    assert.equal(await h.balance(buyer), 1_500_000n);
+  });
+
+  it('settlement.move: a refund waiting for its sweep is sent as soon as the sweep is final, not at its next look', async () => {
+    h = await startCollectedHarness(get().db);
+    // Its next look would be an hour away: only the sweep's wake can send it within the clock `until` may move.
+    Object.assign(h.checkout, { refundFundsWaitMs: 60 * 60_000 } satisfies Partial<MoveDeps>);
+    const deps = {
+      ...h.checkout,
+      config: h.runtime.config,
+      secretBox: h.runtime.secretBox,
+      keyPurges: h.runtime.keyPurges,
+    };
+    const scope = { merchantId: h.merchantId, live: true };
+    await paidDeposit(h, 5_000_000n, 0n);
+    await sweepAll();
+    const d = await paidDeposit(h, 4_000_000n, 0n);
+    const buyer = getAddress(`0x${'c3'.repeat(20)}`);
+    const answer = await refundPayment(deps, scope, d.paymentId, { amount: '1500000' });
+    const refundId = answer.body.refund!.refund_id;
+    await claimRefund(deps, new URL(answer.body.refund!.claim_url!).hash.slice(1), buyer);
+    await h.drain();
+    assert.equal(await stateOf('onchain_refunds', refundId), 'planned', 'waiting for the sweep');
+
+    await sweepAll();
     await h.until('the refund sent', async () => (await stateOf('onchain_refunds', refundId)) === 'sent');
     assert.equal(await h.balance(buyer), 1_500_000n);
   });

@@ -18,6 +18,8 @@ export interface MoveDeps extends LifecycleDeps {
   chains: Chains;
   /** How long to wait before looking at a sent move again; the mover's own suggestion when absent. */
   moveRecheckMs?: number;
+  /** How often a refund waiting for its payment's sweep looks again; moves.ts REFUND_FUNDS_WAIT_MS when absent. */
+  refundFundsWaitMs?: number;
   /** MOVE_LEASE_MS when absent. */
   moveLeaseMs?: number;
   observer?: Pick<Observer, 'paymentTransition' | 'settlementMoveFailed' | 'settlementMoveUnknown'>;

@@ -30,7 +30,7 @@ import { payoutItemsOf, releasePayoutItems } from '../db/queries/payoutRows.js';
 import { findOnchainRefund } from '../db/queries/refundRequests.js';
 import { findPayment } from '../db/queries/payments.js';
 import type { SettledStage } from '../db/queries/paymentStages.js';
-import { paymentFundsSwept, releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
+import { paymentFundsSwept, refundsAwaitingSweep, releaseSweepTransfers, sweepLegs } from '../db/queries/sweepRows.js';
 import { randomBase62 } from '../ids.js';
 import { recordStage } from '../payments/lifecycle.js';
 import { iso } from '../payments/snapshot.js';
@@ -55,7 +55,10 @@ export const MOVE_LEASE_MS = 20_000;
  */
 export const MOVE_SEND_RETRY_MS = [5_000, 30_000, 120_000, 600_000] as const;
 
-/** How often a refund waiting for its payment's deposit to be swept looks again. */
+/**
+ * How often a refund waiting for its payment's deposit to be swept looks again: a backstop, since the sweep that
+ * brings the money wakes it the moment it is final (`complete`).
+ */
 export const REFUND_FUNDS_WAIT_MS = 60_000;
 
 export function moverOf(deps: MoveDeps, chain: string): MoveSender {
@@ -138,7 +141,7 @@ async function stepMove(deps: MoveDeps, kind: MoveKind, id: string, owner: strin
           deps.jobs,
           kind,
           id,
-          deps.now() + (deps.moveRecheckMs ?? REFUND_FUNDS_WAIT_MS),
+          deps.now() + (deps.refundFundsWaitMs ?? deps.moveRecheckMs ?? REFUND_FUNDS_WAIT_MS),
           failures,
         );
         await releaseMoveLease(trx, id, owner);
@@ -328,7 +331,8 @@ async function complete(
 ): Promise<void> {
   const common = { mode: 'collected' as const, chain: row.chain, asset: row.asset, txId, createdAt: now };
   if (row.kind === 'sweep') {
-    const entries = (await sweepLegs(trx, row.id)).map((l): LedgerEntry => ({
+    const legs = await sweepLegs(trx, row.id);
+    const entries = legs.map((l): LedgerEntry => ({
       ...common,
       entryKey: `swept:${row.id}:${l.address}`,
       kind: 'swept',
@@ -340,6 +344,12 @@ async function complete(
       sweepId: row.id,
     }));
     await insertLedgerEntries(trx, entries);
+    // The refunds this money was waiting for go now, in the transaction that makes it swept, not a minute later.
+    const waiting = await refundsAwaitingSweep(
+      trx,
+      legs.map((l) => l.paymentId),
+    );
+    for (const id of waiting) await enqueueMove(trx, deps.jobs, 'refund', id, now);
     return;
   }
   const merchantId = row.raw.merchant_id as string;

@@ -176,3 +176,20 @@ export async function paymentFundsSwept(db: Knex | Knex.Transaction, paymentId: 
     .first('t.id')) as { id: string } | undefined;
   return waiting === undefined;
 }
+
+/**
+ * The refunds of these payments still waiting for their money to be swept (planned, nothing prepared, claimed): a
+ * final sweep wakes them at once instead of at their next look (moves.ts).
+ */
+export async function refundsAwaitingSweep(
+  db: Knex | Knex.Transaction,
+  paymentIds: readonly string[],
+): Promise<string[]> {
+  if (paymentIds.length === 0) return [];
+  const rows = (await db('onchain_refunds')
+    .whereIn('payment_id', [...new Set(paymentIds)])
+    .where({ state: 'planned', details: '{}' })
+    .whereNotNull('destination')
+    .select('id')) as { id: string }[];
+  return rows.map((r) => r.id);
+}
