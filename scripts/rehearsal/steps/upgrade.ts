@@ -77,8 +77,9 @@ async function servesPayment(d: Deployment, port: number, traffic: Traffic): Pro
       headers: { 'Api-Key': d.merchant.apiKey, 'Merchant-Id': d.merchant.id },
       signal: AbortSignal.timeout(5000),
     });
-    const body = (await res.json()) as { id?: string };
-    return res.status === 200 && body.id === last.paymentId;
+    // The payment snapshot, with the webhooks' snake_case fields.
+    const body = (await res.json()) as { payment_id?: string };
+    return res.status === 200 && body.payment_id === last.paymentId;
   } catch {
     return false;
   }
