@@ -91,6 +91,19 @@ export class Fleet {
     }
   }
 
+  /** The checks an API's /readyz names as failing ([] when it answers 200; ['no answer'] when it does not answer). */
+  async failingChecks(i: Instance): Promise<string[]> {
+    try {
+      const res = await fetch(`http://127.0.0.1:${i.port}/readyz`, { signal: AbortSignal.timeout(3000) });
+      const body = (await res.json()) as { checks?: Record<string, { status: string }> };
+      if (res.status === 200) return [];
+      const failing = Object.entries(body.checks ?? {}).filter(([, c]) => c.status === 'failing');
+      return failing.length ? failing.map(([name]) => name) : [`status ${res.status}`];
+    } catch {
+      return ['no answer'];
+    }
+  }
+
   async stop(i: Instance): Promise<number | null> {
     const child = i.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;

@@ -9,6 +9,8 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 export class TcpLink {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  /** While frozen, nothing is passed on in either direction: a server that stopped answering (until `cut`). */
+  private frozen = false;
   port = 0;
   constructor(private readonly target: { host: string; port: number }) {}
 
@@ -31,7 +33,11 @@ export class TcpLink {
           upstream.destroy();
         });
       }
-      client.pipe(upstream).pipe(client);
+      // By hand rather than pipe(), so that freeze() can hold every byte, of old and new connections alike.
+      const pass = (from: Socket, to: Socket) =>
+        from.on('data', (chunk: Buffer) => void (this.frozen || to.write(chunk)));
+      pass(client, upstream);
+      pass(upstream, client);
     });
     server.listen(this.port, '127.0.0.1');
     await once(server, 'listening');
@@ -39,7 +45,13 @@ export class TcpLink {
     this.server = server;
   }
 
+  /** Stops passing bytes on, without closing anything: requests sent now wait for an answer that never comes. */
+  freeze(): void {
+    this.frozen = true;
+  }
+
   async cut(): Promise<void> {
+    this.frozen = false;
     const server = this.server;
     this.server = null;
     for (const s of this.sockets) s.destroy();

@@ -17,14 +17,67 @@ export const JOB_POOL_APPLICATION = 'paygate-jobs';
  */
 export const JOB_POOL_IDLE_MS = 30_000;
 
+type ConnectCallback = (
+  err: Error | undefined,
+  client: pg.PoolClient | undefined,
+  done: (release?: unknown) => void,
+) => void;
+
+/**
+ * A pool whose clients may be given back twice. graphile-worker 0.17 does so with its LISTEN client when a runner
+ * shuts down (its UNLISTEN) while a LISTEN is still unanswered and the connection is then lost (the LISTEN's failure
+ * releases it again): pg-pool throws on the second release, inside an async function nobody awaits, and the
+ * unhandled rejection ended the process (§29.23). The second release changes nothing here: the client went back
+ * (or was removed) with the first, so it is only logged.
+ */
+class JobPool extends pg.Pool {
+  constructor(
+    config: pg.PoolConfig,
+    private readonly logger: Logger | undefined,
+  ) {
+    super(config);
+  }
+
+  private guard(client: pg.PoolClient): pg.PoolClient {
+    const release = client.release.bind(client);
+    let released = false;
+    client.release = (err?: Error | boolean) => {
+      if (released) {
+        this.logger?.warn(
+          { component: 'graphile-worker' },
+          'a job connection was given back twice; the second is ignored',
+        );
+        return;
+      }
+      released = true;
+      return release(err);
+    };
+    return client;
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | void {
+    if (!callback) return super.connect().then((client) => this.guard(client));
+    super.connect((err, client, done) => {
+      if (!client) return callback(err, client, done);
+      const guarded = this.guard(client);
+      callback(err, guarded, (release?: unknown) => guarded.release(release as Error | boolean | undefined));
+    });
+  }
+}
+
 /** Passed to graphile-worker as `pgPool`, which it never ends: its opener awaits `end()`. */
 export function openJobPool(url: string, options: { max: number; logger?: Logger }): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.max,
-    application_name: JOB_POOL_APPLICATION,
-    idleTimeoutMillis: JOB_POOL_IDLE_MS,
-  });
+  const pool = new JobPool(
+    {
+      connectionString: url,
+      max: options.max,
+      application_name: JOB_POOL_APPLICATION,
+      idleTimeoutMillis: JOB_POOL_IDLE_MS,
+    },
+    options.logger,
+  );
   // pg removes a failed client from the pool by itself; the handlers only keep its error from being uncaught.
   const report = (idle: boolean) => (err: Error) =>
     options.logger?.warn({ err, component: 'graphile-worker' }, `a job connection failed${idle ? ' while idle' : ''}`);

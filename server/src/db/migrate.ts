@@ -64,9 +64,35 @@ const source: Knex.MigrationSource<string> = {
 
 const config: Knex.MigratorConfig = { migrationSource: source, tableName: 'paygate_migrations' };
 
+/**
+ * knex's list validation calls a database "corrupt" when it holds a migration this code does not know. That is what
+ * every upgrade looks like to the old processes (the new release's expand-only migrations run while they serve,
+ * §29.12) and what a rollback looks like to the old release, so the list is compared here instead.
+ */
+async function migrationState(db: Database): Promise<{ pending: string[]; unknown: string[] }> {
+  const [completed, pending] = (await db.knex.migrate.list({ ...config, disableMigrationsListValidation: true })) as [
+    { name: string }[],
+    string[],
+  ];
+  return { pending, unknown: completed.map((m) => m.name).filter((name) => !(name in migrations)) };
+}
+
 /** Brings the schema up to date: our tables, and graphile-worker's on PostgreSQL. */
 export async function migrateDatabase(db: Database): Promise<string[]> {
-  const [, applied] = (await db.knex.migrate.latest(config)) as [number, string[]];
+  const { pending, unknown } = await migrationState(db);
+  let applied: string[] = [];
+  if (unknown.length > 0) {
+    // A later release migrated this database. Every migration of ours already ran: this release runs on the newer,
+    // expanded schema and applies nothing. One of ours missing under a newer one is a history no release made;
+    // running it out of order could undo what the later one did.
+    if (pending.length > 0) {
+      throw new Error(
+        `the database has migrations this release does not know (${unknown.join(', ')}) but lacks ${pending.join(', ')}: migrate with the newest release`,
+      );
+    }
+  } else {
+    [, applied] = (await db.knex.migrate.latest(config)) as [number, string[]];
+  }
   if (dialectOf(db) === 'postgres') {
     // Silent: graphile-worker's migration lines say nothing the caller of a migration acts on. Our own pool, closed
     // before returning (db/jobPool.ts).
@@ -80,8 +106,10 @@ export async function migrateDatabase(db: Database): Promise<string[]> {
   return applied;
 }
 
-/** True when every migration has run: /readyz refuses traffic on a database that is behind the code. */
+/**
+ * True when every migration of this code has run: /readyz refuses traffic on a database that is behind the code, and
+ * accepts one that is ahead of it (an upgrade in progress, or a rollback).
+ */
 export async function migrationsCurrent(db: Database): Promise<boolean> {
-  const [, pending] = (await db.knex.migrate.list(config)) as [unknown[], unknown[]];
-  return pending.length === 0;
+  return (await migrationState(db)).pending.length === 0;
 }
