@@ -14,10 +14,8 @@ describe('gateway.getPayment', () => {
 
   it('200: status, the fiat amount with its display, expiry in Unix seconds, the merchant, no buyer yet', async () => {
     const id = await h.createPayment();
-    await h.runtime.db
-      .knex('merchants')
-      .where({ id: h.account.merchantId })
-      .update({ icon_url: 'https://m.example/i.png' });
+    const logo = '/logos/9f2c1b0e4d5a6c7b8e9f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f.png';
+    await h.runtime.db.knex('merchants').where({ id: h.account.merchantId }).update({ icon_url: logo });
     const merchant = (await findMerchant(h.runtime.db.knex, h.account.merchantId))!;
     const row = (await h.runtime.db.knex('payments').where({ id }).first()) as { expires_at: number | string };
     assert.deepEqual(await expectJson(await get(id), 200), {
@@ -35,11 +33,22 @@ describe('gateway.getPayment', () => {
         },
       },
       expiresAt: Math.floor(Number(row.expires_at) / 1000),
-      merchant: { name: merchant.name, iconUrl: 'https://m.example/i.png' },
+      merchant: { name: merchant.name, iconUrl: logo },
       buyer: null,
       description: null,
       lineItems: [],
     });
+  });
+
+  it('200: a remote icon URL written by an older release during an upgrade is no icon, never passed to the buyer', async () => {
+    const id = await h.createPayment();
+    await h.runtime.db
+      .knex('merchants')
+      .where({ id: h.account.merchantId })
+      .update({ icon_url: 'https://m.example/i.png' });
+    const info = await expectJson<{ merchant: { iconUrl: string | null } }>(await get(id), 200);
+    assert.equal(info.merchant.iconUrl, null);
+    await h.runtime.db.knex('merchants').where({ id: h.account.merchantId }).update({ icon_url: null });
   });
 
   it('200 in every status, read with an app id too', async () => {

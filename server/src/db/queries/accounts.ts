@@ -70,9 +70,19 @@ type RawMerchant = Omit<MerchantRow, 'fee_config' | 'settlement_addresses' | 'co
   require_two_factor: boolean | number;
 };
 
+/**
+ * Only a logo Paygate serves (`/logos/…`, docs/decisions.md §26.23) is the merchant's icon. Migration 024 cleared the
+ * remote URLs, but a process of an older release still serving during an upgrade can write one again: read as none,
+ * it never reaches a checkout or a wallet.
+ */
+function servedLogo(iconUrl: string | null): string | null {
+  return iconUrl !== null && iconUrl.startsWith('/logos/') ? iconUrl : null;
+}
+
 function fromRawMerchant(raw: RawMerchant): MerchantRow {
   return {
     ...raw,
+    icon_url: servedLogo(raw.icon_url),
     fee_config: raw.fee_config === null ? null : (JSON.parse(raw.fee_config) as Record<string, unknown>),
     settlement_addresses: JSON.parse(raw.settlement_addresses) as Record<string, string>,
     collect_data: raw.collect_data === true || raw.collect_data === 1,
