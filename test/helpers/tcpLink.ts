@@ -14,6 +14,14 @@ export class TcpLink {
   port = 0;
   constructor(private readonly target: { host: string; port: number }) {}
 
+  /** An open link to the server of `url` (postgres://…); `urlThrough` gives the URL that goes through it. */
+  static async openTo(url: string): Promise<TcpLink> {
+    const u = new URL(url);
+    const link = new TcpLink({ host: u.hostname, port: Number(u.port) });
+    await link.open();
+    return link;
+  }
+
   /** A URL of the target's (postgres://…) with its port replaced by the link's. */
   static urlThrough(url: string, link: TcpLink): string {
     const u = new URL(url);

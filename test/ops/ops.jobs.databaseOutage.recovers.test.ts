@@ -35,11 +35,8 @@ describe('jobs.postgres queue through a database outage [postgres]', function ()
 
   before(async () => {
     test = await createTestDatabase('postgres');
-    const url = new URL(test.url);
-    link = new TcpLink({ host: url.hostname, port: Number(url.port) });
-    await link.open();
-    url.port = String(link.port);
-    db = openDatabase(url.toString(), { poolMax: 2 });
+    link = await TcpLink.openTo(test.url);
+    db = openDatabase(TcpLink.urlThrough(test.url, link), { poolMax: 2 });
   });
   afterEach(async () => {
     await queue?.stop();

@@ -38,11 +38,8 @@ describe('ops.jobs listening connection released twice [postgres]', function () 
 
   before(async () => {
     test = await createTestDatabase('postgres');
-    const url = new URL(test.url);
-    link = new TcpLink({ host: url.hostname, port: Number(url.port) });
-    await link.open();
-    url.port = String(link.port);
-    db = openDatabase(url.toString(), { poolMax: 2 });
+    link = await TcpLink.openTo(test.url);
+    db = openDatabase(TcpLink.urlThrough(test.url, link), { poolMax: 2 });
   });
   after(async () => {
     await link.cut();
@@ -64,14 +61,16 @@ describe('ops.jobs listening connection released twice [postgres]', function () 
       link.freeze();
     });
     let counted = 0;
-    try {
-      queue = createPostgresQueue({
+    const countingQueue = () =>
+      createPostgresQueue({
         db,
         tasks: { count: async () => void counted++ },
         logger,
         now: testClock().now,
         pollIntervalMs: 100,
       });
+    try {
+      queue = countingQueue();
       await queue.start();
       await eventually('the LISTEN sent', () => said('Worker connected and looking for jobs'));
       // The shutdown gives the listening client back (its UNLISTEN waits behind the LISTEN)…
@@ -91,13 +90,7 @@ describe('ops.jobs listening connection released twice [postgres]', function () 
       // The race did happen: the second release was made, and ignored.
       assert.ok(said('a job connection was given back twice'), 'the listening client was given back twice');
 
-      queue = createPostgresQueue({
-        db,
-        tasks: { count: async () => void counted++ },
-        logger,
-        now: testClock().now,
-        pollIntervalMs: 100,
-      });
+      queue = countingQueue();
       await queue.start();
       await queue.add(test.db.knex, 'count', {});
       await eventually('the next job run', () => counted === 1);

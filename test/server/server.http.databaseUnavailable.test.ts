@@ -24,9 +24,7 @@ describe('server.http with the database unreachable [postgres]', function () {
 
   before(async () => {
     test = await createTestDatabase('postgres');
-    const url = new URL(test.url);
-    link = new TcpLink({ host: url.hostname, port: Number(url.port) });
-    await link.open();
+    link = await TcpLink.openTo(test.url);
     db = openDatabase(TcpLink.urlThrough(test.url, link), { poolMax: 4 });
     // No credential cache: every request reads the database, as the first request after the cache expires does.
     runtime = await testRuntime({ db, config: { PAYGATE_CREDENTIAL_CACHE_TTL_MS: '0' } });

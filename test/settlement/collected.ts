@@ -104,6 +104,16 @@ export interface PaidDeposit {
   payable: bigint;
 }
 
+/** What `refundPayment` and `claimRefund` take: the harness's checkout with the runtime's secrets. */
+export function refundDeps(h: CollectedHarness) {
+  return {
+    ...h.checkout,
+    config: h.runtime.config,
+    secretBox: h.runtime.secretBox,
+    keyPurges: h.runtime.keyPurges,
+  };
+}
+
 /**
  * A live collected payment of `amount` TUSD minor units with `fee`, succeeded: its deposit address (derived from the
  * runtime's seed) received the amount on chain, and the transfer is final in `deposit_transfers` and the ledger.

@@ -19,7 +19,7 @@ import { planSweeps } from '../../server/src/settlement/sweeps.js';
 import { useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { receiptOf } from '../helpers/wait.js';
-import { paidDeposit, startCollectedHarness, type CollectedHarness } from './collected.js';
+import { paidDeposit, refundDeps, startCollectedHarness, type CollectedHarness } from './collected.js';
 
 type MoveTable = 'sweeps' | 'payouts' | 'onchain_refunds';
 
@@ -209,12 +209,7 @@ describeEachDatabase('settlement.move.unsendable', (get) => {
 
   it('a refund the collection account cannot pay: its reservation is given back once, after its authorization expired', async () => {
     const d = await paidDeposit(h, 3_000_000n, 0n);
-    const deps = {
-      ...h.checkout,
-      config: h.runtime.config,
-      secretBox: h.runtime.secretBox,
-      keyPurges: h.runtime.keyPurges,
-    };
+    const deps = refundDeps(h);
     const scope = { merchantId: h.merchantId, live: true };
     const unpaid = async () => (await unpaidBalances(h.runtime.db.knex, scope))[0]?.amount ?? 0n;
     const answer = await refundPayment(deps, scope, d.paymentId, { amount: '1000000' });

@@ -15,7 +15,7 @@ import { claimRefund, refundPayment } from '../../server/src/settlement/refunds.
 import { planSweeps } from '../../server/src/settlement/sweeps.js';
 import { useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';
-import { paidDeposit, startCollectedHarness, type CollectedHarness } from './collected.js';
+import { paidDeposit, refundDeps, startCollectedHarness, type CollectedHarness } from './collected.js';
 
 const FEE = 250_000n;
 
@@ -44,12 +44,7 @@ describeEachDatabase('settlement.refund.networkFee', (get) => {
     const collection = await port.keyAddress(h.chain, { role: 'collection' });
     assert.equal(await h.balance(collection), 10_000_000n);
 
-    const deps = {
-      ...h.checkout,
-      config: h.runtime.config,
-      secretBox: h.runtime.secretBox,
-      keyPurges: h.runtime.keyPurges,
-    };
+    const deps = refundDeps(h);
     const scope = { merchantId: h.merchantId, live: true };
     const { body } = await refundPayment(deps, scope, d.paymentId, { amount: '4000000' });
     assert.equal(body.refund!.network_fee?.value, FEE.toString());
@@ -78,12 +73,7 @@ describeEachDatabase('settlement.refund.networkFee', (get) => {
   it('a refund that fails (the collection holds nothing) gives its network fee back with its reservation, once', async () => {
     h = await startCollectedHarness(get().db, { PAYGATE_REFUND_NETWORK_FEE: '0.25', PAYGATE_REFUND_MINIMUM: '1' });
     const d = await paidDeposit(h, 3_000_000n, 0n);
-    const deps = {
-      ...h.checkout,
-      config: h.runtime.config,
-      secretBox: h.runtime.secretBox,
-      keyPurges: h.runtime.keyPurges,
-    };
+    const deps = refundDeps(h);
     const scope = { merchantId: h.merchantId, live: true };
     const unpaid = async () => (await unpaidBalances(h.runtime.db.knex, scope))[0]?.amount ?? 0n;
     const { body } = await refundPayment(deps, scope, d.paymentId, { amount: '1000000' });

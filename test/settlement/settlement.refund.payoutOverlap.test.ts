@@ -13,7 +13,13 @@ import { claimRefund, refundPayment } from '../../server/src/settlement/refunds.
 import { planSweeps } from '../../server/src/settlement/sweeps.js';
 import { useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';
-import { paidDeposit, startCollectedHarness, type CollectedHarness, type PaidDeposit } from './collected.js';
+import {
+  paidDeposit,
+  refundDeps,
+  startCollectedHarness,
+  type CollectedHarness,
+  type PaidDeposit,
+} from './collected.js';
 
 describeEachDatabase('settlement.refund.payoutOverlap', (get) => {
   useChainSnapshots();
@@ -22,12 +28,7 @@ describeEachDatabase('settlement.refund.payoutOverlap', (get) => {
     await h.close();
   });
 
-  const deps = () => ({
-    ...h.checkout,
-    config: h.runtime.config,
-    secretBox: h.runtime.secretBox,
-    keyPurges: h.runtime.keyPurges,
-  });
+  const deps = () => refundDeps(h);
   const scope = () => ({ merchantId: h.merchantId, live: true });
   const unpaid = async () => (await unpaidBalances(h.runtime.db.knex, scope()))[0]?.amount ?? 0n;
   const buyer = getAddress(`0x${'b1'.repeat(20)}`);

@@ -11,7 +11,7 @@ import type { MoveDeps } from '../../server/src/settlement/moveJobs.js';
 import { planSweeps } from '../../server/src/settlement/sweeps.js';
 import { useChainSnapshots } from '../helpers/chain.js';
 import { describeEachDatabase } from '../helpers/db.js';
-import { paidDeposit, startCollectedHarness, type CollectedHarness } from './collected.js';
+import { paidDeposit, refundDeps, startCollectedHarness, type CollectedHarness } from './collected.js';
 
 describeEachDatabase('settlement.refund.waitsForSweep', (get) => {
   useChainSnapshots();
@@ -32,23 +32,25 @@ describeEachDatabase('settlement.refund.waitsForSweep', (get) => {
     await h.until('the sweep final', async () => (await stateOf('sweeps', sweep!)) === 'final');
   }
 
-  it('refundPayment + settlement.move: a refund of a payment not yet swept stays planned, reserved, and is sent after the sweep is final', async () => {
-    h = await startCollectedHarness(get().db);
-    const deps = {
-      ...h.checkout,
-      config: h.runtime.config,
-      secretBox: h.runtime.secretBox,
-      keyPurges: h.runtime.keyPurges,
-    };
+  /**
+   * A claimed refund of 1.5 TUSD of a payment whose deposit is not swept yet, while the collection account already
+   * holds another payment's swept money, enough to pay it from.
+   */
+  async function claimedRefundBeforeSweep(buyer: string) {
+    const deps = refundDeps(h);
     const scope = { merchantId: h.merchantId, live: true };
-    // The collection account holds money already (another payment's, swept): enough to pay the refund from.
     await paidDeposit(h, 5_000_000n, 0n);
     await sweepAll();
     const d = await paidDeposit(h, 4_000_000n, 0n);
-    const buyer = getAddress(`0x${'c2'.repeat(20)}`);
     const answer = await refundPayment(deps, scope, d.paymentId, { amount: '1500000' });
-    const refundId = answer.body.refund!.refund_id;
     await claimRefund(deps, new URL(answer.body.refund!.claim_url!).hash.slice(1), buyer);
+    return { refundId: answer.body.refund!.refund_id, scope };
+  }
+
+  it('refundPayment + settlement.move: a refund of a payment not yet swept stays planned, reserved, and is sent after the sweep is final', async () => {
+    h = await startCollectedHarness(get().db);
+    const buyer = getAddress(`0x${'c2'.repeat(20)}`);
+    const { refundId, scope } = await claimedRefundBeforeSweep(buyer);
     assert.equal((await unpaidBalances(h.runtime.db.knex, scope))[0]!.amount, 7_500_000n, 'reserved at once');
 
     // Rounds of the move while the deposit holds the money: nothing is sent from the shared account.
@@ -70,20 +72,8 @@ describeEachDatabase('settlement.refund.waitsForSweep', (get) => {
     h = await startCollectedHarness(get().db);
     // Its next look would be an hour away: only the sweep's wake can send it within the clock `until` may move.
     Object.assign(h.checkout, { refundFundsWaitMs: 60 * 60_000 } satisfies Partial<MoveDeps>);
-    const deps = {
-      ...h.checkout,
-      config: h.runtime.config,
-      secretBox: h.runtime.secretBox,
-      keyPurges: h.runtime.keyPurges,
-    };
-    const scope = { merchantId: h.merchantId, live: true };
-    await paidDeposit(h, 5_000_000n, 0n);
-    await sweepAll();
-    const d = await paidDeposit(h, 4_000_000n, 0n);
     const buyer = getAddress(`0x${'c3'.repeat(20)}`);
-    const answer = await refundPayment(deps, scope, d.paymentId, { amount: '1500000' });
-    const refundId = answer.body.refund!.refund_id;
-    await claimRefund(deps, new URL(answer.body.refund!.claim_url!).hash.slice(1), buyer);
+    const { refundId } = await claimedRefundBeforeSweep(buyer);
     await h.drain();
     assert.equal(await stateOf('onchain_refunds', refundId), 'planned', 'waiting for the sweep');
 
