@@ -6,14 +6,12 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { findMerchant, updateMerchant } from '../db/queries/accounts.js';
-import { deleteLogo, findLogoByHash, upsertLogo } from '../db/queries/logos.js';
+import { deleteLogo, findLogoByHash, LOGO_PATH_PREFIX, upsertLogo } from '../db/queries/logos.js';
 import { ApiError } from '../errors.js';
 import type { AccountsDeps } from './accountsDeps.js';
 import { credentialRevoked } from './credentialCache.js';
 import { cleanLogo, LOGO_EXTENSION, type LogoType } from './logoImage.js';
 import { getMerchantSettings, type MerchantSettings } from './merchants.js';
-
-export const LOGO_PATH_PREFIX = '/logos/';
 
 /** Stores the logo given as base64 (the contract's `image`) and answers the settings with its new `iconUrl`. */
 export async function setMerchantLogo(

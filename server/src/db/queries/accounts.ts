@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { LOGO_PATH_PREFIX } from './logos.js';
 
 /** The stored forms of accounts/keys.ts's key kind and mode (db/ depends on no domain folder). */
 type KeyKind = 'merchant' | 'wallet' | 'app';
@@ -76,7 +77,7 @@ type RawMerchant = Omit<MerchantRow, 'fee_config' | 'settlement_addresses' | 'co
  * it never reaches a checkout or a wallet.
  */
 function servedLogo(iconUrl: string | null): string | null {
-  return iconUrl !== null && iconUrl.startsWith('/logos/') ? iconUrl : null;
+  return iconUrl !== null && iconUrl.startsWith(LOGO_PATH_PREFIX) ? iconUrl : null;
 }
 
 function fromRawMerchant(raw: RawMerchant): MerchantRow {

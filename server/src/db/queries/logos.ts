@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
 
+/** Where Paygate serves a merchant's logo; a merchant's `icon_url` is always under it (§26.23). */
+export const LOGO_PATH_PREFIX = '/logos/';
+
 /** A merchant's logo as stored (migration 024): the cleaned bytes and the hash its URL is named by. */
 export interface LogoRow {
   merchant_id: string;
