@@ -1729,6 +1729,12 @@ export interface components {
              * @example Example Shop
              */
             merchantName: string;
+            /**
+             * @description The merchant's uploaded logo, served by Paygate on this origin (`/logos/<sha256>.<png|jpg|webp>`, see
+             *     `uploadLogo`); null without one. The dashboard's header shows it beside the name.
+             * @example /logos/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.png
+             */
+            logoUrl?: string | null;
             role: components["schemas"]["Role"];
             /**
              * @description Whether the merchant's team requires two-factor authentication. While it does and the user has not activated
