@@ -38,13 +38,14 @@ import { createReconciler, type Reconciler } from './settlement/reconciliation.j
 import { checkDepositSeed } from './settlement/seedGuard.js';
 import { createCheckout, type Checkout, type CheckoutOptions } from './checkout/context.js';
 import { checkoutTasks } from './checkout/claimTasks.js';
-import { detectionTasks, enqueueDepositScans } from './settlement/collected/detection.js';
+import { askedAmount, detectionTasks, enqueueDepositScans } from './settlement/collected/detection.js';
 import { directSettlementTasks } from './settlement/direct/settleDirect.js';
 import { settlementHook } from './settlement/modes.js';
 import { settlementTasks, startSettlementSchedule } from './settlement/settlementTasks.js';
 import { expireRefundClaims } from './settlement/refunds.js';
 import { deliveryHook, recoverExpiredLeases, sweepDeliveries, webhookTasks } from './webhooks/delivery.js';
 import { invoiceEventHook } from './invoices/invoiceEvents.js';
+import { partialPaymentEndHook, sendPartiallyPaid } from './webhooks/partialPayment.js';
 import type { WebhookDeps, WebhookOptions } from './webhooks/deliveryDeps.js';
 import { createDeliveryParts } from './webhooks/deliveryParts.js';
 import { enqueueRetention, RETENTION_INTERVAL_MS, retentionTasks } from './webhooks/retention.js';
@@ -276,6 +277,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   );
   runtime.checkout = createCheckout(runtime, options.checkout);
   if (runtime.checkout) {
+    runtime.checkout.partialArrivals = (trx, arrival) => sendPartiallyPaid(runtime, trx, arrival);
     Object.assign(tasks, timed(runtime.observer, checkoutTasks(runtime.checkout)));
     Object.assign(
       tasks,
@@ -287,6 +289,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   runtime.eventHooks.push(deliveryHook(runtime), settlementHook(runtime), runtime.paymentNotifier.hook);
   // Invoice events (docs/decisions.md §30.12), after the payment's own delivery.
   runtime.eventHooks.push(invoiceEventHook(runtime));
+  // Partly paid collected payments (docs/decisions.md §26.26), opt-in like the invoice events.
+  const checkout = runtime.checkout;
+  if (checkout) {
+    runtime.eventHooks.push(
+      partialPaymentEndHook(runtime, async (payment, chain, asset) => {
+        return (await askedAmount(checkout, payment, chain, asset))?.amount ?? null;
+      }),
+    );
+  }
   runtime.reconciler =
     runtime.checkout && runtime.checkout.adapters.some((a) => a.settlement)
       ? createReconciler({

@@ -61,13 +61,14 @@ describe('contracts.coverage', () => {
   it('every event type of the spec is a webhook and a WebhookEventType value', () => {
     const types = [...new Set(ticks(section('## Events')).filter((t) => /^payment\.[a-z]+$/.test(t)))];
     assert.equal(types.length, 7);
-    // Paygate's own opt-in invoice event types (docs/decisions.md §30.12): webhooks and InvoiceEventType values
-    // that the spec does not list. Only these two are allowed besides the spec's; any other extra type fails.
-    const paygateOptInTypes = ['invoice.paid', 'invoice.partially_paid'];
+    // Paygate's own opt-in event types (docs/decisions.md §26.26, §30.12): webhooks and PaymentOptInEventType /
+    // InvoiceEventType values that the spec does not list. Only these are allowed besides the spec's.
+    const paygateOptInTypes = ['payment.partially_paid', 'invoice.paid', 'invoice.partially_paid'];
     const webhooks = Object.keys((docs.merchant as { webhooks: Record<string, unknown> }).webhooks);
     assert.deepEqual([...webhooks].sort(), [...types, ...paygateOptInTypes].sort());
     assert.ok(hasEnumWith(types), 'an enum lists all seven event types');
-    assert.ok(hasEnumWith(paygateOptInTypes), 'InvoiceEventType lists the opt-in invoice types');
+    assert.ok(hasEnumWith(['payment.partially_paid']), 'PaymentOptInEventType lists the opt-in payment type');
+    assert.ok(hasEnumWith(['invoice.paid', 'invoice.partially_paid']), 'InvoiceEventType lists the invoice types');
   });
 
   it('every status value of the spec is in a contract enum', () => {

@@ -62,6 +62,10 @@ describe('dashboard.webhooks [browser]', function () {
     );
     assert.equal((await m.call('GET', '/v1/dashboard/webhook-endpoint')).status, 404);
 
+    // The opt-in types are offered unchecked (docs/decisions.md §26.26, §30.12): the defaults stay the seven.
+    const partial = page.getByRole('checkbox', { name: 'payment.partially_paid' });
+    assert.equal(await partial.isChecked({ timeout: 5_000 }), false);
+
     // Created with some event types: the secret is shown once, then the card.
     await url.fill(m.url);
     await page.getByRole('checkbox', { name: 'payment.processing' }).uncheck();

@@ -12,6 +12,7 @@ import { createPricing, type Pricing } from '../quotes/index.js';
 import { seedOf } from '../settlement/seed.js';
 import type { BuyerPaymentDeps } from './buyerPayments.js';
 import { loadScreeningList, type ScreeningList } from './screening.js';
+import type { PartialArrivals } from '../webhooks/partialPayment.js';
 
 export interface Checkout extends BuyerPaymentDeps {
   chains: Chains;
@@ -24,6 +25,8 @@ export interface Checkout extends BuyerPaymentDeps {
   adapters: ChainAdapter[];
   pricing: Pricing;
   screening: ScreeningList;
+  /** Detection's webhook port for partly paid payments (§26.26); the runtime sets it. */
+  partialArrivals?: PartialArrivals;
 }
 
 export interface CheckoutOptions extends AdapterOptions {

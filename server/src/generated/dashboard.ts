@@ -1555,7 +1555,7 @@ export interface components {
         WebhookDelivery: {
             id: components["schemas"]["WebhookDeliveryId"];
             eventId: components["schemas"]["WebhookEventId"];
-            eventType: components["schemas"]["WebhookEventType"] | components["schemas"]["InvoiceEventType"];
+            eventType: components["schemas"]["WebhookEventType"] | components["schemas"]["PaymentOptInEventType"] | components["schemas"]["InvoiceEventType"];
             /**
              * @description The payment the event is about (`data.payment_id`). For a test event (`trigger: test`) a fresh sample id that
              *     names no payment. For an invoice event (`invoice.*`), the payment whose success sent it.
@@ -1729,6 +1729,12 @@ export interface components {
              * @example Example Shop
              */
             merchantName: string;
+            /**
+             * @description The merchant's uploaded logo, served by Paygate on this origin (`/logos/<sha256>.<png|jpg|webp>`, see
+             *     `uploadLogo`); null without one. The dashboard's header shows it beside the name.
+             * @example /logos/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08.png
+             */
+            logoUrl?: string | null;
             role: components["schemas"]["Role"];
             /**
              * @description Whether the merchant's team requires two-factor authentication. While it does and the user has not activated
@@ -2811,6 +2817,19 @@ export interface components {
          */
         WebhookEventId: string;
         /**
+         * PaymentOptInEventType
+         * @description A payment's event types that are **opt-in**: an endpoint receives them only if its `eventTypes` name them; an
+         *     endpoint created without `eventTypes` gets the seven default `payment.*` types only (`WebhookEventType`). They are
+         *     not versions of the payment, so they carry no `data.version` and are not part of `replayWebhookEvents`.
+         *
+         *     | Type | Sent when |
+         *     |---|---|
+         *     | `payment.partially_paid` | Money arrived at a collected payment's deposit address and the payment is not covered yet (once per arrival), or a payment that holds such money ended `expired` or `cancelled` |
+         * @example payment.partially_paid
+         * @enum {string}
+         */
+        PaymentOptInEventType: "payment.partially_paid";
+        /**
          * InvoiceEventType
          * @description An invoice's event types. **Opt-in**: an endpoint receives them only if its `eventTypes` name them; an endpoint
          *     created without `eventTypes` gets the seven `payment.*` types only. Each is sent in the transaction of the payment
@@ -3798,7 +3817,8 @@ export interface components {
          * WebhookEventTypeList
          * @description The event types the endpoint receives: at least one, each at most once, in any order. Events of other types
          *     create no delivery for this endpoint (and are not replayed to it). Without a list an endpoint gets the seven
-         *     `payment.*` types; the invoice types (`InvoiceEventType`) are opt-in, named here.
+         *     `payment.*` types; `payment.partially_paid` (`PaymentOptInEventType`) and the invoice types (`InvoiceEventType`)
+         *     are opt-in, named here.
          * @example [
          *       "payment.succeeded",
          *       "payment.failed",
@@ -3806,7 +3826,7 @@ export interface components {
          *       "payment.cancelled"
          *     ]
          */
-        WebhookEventTypeList: (components["schemas"]["WebhookEventType"] | components["schemas"]["InvoiceEventType"])[];
+        WebhookEventTypeList: (components["schemas"]["WebhookEventType"] | components["schemas"]["PaymentOptInEventType"] | components["schemas"]["InvoiceEventType"])[];
         /**
          * WebhookMode
          * @description The mode an endpoint serves, taken from the API key that manages it: `test` (`sk_test_…`) receives the events of
@@ -9307,6 +9327,7 @@ export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["s
 export const auditActorKindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditActor"]["kind"]> = ["user", "api_key", "operator"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];
 export const paymentTimelineStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentTimelineStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled", "settled", "refunded"];
+export const paymentOptInEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentOptInEventType"]> = ["payment.partially_paid"];
 export const invoiceEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceEventType"]> = ["invoice.partially_paid", "invoice.paid"];
 export const webhookDeliveryTriggerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryTrigger"]> = ["event", "resend", "replay", "test"];
 export const webhookDeliveryStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookDeliveryStatus"]> = ["pending", "delivered", "failed"];

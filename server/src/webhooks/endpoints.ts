@@ -13,15 +13,20 @@ import {
   updateEndpoint,
   type EndpointRow,
 } from '../db/queries/webhooks.js';
-import { invoiceEventTypeValues, webhookEventTypeValues } from '../generated/merchant.js';
+import { invoiceEventTypeValues, paymentOptInEventTypeValues, webhookEventTypeValues } from '../generated/merchant.js';
 import type { WebhookDeps } from './deliveryDeps.js';
 import { ROTATION_OVERLAP_MS } from './schedule.js';
 import { checkWebhookUrl, WebhookUrlError } from './ssrf.js';
 
 // The contract's enums, generated with it, so a new event type cannot be missed here. An endpoint created without a
-// list gets the payment types only: invoice events are opt-in (docs/decisions.md §30.12).
+// list gets the seven payment types only: `payment.partially_paid` and the invoice events are opt-in
+// (docs/decisions.md §26.26, §30.12).
 export const DEFAULT_EVENT_TYPES = webhookEventTypeValues;
-export const EVENT_TYPES: readonly string[] = [...webhookEventTypeValues, ...invoiceEventTypeValues];
+export const EVENT_TYPES: readonly string[] = [
+  ...webhookEventTypeValues,
+  ...paymentOptInEventTypeValues,
+  ...invoiceEventTypeValues,
+];
 
 export type Mode = 'test' | 'live';
 

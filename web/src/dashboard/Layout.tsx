@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Mode } from './api';
 import type { DashboardSession } from './schemas';
 import { BASE, type Route } from './routes';
+import { isLocalImage } from '../kit/localImage';
 
 interface NavItem {
   href: string;
@@ -116,6 +117,9 @@ export function Layout(props: {
           Paygate
         </a>
         <div class="merchant">
+          {membership?.logoUrl && isLocalImage(membership.logoUrl) && (
+            <img class="merchant-logo" src={membership.logoUrl} alt={`${membership.merchantName}'s logo`} />
+          )}
           {session.memberships.length > 1 ? (
             <>
               <label for="merchant-switch" class="visually-hidden">

@@ -1116,6 +1116,30 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.partially_paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.partially_paid
+         * @description Opt-in: sent only to an endpoint whose `eventTypes` include `payment.partially_paid` (see
+         *     `PaymentOptInEventType`). Sent once per arrival at a collected payment's deposit address that leaves it partly
+         *     paid, and once when such a payment ends `expired` or `cancelled` (`refund_state: to_refund`). Signed, retried and
+         *     resendable like the other events; verify it the same way and deduplicate on the event `id`. The arrival that
+         *     covers the payment sends `payment.succeeded` instead.
+         */
+        post: operations["onPaymentPartiallyPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "invoice.partially_paid": {
         parameters: {
             query?: never;
@@ -1331,6 +1355,88 @@ export interface components {
          * @enum {string}
          */
         WebhookEventType: "payment.created" | "payment.processing" | "payment.succeeded" | "payment.failed" | "payment.expired" | "payment.cancelled" | "payment.settled";
+        /**
+         * PaymentOptInEventType
+         * @description A payment's event types that are **opt-in**: an endpoint receives them only if its `eventTypes` name them; an
+         *     endpoint created without `eventTypes` gets the seven default `payment.*` types only (`WebhookEventType`). They are
+         *     not versions of the payment, so they carry no `data.version` and are not part of `replayWebhookEvents`.
+         *
+         *     | Type | Sent when |
+         *     |---|---|
+         *     | `payment.partially_paid` | Money arrived at a collected payment's deposit address and the payment is not covered yet (once per arrival), or a payment that holds such money ended `expired` or `cancelled` |
+         * @example payment.partially_paid
+         * @enum {string}
+         */
+        PaymentOptInEventType: "payment.partially_paid";
+        /**
+         * PaymentPartiallyPaidEvent
+         * @description The envelope of `payment.partially_paid`: the same headers, signature and retries as a payment's `WebhookEvent`,
+         *     with a summary of what reached the payment's deposit address as `data`. Amounts are in the deposited asset's minor
+         *     units. No buyer details; read the payment with `getPayment` for the rest.
+         * @example {
+         *       "id": "evt_Pp4Lm6Nq8Rs0Tu2Vw4Xy6Za8",
+         *       "type": "payment.partially_paid",
+         *       "api_version": "2026-02-18",
+         *       "created_at": "2026-02-18T10:05:00.000Z",
+         *       "data": {
+         *         "payment_id": "pay_7Qz3kP9xWm2LrT8vN4bY6cJd",
+         *         "live": true,
+         *         "status": "requires_action",
+         *         "amount": {
+         *           "unit": "iso4217/USD",
+         *           "value": "1250"
+         *         },
+         *         "chain_caip2": "eip155:1",
+         *         "asked": {
+         *           "unit": "caip19/eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+         *           "value": "12500000"
+         *         },
+         *         "received": {
+         *           "unit": "caip19/eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+         *           "value": "5000000"
+         *         },
+         *         "remaining": {
+         *           "unit": "caip19/eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48",
+         *           "value": "7500000"
+         *         },
+         *         "tx_id": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *         "refund_state": "none"
+         *       }
+         *     }
+         */
+        PaymentPartiallyPaidEvent: {
+            id: string;
+            type: components["schemas"]["PaymentOptInEventType"];
+            api_version: string;
+            created_at: components["schemas"]["IsoTimestamp"];
+            data: {
+                payment_id: components["schemas"]["PaymentId"];
+                live: boolean;
+                /**
+                 * @description The payment's status when the event was made: `requires_action` while the rest may still be paid,
+                 *     `expired` or `cancelled` once it ended with this money (then the money is the buyer's, to refund).
+                 * @enum {string}
+                 */
+                status: "requires_action" | "expired" | "cancelled";
+                /** @description The payment's amount, as created. */
+                amount: components["schemas"]["MoneyAmount"];
+                chain_caip2: components["schemas"]["Caip2ChainId"];
+                /** @description The amount of the deposited asset that pays the payment in full. */
+                asked: components["schemas"]["MoneyAmount"];
+                /** @description What has arrived so far in this asset, counted at the chain's required confirmations. */
+                received: components["schemas"]["MoneyAmount"];
+                /** @description What is still to pay (`asked` − `received`); `0` never occurs here (that is `payment.succeeded`). */
+                remaining: components["schemas"]["MoneyAmount"];
+                /** @description The transaction that brought the latest arrival. */
+                tx_id: string;
+                /**
+                 * @description `none` while the payment is open (the buyer may still pay the rest); `to_refund` once it ended with the
+                 *     money, which the merchant refunds with `refundPayment` (`source: excess`).
+                 * @enum {string}
+                 */
+                refund_state: "none" | "to_refund";
+            };
+        };
         /**
          * InvoiceEventType
          * @description An invoice's event types. **Opt-in**: an endpoint receives them only if its `eventTypes` name them; an endpoint
@@ -2592,6 +2698,15 @@ export interface components {
             /** @constant */
             type: "payment.settled";
         };
+        /**
+         * Caip2ChainId
+         * @description A chain as a [CAIP-2](https://github.com/ChainAgnostic/CAIPs/blob/main/CAIPs/caip-2.md) id:
+         *     `<namespace>:<chain reference>`, for example `eip155:8453` (Base), `eip155:1` (Ethereum) or
+         *     `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp` (Solana mainnet; the reference is the first 32 characters of the
+         *     genesis hash).
+         * @example eip155:8453
+         */
+        Caip2ChainId: string;
     };
     responses: {
         /**
@@ -5634,6 +5749,67 @@ export interface operations {
             };
         };
     };
+    onPaymentPartiallyPaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id, equal to the body's `id` (`evt_…`). It stays the same across retries, resends and replays of the
+                 *     event: deduplicate on it. It is the first part of the signed content.
+                 * @example evt_2gV3lKvxWRR0UZ5VUUfC25Zi
+                 */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description When this delivery attempt was sent, in Unix seconds (a retry carries a new timestamp and a new signature).
+                 *     It is the second part of the signed content. **Reject the delivery (`400`) when it is more than 5 minutes away
+                 *     from your current time**, in either direction: this stops replays of captured deliveries.
+                 * @example 1771409011
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description The signatures of this delivery: a space-separated list of entries `v1,<base64 digest>`. Usually one entry;
+                 *     several during the 24-hour overlap after a signing-secret rotation (one per valid secret). The scheme is
+                 *     [Standard Webhooks](https://www.standardwebhooks.com/) (the one Svix uses), so any conforming verification
+                 *     library works. To verify by hand:
+                 *
+                 *     1. **Key.** Take the endpoint's signing secret (`whsec_…`, shown in the dashboard; test and live endpoints have
+                 *        different secrets), strip the `whsec_` prefix and base64-decode the rest. The decoded bytes are the HMAC key.
+                 *     2. **Signed content.** The UTF-8 string `<webhook-id>.<webhook-timestamp>.<raw body>`, where the raw body is the
+                 *        request body **exactly as received**, byte for byte. Verify before parsing: re-serialized JSON does not match.
+                 *     3. **Digest.** HMAC-SHA256 of the signed content with the key, base64-encoded (standard alphabet, with padding).
+                 *     4. **Compare.** The delivery is authentic if the digest equals the base64 part of **any** `v1,` entry, compared in
+                 *        constant time. Ignore entries with another version prefix.
+                 *     5. **Freshness.** Reject a `webhook-timestamp` more than 5 minutes from your current time.
+                 *     6. **Answer.** If verification fails, answer `400` and do not process the delivery.
+                 *
+                 *     Worked example: secret `whsec_hI2XAvgcocNN2H4eym2YBq9Axk5M3tjd`, `webhook-id` `evt_2gV3lKvxWRR0UZ5VUUfC25Zi`,
+                 *     `webhook-timestamp` `1771409011` and the raw body `{"test":2432232314}` give
+                 *     `v1,1xg7Uzs9pCRWB4XvSDTgVXv2h0azumd5i66Ed7oILFo=` (the example value of this header). The published Standard
+                 *     Webhooks test vector verifies too: secret `whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw`, id
+                 *     `msg_p5jXN8AQM9LWM0D4loKWxJek`, timestamp `1614265330`, body `{"test": 2432232314}` →
+                 *     `v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=`.
+                 * @example v1,1xg7Uzs9pCRWB4XvSDTgVXv2h0azumd5i66Ed7oILFo=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPartiallyPaidEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     onInvoicePartiallyPaid: {
         parameters: {
             query?: never;
@@ -5770,6 +5946,9 @@ export const pathsV1MerchantPaymentIdRefundPostResponses200HeadersIdempotentRepl
 export const pathsV1PaymentsPostResponses201HeadersIdempotentReplayedValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/payments"]["post"]["responses"]["201"]["headers"]["Idempotent-Replayed"]> = ["true"];
 export const merchantPaymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MerchantPaymentStatus"]> = ["pending", "processing", "succeeded", "failed", "expired"];
 export const webhookEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["WebhookEventType"]> = ["payment.created", "payment.processing", "payment.succeeded", "payment.failed", "payment.expired", "payment.cancelled", "payment.settled"];
+export const paymentOptInEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentOptInEventType"]> = ["payment.partially_paid"];
+export const paymentPartiallyPaidEventDataStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentPartiallyPaidEvent"]["data"]["status"]> = ["requires_action", "expired", "cancelled"];
+export const paymentPartiallyPaidEventDataRefund_stateValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentPartiallyPaidEvent"]["data"]["refund_state"]> = ["none", "to_refund"];
 export const invoiceEventTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvoiceEventType"]> = ["invoice.partially_paid", "invoice.paid"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["rate_limited", "invalid_params", "params_validation", "payment_not_found", "idempotency_conflict", "internal_error", "invalid_api_key", "unauthorized", "forbidden", "invalid_state", "payment_expired", "quote_expired", "missing_api_key", "missing_merchant_api_key", "missing_merchant_id", "header_not_ascii", "not_sandbox_api_key", "merchant_not_found", "merchant_exists", "api_key_not_found", "partner_not_found", "customer_not_found", "wallet_not_found", "executor_not_found", "missing_app_id", "missing_client_id", "invalid_app_id", "conflicting_auth_headers", "missing_auth_headers", "invalid_api_version", "unknown_api_version", "api_version_downgrade", "sanctioned_user", "payment_not_succeeded", "already_refunded"];
 export const paymentStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PaymentStatus"]> = ["requires_action", "processing", "succeeded", "failed", "expired", "cancelled"];

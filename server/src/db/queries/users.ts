@@ -91,6 +91,8 @@ export async function findMembership(db: Db, userId: string, merchantId: string)
 export interface MembershipWithMerchant {
   merchantId: string;
   merchantName: string;
+  /** The served path of the merchant's logo (§26.23), or null. */
+  logoUrl: string | null;
   role: RoleName;
   requireTwoFactor: boolean;
 }
@@ -100,14 +102,22 @@ export async function listMembershipsOfUser(db: Db, userId: string): Promise<Mem
   const rows = (await db('memberships as ms')
     .join('merchants as m', 'm.id', 'ms.merchant_id')
     .where('ms.user_id', userId)
-    .select('ms.merchant_id', 'm.name', 'ms.role', 'm.require_two_factor')
+    .select('ms.merchant_id', 'm.name', 'm.icon_url', 'ms.role', 'm.require_two_factor')
     .orderBy([
       { column: 'm.name', order: 'asc' },
       { column: 'ms.merchant_id', order: 'asc' },
-    ])) as { merchant_id: string; name: string; role: RoleName; require_two_factor: boolean | number }[];
+    ])) as {
+    merchant_id: string;
+    name: string;
+    icon_url: string | null;
+    role: RoleName;
+    require_two_factor: boolean | number;
+  }[];
   return rows.map((r) => ({
     merchantId: r.merchant_id,
     merchantName: r.name,
+    // Only a logo Paygate serves (migration 024 cleared remote URLs); anything else is no logo.
+    logoUrl: r.icon_url?.startsWith('/logos/') ? r.icon_url : null,
     role: r.role,
     requireTwoFactor: r.require_two_factor === true || r.require_two_factor === 1,
   }));

@@ -43,6 +43,7 @@ import { paysOutOn } from './deposits.js';
 import { excessEntry } from '../excess.js';
 import { insertLedgerEntries, listLedgerEntries, type LedgerEntry } from '../ledger.js';
 import { settlementModeOf } from '../modes.js';
+import type { PartialArrivals } from '../../webhooks/partialPayment.js';
 
 export const SCAN_DEPOSITS_TASK = 'settlement.scanDeposits';
 
@@ -60,6 +61,8 @@ export interface DetectionDeps extends LifecycleDeps {
   pricing: Pricing;
   /** The screening list (PAYGATE_SCREENING_FILE): a sender on it pays nothing (checkout/screening.ts). */
   screening: { matches(caip10: string): boolean };
+  /** Tells the merchant's webhook of an arrival that leaves a payment short (§26.26); set by the runtime. */
+  partialArrivals?: PartialArrivals;
 }
 
 export interface ScanOptions {
@@ -199,7 +202,7 @@ async function markReorged(deps: DetectionDeps, t: SeenTransferRow): Promise<voi
  * stablecoin of the payment's currency (a 1:1 peg: fixed, so a plain transfer can be asked for it); null for an asset
  * whose amount moves with a rate, which a deposit cannot pay.
  */
-async function askedAmount(
+export async function askedAmount(
   deps: DetectionDeps,
   payment: PaymentRow,
   chain: string,
@@ -354,6 +357,10 @@ async function creditPayment(
       let current = (await findPayment(trx, paymentId, { forUpdate: true }))!;
       const live = (await listTransfersOfPayment(trx, paymentId, chain)).filter((t) => t.state !== 'reorged');
       const confirmed = live.filter((t) => ['confirmed', 'final'].includes(stateOf(t) ?? 'pending'));
+      // Read under the payment's lock, before this transaction credits anything: what is new here is told once.
+      const credited = new Set(
+        (await listLedgerEntries(trx, { paymentId, kinds: ['received'] })).map((e) => e.entryKey),
+      );
       // Everything that arrived is in the ledger as received: it is at the deposit address, screened or not.
       await insertLedgerEntries(
         trx,
@@ -377,7 +384,7 @@ async function creditPayment(
         if (completion) {
           current = await succeed(deps, trx, current, completion, merchant?.fee_config ?? null, asked);
           succeeded = true;
-        }
+        } else await tellPartialArrivals(deps, trx, current, counted, credited, asked);
       }
       // Open payments may still be paid (or their claim's transaction not yet known): findings wait until they end.
       if (current.status === 'requires_action' || current.status === 'processing') return succeeded;
@@ -399,6 +406,34 @@ async function creditPayment(
     // Confirm, a cancel or the expiry sweep moved it meanwhile: the next scan looks at it again as it is then.
     if (err instanceof ApiError && err.code === 'invalid_state') return false;
     throw err;
+  }
+}
+
+/** Each arrival new to the ledger that leaves the open payment short, with what its asset has brought so far. */
+async function tellPartialArrivals(
+  deps: DetectionDeps,
+  trx: Knex.Transaction,
+  payment: PaymentRow,
+  counted: SeenTransferRow[],
+  credited: Set<string>,
+  asked: Map<string, Asked | null>,
+): Promise<void> {
+  if (!deps.partialArrivals) return;
+  const paying = counted.filter((t) => inTime(payment, t)).sort(byChainOrder);
+  const sums = new Map<string, bigint>();
+  for (const t of paying) {
+    const received = (sums.get(t.asset) ?? 0n) + t.amount;
+    sums.set(t.asset, received);
+    const ask = asked.get(t.asset);
+    if (!ask || credited.has(ledgerKeyOf(t))) continue;
+    await deps.partialArrivals(trx, {
+      payment,
+      chain: t.chain,
+      asset: t.asset,
+      asked: ask.amount,
+      received,
+      txId: t.txId,
+    });
   }
 }
 

@@ -5,13 +5,21 @@ import { useDashboard } from '../../context.js';
 import { fieldMessage, type Failure } from '../../../kit/failure.js';
 import { Field, FieldError, FormError } from '../../../kit/Field.js';
 import { request, useAction } from '../../../kit/request.js';
-import { invoiceEventTypeValues, webhookEventTypeValues as DEFAULT_TYPES } from '../../../generated/dashboard.js';
+import {
+  invoiceEventTypeValues,
+  paymentOptInEventTypeValues,
+  webhookEventTypeValues as DEFAULT_TYPES,
+} from '../../../generated/dashboard.js';
 import type { WebhookEndpoint } from '../parts/webhookTypes.js';
 
-/** An endpoint's types: the payment types and the opt-in invoice types (docs/decisions.md §30.12). */
+/** An endpoint's types: the payment types, then the opt-in ones (docs/decisions.md §26.26, §30.12), unchecked. */
 type WebhookEventType = WebhookEndpoint['eventTypes'][number];
 
-const EVENT_TYPES: readonly WebhookEventType[] = [...DEFAULT_TYPES, ...invoiceEventTypeValues];
+const EVENT_TYPES: readonly WebhookEventType[] = [
+  ...DEFAULT_TYPES,
+  ...paymentOptInEventTypeValues,
+  ...invoiceEventTypeValues,
+];
 
 function EventTypeFields(props: {
   selected: readonly WebhookEventType[];
