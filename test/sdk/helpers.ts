@@ -31,6 +31,9 @@ export interface Exchange {
   body: string;
   /** What the client got: a status, or `dropped`. */
   outcome: number | 'dropped';
+  /** The headers and the body of the answer the client got (empty when dropped). */
+  answerHeaders: Record<string, string>;
+  answer: string;
 }
 
 export interface Proxy {
@@ -60,14 +63,24 @@ export async function startProxy(target: string): Promise<Proxy> {
     const body = Buffer.concat(chunks).toString('utf8');
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://proxy').pathname;
-    const exchange: Exchange = { method, path: req.url ?? '', headers: req.headers, body, outcome: 'dropped' };
+    const exchange: Exchange = {
+      method,
+      path: req.url ?? '',
+      headers: req.headers,
+      body,
+      outcome: 'dropped',
+      answerHeaders: {},
+      answer: '',
+    };
     log.push(exchange);
     const fault = takeFault(method, path);
     if (fault?.kind === 'drop') return void req.socket.destroy();
     if (fault?.kind === 'respond') {
       exchange.outcome = fault.status;
-      res.writeHead(fault.status, { 'Content-Type': 'application/json', ...fault.headers });
-      return void res.end(JSON.stringify(fault.body));
+      exchange.answerHeaders = { 'content-type': 'application/json', ...fault.headers };
+      exchange.answer = JSON.stringify(fault.body);
+      res.writeHead(fault.status, exchange.answerHeaders);
+      return void res.end(exchange.answer);
     }
     const headers = Object.entries(req.headers).filter(
       (e): e is [string, string] => typeof e[1] === 'string' && !HOP_BY_HOP.has(e[0]),
@@ -91,11 +104,11 @@ export async function startProxy(target: string): Promise<Proxy> {
       res.writeHead(502, { 'Content-Type': 'text/html' });
       return void res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
     }
-    exchange.outcome = answer.status;
     const out: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
       if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') out[name] = value;
     });
+    Object.assign(exchange, { outcome: answer.status, answerHeaders: out, answer: answerBody.toString('utf8') });
     res.writeHead(answer.status, out);
     res.end(answerBody);
   });
@@ -158,19 +171,6 @@ export async function startSdkHarness(
       await proxy.close();
       await server.close();
       await runtime.close();
-    },
-  };
-}
-
-/** A clock that follows real time, for tests where the SDK really sleeps (Retry-After). */
-export function realClock(): TestClock {
-  return {
-    now: () => Date.now(),
-    set: () => {
-      throw new Error('the real clock cannot be set');
-    },
-    advance: () => {
-      throw new Error('the real clock cannot be moved');
     },
   };
 }

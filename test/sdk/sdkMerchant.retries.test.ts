@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { backoff, retryAfterMs } from '@paygate/client-core';
 import { PaygateError, type FetchLike } from '@paygate/sdk-merchant';
-import { FAST_RETRY, realClock, startSdkHarness, usd, type SdkHarness } from './helpers.js';
+import { FAST_RETRY, startSdkHarness, usd, type SdkHarness } from './helpers.js';
 import { eventually } from '../helpers/wait.js';
 
 const CREATE = { method: 'POST', path: '/v1/merchant/payment' };
@@ -196,32 +196,38 @@ describe('sdkMerchant.retries', () => {
   describe('429 with Retry-After, on a server with a low rate limit', () => {
     let limited: SdkHarness;
     before(async () => {
-      // The bucket refills in real time, as the SDK really waits.
-      limited = await startSdkHarness({
-        clock: realClock(),
-        config: { PAYGATE_RATE_LIMIT_RPS: '1', PAYGATE_RATE_LIMIT_BURST: '1' },
-      });
+      // The server's clock stands still unless a test moves it, so its bucket refills only when the test says so:
+      // how long a loaded machine takes between two requests cannot refill it early or leave it empty late.
+      limited = await startSdkHarness({ config: { PAYGATE_RATE_LIMIT_RPS: '1', PAYGATE_RATE_LIMIT_BURST: '1' } });
     });
     after(() => limited.close());
 
     it('waits at least Retry-After, then succeeds; even simulate is retried, as a 429 was never applied', async () => {
       const paygate = limited.merchant();
+      // The one token of the bucket.
       const { paymentId } = await paygate.createPayment(usd());
       const from = limited.proxy.log.length;
+      const path = `/v1/merchant/test/payment/${paymentId}/simulate`;
       const started = Date.now();
-      const payment = await paygate.simulate(paymentId, 'processing');
+      const simulating = paygate.simulate(paymentId, 'processing');
+      await eventually('the first simulate to be refused', () => limited.proxy.log[from]?.outcome === 429);
+      // A second passes on the server's clock: the bucket has its token back for the retry. The SDK's own wait is
+      // real (Retry-After: 1 is a second), so the retry cannot come before this.
+      limited.clock.advance(1000);
+      const payment = await simulating;
       const elapsed = Date.now() - started;
       assert.equal(payment.status, 'processing');
-      const path = `/v1/merchant/test/payment/${paymentId}/simulate`;
       assert.deepEqual(limited.exchanges(from), [`POST ${path} → 429`, `POST ${path} → 200`]);
+      assert.equal(limited.proxy.log[from]!.answerHeaders['retry-after'], '1');
       assert.ok(elapsed >= 990, `waited ${elapsed} ms for Retry-After: 1`);
     });
 
     it('with retries: 0 the 429 is the caller’s, as rate_limited', async () => {
-      // Whether the first call finds a token or not, the bucket (one a second) is empty for the second.
+      // The clock has not moved since the retry above took the token: the bucket is empty.
       const paygate = limited.merchant({ retry: { retries: 0 } });
-      await paygate.getStatus(UNKNOWN_ID).catch(() => undefined);
+      const from = limited.proxy.log.length;
       await assert.rejects(paygate.getStatus(UNKNOWN_ID), { status: 429, code: 'rate_limited' });
+      assert.equal(limited.proxy.log.length - from, 1);
     });
   });
 
