@@ -135,3 +135,8 @@ export async function* exportPaymentsCsv(
     after = { created_at: last.created_at, id: last.id };
   }
 }
+
+/** One payment's CSV line. */
+export function paymentCsvLine(p: PaymentRow, box: Pick<SecretBox, 'open'>): string {
+  return csvLine(exportRow(p, box));
+}
