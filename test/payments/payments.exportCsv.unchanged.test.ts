@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { PaymentRow } from '../../server/src/db/queries/payments.js';
-import { noStages, type PaymentStages } from '../../server/src/db/queries/paymentStages.js';
+import type { PaymentExportRow } from '../../server/src/db/queries/paymentExportRows.js';
 import { SecretBox } from '../../server/src/crypto/secretBox.js';
 import { buyerContext } from '../../server/src/payments/details.js';
 import { paymentCsvLine } from '../../server/src/payments/paymentExport.js';
@@ -12,22 +11,22 @@ import { paymentCsvLine } from '../../server/src/payments/paymentExport.js';
 const box = new SecretBox([{ id: 'k1', key: Buffer.alloc(32, 7) }]);
 const at = Date.UTC(2026, 10, 28, 12, 30, 15, 250);
 
-function row(id: string, over: Partial<PaymentRow>, stages: Partial<PaymentStages> = {}): PaymentRow {
+type Stages = Partial<Record<'processing' | 'success' | 'settled' | 'refunded', object>>;
+
+/** A row as the export reads it: the stages as their stored JSON text. */
+function row(id: string, over: Partial<PaymentExportRow>, stages: Stages = {}): PaymentExportRow {
+  const text = (s: object | undefined) => (s === undefined ? null : JSON.stringify(s));
   return {
     id,
-    merchant_id: 'mer_1',
-    live: false,
     status: 'requires_action',
-    state_version: 0,
     reference_id: 'order-1',
     amount_unit: 'iso4217/USD',
     amount_value: '1250',
-    success_url: null,
-    error_url: null,
     created_at: at,
-    expires_at: at + 3_600_000,
-    updated_at: at,
-    stages: { ...noStages(), ...stages },
+    processing: text(stages.processing),
+    success: text(stages.success),
+    settled: text(stages.settled),
+    refunded: text(stages.refunded),
     description: null,
     line_items: null,
     metadata: null,
@@ -50,14 +49,14 @@ const paid = row(
     processing: {
       chain_caip2: 'eip155:31337',
       fee: { total_amount: { value: '37', unit: 'iso4217/USD' } },
-    } as unknown as PaymentStages['processing'],
-    success: { succeeded_at: '2026-11-28T12:31:00.000Z', tx_id: '0xabc' } as unknown as PaymentStages['success'],
-    settled: { settled_at: '2026-11-29T00:00:00.000Z' } as unknown as PaymentStages['settled'],
-    refunded: { refunded_at: '2026-11-30T08:00:00.000Z' } as unknown as PaymentStages['refunded'],
+    },
+    success: { succeeded_at: '2026-11-28T12:31:00.000Z', tx_id: '0xabc' },
+    settled: { settled_at: '2026-11-29T00:00:00.000Z' },
+    refunded: { refunded_at: '2026-11-30T08:00:00.000Z' },
   },
 );
 
-const cases: [string, PaymentRow, string][] = [
+const cases: [string, PaymentExportRow, string][] = [
   [
     'a paid, settled and refunded payment with what was sold',
     paid,
@@ -87,8 +86,8 @@ const cases: [string, PaymentRow, string][] = [
     '"pay_tok","\'+1\r","requires_action","1000000","eip155:1/erc20:0xA0b8","1000000 eip155:1/erc20:0xA0b8","2026-11-28T12:30:15.250Z","","","","","","","","","","","b@example.com",""\r\n',
   ],
   [
-    'a unit that names no active currency and a zero amount',
-    row('pay_xau', { amount_unit: 'iso4217/XAU', amount_value: '0', reference_id: 'plain' }),
+    'a unit that names no active currency, a zero amount and a creation time as bigint text',
+    row('pay_xau', { amount_unit: 'iso4217/XAU', amount_value: '0', reference_id: 'plain', created_at: String(at) }),
     '"pay_xau","plain","requires_action","0","iso4217/XAU","0 iso4217/XAU","2026-11-28T12:30:15.250Z","","","","","","","","","","","",""\r\n',
   ],
 ];
