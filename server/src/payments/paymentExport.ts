@@ -4,7 +4,6 @@
  */
 import { findOverduePayments } from '../db/queries/payments.js';
 import { paymentExportPage, type PaymentExportRow } from '../db/queries/paymentExportRows.js';
-import type { ProcessingStage, RefundedStage, SettledStage, SuccessStage } from '../db/queries/paymentStages.js';
 import { currencyOfUnit } from '../currencies.js';
 import { iso } from './snapshot.js';
 import { expireIfOverdue, type LifecycleDeps } from './lifecycle.js';
@@ -88,17 +87,8 @@ export function humanAmount(value: string, unit: string): string {
   return `${major}.${padded.slice(-currency.digits)} ${currency.code}`;
 }
 
-/** A stage's stored JSON, or null: only the export's four stages are parsed, and only when set. */
-function stage<T>(text: string | null): T | null {
-  return text === null ? null : (JSON.parse(text) as T);
-}
-
 /** One payment's CSV line, from the export's columns (db/queries/paymentExportRows.ts). */
 export function paymentCsvLine(p: PaymentExportRow, box: Pick<SecretBox, 'open'>): string {
-  const processing = stage<ProcessingStage>(p.processing);
-  const success = stage<SuccessStage>(p.success);
-  const settled = stage<SettledStage>(p.settled);
-  const refunded = stage<RefundedStage>(p.refunded);
   const details = detailsOf(box, {
     id: p.id,
     description: p.description,
@@ -106,7 +96,6 @@ export function paymentCsvLine(p: PaymentExportRow, box: Pick<SecretBox, 'open'>
     metadata: p.metadata,
     buyer_sealed: p.buyer_sealed,
   });
-  const fee = processing?.fee?.total_amount ?? null;
   return csvLine([
     p.id,
     p.reference_id,
@@ -115,13 +104,13 @@ export function paymentCsvLine(p: PaymentExportRow, box: Pick<SecretBox, 'open'>
     p.amount_unit,
     humanAmount(p.amount_value, p.amount_unit),
     iso(Number(p.created_at)),
-    success?.succeeded_at ?? '',
-    settled?.settled_at ?? '',
-    refunded?.refunded_at ?? '',
-    fee?.value ?? '',
-    fee?.unit ?? '',
-    processing?.chain_caip2 ?? '',
-    success?.tx_id ?? '',
+    p.succeeded_at ?? '',
+    p.settled_at ?? '',
+    p.refunded_at ?? '',
+    p.fee_value ?? '',
+    p.fee_unit ?? '',
+    p.chain ?? '',
+    p.tx_id ?? '',
     details.description ?? '',
     details.lineItems.length ? JSON.stringify(details.lineItems) : '',
     Object.keys(details.metadata).length ? JSON.stringify(details.metadata) : '',
