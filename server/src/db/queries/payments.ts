@@ -236,8 +236,11 @@ export interface ListFilter {
   terms?: string[];
 }
 
-/** Newest first, keyset-paginated on (created_at, id) so pages stay stable while payments are created. */
-export async function listPayments(db: Knex, filter: ListFilter): Promise<PaymentRow[]> {
+/**
+ * The rows `filter` matches, newest first, keyset-paginated on (created_at, id) so pages stay stable while payments
+ * are created: the list's and the export's one definition of a filter (the export selects fewer columns).
+ */
+export function paymentsMatching(db: Knex, filter: ListFilter): Knex.QueryBuilder {
   const query = db('payments').where({ merchant_id: filter.merchantId, live: filter.live });
   if (filter.status) query.andWhere('status', filter.status);
   if (filter.createdGte !== undefined) query.andWhere('created_at', '>=', filter.createdGte);
@@ -259,12 +262,17 @@ export async function listPayments(db: Knex, filter: ListFilter): Promise<Paymen
     const { created_at, id } = filter.startingAfter;
     query.andWhereRaw('(created_at, id) < (?, ?)', [created_at, id]);
   }
-  const rows = (await query
+  return query
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'id', order: 'desc' },
     ])
-    .limit(filter.limit)) as RawRow[];
+    .limit(filter.limit);
+}
+
+/** Newest first, keyset-paginated on (created_at, id) so pages stay stable while payments are created. */
+export async function listPayments(db: Knex, filter: ListFilter): Promise<PaymentRow[]> {
+  const rows = (await paymentsMatching(db, filter)) as RawRow[];
   return rows.map(fromRaw);
 }
 
