@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { LOGO_PATH_PREFIX } from './logos.js';
+import { servedLogo } from './logos.js';
 
 /** The stored forms of accounts/keys.ts's key kind and mode (db/ depends on no domain folder). */
 type KeyKind = 'merchant' | 'wallet' | 'app';
@@ -70,15 +70,6 @@ type RawMerchant = Omit<MerchantRow, 'fee_config' | 'settlement_addresses' | 'co
   collect_data: boolean | number;
   require_two_factor: boolean | number;
 };
-
-/**
- * Only a logo Paygate serves (`/logos/…`, docs/decisions.md §26.23) is the merchant's icon. Migration 024 cleared the
- * remote URLs, but a process of an older release still serving during an upgrade can write one again: read as none,
- * it never reaches a checkout or a wallet.
- */
-function servedLogo(iconUrl: string | null): string | null {
-  return iconUrl !== null && iconUrl.startsWith(LOGO_PATH_PREFIX) ? iconUrl : null;
-}
 
 function fromRawMerchant(raw: RawMerchant): MerchantRow {
   return {

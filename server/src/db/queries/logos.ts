@@ -4,6 +4,15 @@ import type { Knex } from 'knex';
 export const LOGO_PATH_PREFIX = '/logos/';
 
 /** A merchant's logo as stored (migration 024): the cleaned bytes and the hash its URL is named by. */
+/**
+ * Only a logo Paygate serves (`/logos/…`, docs/decisions.md §26.23) is the merchant's icon. Migration 024 cleared the
+ * remote URLs, but a process of an older release still serving during an upgrade can write one again: read as none,
+ * it never reaches a checkout or a wallet.
+ */
+export function servedLogo(iconUrl: string | null): string | null {
+  return iconUrl !== null && iconUrl.startsWith(LOGO_PATH_PREFIX) ? iconUrl : null;
+}
+
 export interface LogoRow {
   merchant_id: string;
   sha256: string;

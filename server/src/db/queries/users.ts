@@ -1,5 +1,6 @@
 /** Dashboard users, their memberships (role per merchant), TOTP state and recovery codes (migration 006). */
 import type { Knex } from 'knex';
+import { servedLogo } from './logos.js';
 
 type Db = Knex | Knex.Transaction;
 
@@ -116,8 +117,7 @@ export async function listMembershipsOfUser(db: Db, userId: string): Promise<Mem
   return rows.map((r) => ({
     merchantId: r.merchant_id,
     merchantName: r.name,
-    // Only a logo Paygate serves (migration 024 cleared remote URLs); anything else is no logo.
-    logoUrl: r.icon_url?.startsWith('/logos/') ? r.icon_url : null,
+    logoUrl: servedLogo(r.icon_url),
     role: r.role,
     requireTwoFactor: r.require_two_factor === true || r.require_two_factor === 1,
   }));
