@@ -15,7 +15,7 @@ import {
 
 describe('chains.artifacts.drift', function () {
   // Each compilation runs solc's WebAssembly build: about a second.
-  this.timeout(60_000);
+  this.timeout(180_000);
 
   let dir: string;
   let contracts: string;

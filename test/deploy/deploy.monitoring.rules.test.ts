@@ -65,7 +65,7 @@ async function exported(): Promise<Set<string>> {
 }
 
 describe('deploy.monitoring', function () {
-  this.timeout(30_000);
+  this.timeout(180_000);
 
   it('promtool check rules and promtool test rules pass on the alerts', async () => {
     const checked = await run('promtool', ['check', 'rules', 'alerts.yml'], { cwd: prometheusDir });

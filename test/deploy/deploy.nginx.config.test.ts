@@ -26,7 +26,7 @@ function seconds(directive: string): number {
 }
 
 describe('deploy.nginx', function () {
-  this.timeout(30_000);
+  this.timeout(180_000);
   const dir = mkdtempSync(join(tmpdir(), 'paygate-nginx-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -33,7 +33,7 @@ async function stop(server: Server): Promise<void> {
 }
 
 describe('deploy.nginx rolling restart', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   const dir = mkdtempSync(join(tmpdir(), 'paygate-nginx-roll-'));
   let proxy: Proxy | null = null;
   const servers: Server[] = [];

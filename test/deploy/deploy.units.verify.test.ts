@@ -16,7 +16,7 @@ const run = promisify(execFile);
 const read = (path: string) => readFileSync(join(repoRoot, 'deploy', path), 'utf8');
 
 describe('deploy.units', function () {
-  this.timeout(30_000);
+  this.timeout(180_000);
   const dir = mkdtempSync(join(tmpdir(), 'paygate-units-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 

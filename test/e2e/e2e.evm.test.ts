@@ -34,7 +34,7 @@ import { receiptOf, transactionOf } from '../helpers/wait.js';
 
 describe('e2e.evm: merchant SDK, wallet SDK and webhook receiver on a real server and anvil', function () {
   // A first start of the shared anvil, and the merchant's polling (every 2 s), take longer than mocha's default.
-  this.timeout(60_000);
+  this.timeout(180_000);
   let e: E2e;
   before(async () => {
     e = await startE2e();

@@ -97,7 +97,7 @@ function standardWallet(signer: KeyPairSigner): SolanaStandardWallet & { request
 
 describe('e2e.solana: merchant SDK, wallet SDK and webhook receiver on a real server and the local Solana chain', function () {
   // A first start of the shared chains, and the merchant's polling (every 2 s), take longer than mocha's default.
-  this.timeout(60_000);
+  this.timeout(180_000);
   let e: E2e;
   before(async () => {
     e = await startE2e();

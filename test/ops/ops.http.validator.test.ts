@@ -128,7 +128,10 @@ async function answer(server: Listening, probe: Probe): Promise<{ status: number
   return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
 }
 
-describe('ops.http.validator', () => {
+describe('ops.http.validator', function () {
+  // CPU-bound: each server compiles a validator for every route of the contract (ajv walks the whole document per
+  // route), about 25 s for the dashboard on an idle core, far more on a loaded CI machine.
+  this.timeout(300_000);
   // With response validation (the test configuration), which refuses most echoes; without it (production), the echo
   // of what the request stages left on the request is compared whole.
   for (const [api, responses] of APIS.flatMap((a) => [[a, true] as const, [a, false] as const])) {

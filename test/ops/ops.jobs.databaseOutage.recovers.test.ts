@@ -27,7 +27,7 @@ function recordingLogger(): { logger: Logger; said: (text: string) => boolean } 
 }
 
 describe('jobs.postgres queue through a database outage [postgres]', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   let test: TestDatabase;
   let db: Database;
   let queue: JobQueue | null = null;

@@ -30,7 +30,7 @@ function recordingLogger(onLine: (line: string) => void = () => undefined): {
 }
 
 describe('ops.jobs listening connection released twice [postgres]', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   let test: TestDatabase;
   let db: Database;
   let link: TcpLink;

@@ -78,7 +78,7 @@ async function startSite(files: Record<string, string>): Promise<{ url: string; 
 const balanceOf = parseAbi(['function balanceOf(address) view returns (uint256)']);
 
 describe('sdkWallet.browser', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
 
   let h: CheckoutHarness;
   let browser: Browser;

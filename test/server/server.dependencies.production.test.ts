@@ -33,7 +33,7 @@ function sourceFiles(dir: string): string[] {
 
 describe('server.dependencies.production', function () {
   // npm reads the whole lockfile and tree: seconds on a loaded machine.
-  this.timeout(60_000);
+  this.timeout(180_000);
 
   it('npm ls --omit=dev of @paygate/server lists neither litesvm, @foundry-rs/anvil nor tsx', async () => {
     const args = ['ls', '--omit=dev', '--all', '--json', '-w', '@paygate/server'];

@@ -14,7 +14,7 @@ import { TcpLink } from '../helpers/tcpLink.js';
 import { eventually } from '../helpers/wait.js';
 
 describe('server.http with the database unreachable [postgres]', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   let test: TestDatabase;
   let link: TcpLink;
   let db: Database;

@@ -25,7 +25,7 @@ const LEASE_MS = 60_000;
 
 describe('webhooks.combined', () => {
   describe('[postgres]', function () {
-    this.timeout(30_000);
+    this.timeout(180_000);
     let test: TestDatabase;
     let runtime: Runtime;
     let clock: TestClock;

@@ -20,7 +20,7 @@ const realClock = { now: () => Date.now(), set: () => undefined, advance: () => 
 
 for (const dialect of dialects) {
   describe(`webhooks.delivery.lease [${dialect}]`, function () {
-    this.timeout(20_000);
+    this.timeout(180_000);
     let test: TestDatabase;
     let runtime: Runtime;
     let receiver: Receiver;

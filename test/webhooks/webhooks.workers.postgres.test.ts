@@ -16,7 +16,7 @@ function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number,
 }
 
 describe('webhooks.workers [postgres]', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   const f = useWorkerFixture({ each: true });
   const startWorker = () => f.startWorker(['--sweep-interval-ms', String(SWEEP_MS), '--lease-ms', String(LEASE_MS)]);
   const newPayment = f.newPayment;
