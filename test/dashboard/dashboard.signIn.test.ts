@@ -6,7 +6,13 @@ interface SignedInBody {
   status: 'signed_in';
   session: {
     user: { id: string; email: string; twoFactorEnabled: boolean };
-    memberships: { merchantId: string; merchantName: string; role: string; requireTwoFactor: boolean }[];
+    memberships: {
+      merchantId: string;
+      merchantName: string;
+      logoUrl: string | null;
+      role: string;
+      requireTwoFactor: boolean;
+    }[];
     csrfToken: string;
     expiresAt: number;
     idleExpiresAt: number;
@@ -30,7 +36,13 @@ describe('dashboard.signIn', () => {
     assert.equal(body.session.user.email, owner.email);
     assert.equal(body.session.user.twoFactorEnabled, false);
     assert.deepEqual(body.session.memberships, [
-      { merchantId: h.account.merchantId, merchantName: 'Test merchant', role: 'owner', requireTwoFactor: false },
+      {
+        merchantId: h.account.merchantId,
+        merchantName: 'Test merchant',
+        logoUrl: null,
+        role: 'owner',
+        requireTwoFactor: false,
+      },
     ]);
     const now = Math.floor(h.clock.now() / 1000);
     assert.equal(body.session.expiresAt, now + 12 * 3600);
