@@ -119,7 +119,7 @@ describe('gateway Solana Pay: transaction requests on the local chain', () => {
     assert.equal(offered.signatures[1]!.signature, null);
 
     const signature = await walletPays(paymentId, buyer);
-    await solanaTransactionOf(h.chains.solana[0]!.rpc, signature);
+    const landed = await solanaTransactionOf(h.chains.solana[0]!.rpc, signature);
     const final = await h.settle(paymentId, 'succeeded');
     assert.equal(final.info?.txId, signature);
     assert.deepEqual(await events(paymentId), [
@@ -133,7 +133,10 @@ describe('gateway Solana Pay: transaction requests on the local chain', () => {
       details: string;
     };
     assert.equal(claim.tx_id, signature);
-    assert.equal((JSON.parse(claim.details) as { via: string }).via, 'solana_pay');
+    const details = JSON.parse(claim.details) as { via: string; landedSlot: string };
+    assert.equal(details.via, 'solana_pay');
+    // The slot the wallet's transaction landed in, kept for direct settlement's finality (decisions.md §27.30).
+    assert.equal(details.landedSlot, String(landed.slot));
 
     // Paid: the next scan is told so, and the same transaction pays nothing more however often it is looked for.
     const paid = await expectError(

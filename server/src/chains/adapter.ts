@@ -119,7 +119,8 @@ export interface ClaimRecord {
 /** Where a claim stands after a look at the chain. */
 export type ClaimProgress =
   | { state: 'pending'; recheckInMs: number; txId?: string; details?: Record<string, unknown> }
-  | { state: 'succeeded'; txId: string }
+  /** `details`: the claim's details with what finality needs later (Solana: the slot it landed in), stored at success. */
+  | { state: 'succeeded'; txId: string; details?: Record<string, unknown> }
   | { state: 'failed'; reason: string; txId?: string };
 
 export interface ConfirmContext {
@@ -210,8 +211,11 @@ export interface ChainAdapter extends AccountRules {
   submit(claim: ClaimRecord): Promise<{ txId: string | null; details?: Record<string, unknown> }>;
   /** Looks at the chain: still pending, final at the required depth, or failed. */
   progress(claim: ClaimRecord, now: number): Promise<ClaimProgress>;
-  /** Where a landed transaction of `chain` stands against the chain's finality (direct settlement waits for it). */
-  finality(chain: string, txId: string): Promise<Finality>;
+  /**
+   * Where a landed transaction of `chain` stands against the chain's finality (direct settlement waits for it).
+   * `claimDetails`: the payment's claim's details, when it has a claim (Solana reads the slot it landed in, §27.30).
+   */
+  finality(chain: string, txId: string, claimDetails?: Record<string, unknown>): Promise<Finality>;
   /** Present where the namespace serves transaction requests. */
   transactionRequests?: TransactionRequests;
   /** Present when the deposit seed is configured (collected settlement). */

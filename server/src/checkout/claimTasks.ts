@@ -52,7 +52,12 @@ export async function watchClaim(checkout: Checkout, paymentId: string): Promise
     return;
   }
   await checkout.db.knex.transaction(async (trx) => {
-    await updateClaim(trx, paymentId, { txId: progress.txId ?? claim.txId, state: progress.state, updatedAt: now });
+    await updateClaim(trx, paymentId, {
+      txId: progress.txId ?? claim.txId,
+      state: progress.state,
+      ...(progress.state === 'succeeded' && progress.details ? { details: progress.details } : {}),
+      updatedAt: now,
+    });
     // A success's settlement follows from its event, in this transaction (settlement/modes.ts `settlementHook`).
     await transitionPayment(
       checkout,

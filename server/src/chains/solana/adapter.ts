@@ -24,6 +24,7 @@ import { isEndpointFailure } from '../rpcPost.js';
 import type { Action, ChainAdapter, ClaimDraft, Holding, VerifiedOption } from '../adapter.js';
 import { solanaAccountRules } from './accountRules.js';
 import type { SolanaChain } from './client.js';
+import { landedSlotOf, unknownSignature } from './landing.js';
 import { associatedTokenAccount, mintOf, paymentTransaction, solanaAddressOf } from './transfer.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -315,16 +316,22 @@ export function createSolanaAdapter(chains: SolanaChain[]): ChainAdapter {
       const final =
         status.confirmationStatus === 'finalized' ||
         (chain.config.commitment === 'confirmed' && status.confirmationStatus === 'confirmed');
-      return final ? { state: 'succeeded', txId: signature } : { state: 'pending', recheckInMs: RECHECK_MS };
+      if (!final) return { state: 'pending', recheckInMs: RECHECK_MS };
+      // The slot it landed in, for direct settlement's finality: a signature nobody knows later is gone only once it
+      // can no longer land, counted from this slot (§27.30). A Solana Pay transaction the wallet sent has no other.
+      return { state: 'succeeded', txId: signature, details: { ...claim.details, landedSlot: String(status.slot) } };
     },
 
-    async finality(caip2, txId) {
+    async finality(caip2, txId, claimDetails) {
       const chain = chainOf(caip2);
       const [status] = (
         await chain.rpc.getSignatureStatuses([txId as Signature], { searchTransactionHistory: true }).send()
       ).value;
+      if (status?.err) return 'gone';
+      // Unknown to every in-sync endpoint (§27.4): gone only once it can no longer land (§27.22); until then it is
+      // as pending as a landed one, so nothing logs or counts it as gone.
+      if (!status) return (await unknownSignature(chain, landedSlotOf(claimDetails))) === 'gone' ? 'gone' : 'pending';
       // The chain's own finality, whatever commitment the chain's payments succeed at.
-      if (!status || status.err) return 'gone';
       return status.confirmationStatus === 'finalized' ? 'final' : 'pending';
     },
   };

@@ -11,6 +11,7 @@
 import type { Address, Signature } from '@solana/kit';
 import type { DepositScan, OnChainState, SeenTransfer } from '../adapter.js';
 import type { SolanaChain } from './client.js';
+import { unknownSignature } from './landing.js';
 import { tokenTransfersOf, type JsonLandedTransaction } from './tokenTransfers.js';
 import { associatedTokenAccount } from './transfer.js';
 
@@ -18,11 +19,7 @@ import { associatedTokenAccount } from './transfer.js';
 const PAGE = 100;
 /** RPC calls in flight at once per scan, so a scan of many addresses does not flood a provider. */
 const PARALLEL = 8;
-/**
- * Slots past the one a transfer was seen in after which, if no endpoint knows its signature, it can never land: its
- * blockhash lives 150 blocks, and twice that in slots leaves room for skipped slots (decisions.md §27.22).
- */
-export const SOLANA_LANDING_WINDOW_SLOTS = 300n;
+export { SOLANA_LANDING_WINDOW_SLOTS } from './landing.js';
 
 interface Watched {
   owner: string;
@@ -132,11 +129,7 @@ export function solanaDepositScan(chains: SolanaChain[]): DepositScan {
       // Seen at `confirmed` and now unknown to every in-sync endpoint (the pool asks them all, §27.4): a node that has
       // not seen it, or one behind its slot, answers the same as an abandoned block would. It is gone only once the
       // finalized chain is past the slots in which it could still land (§27.22); until then nobody can tell.
-      if (!status) {
-        if (transfer.blockNumber === null) return 'gone';
-        const finalized = await chain.rpc.getSlot({ commitment: 'finalized' }).send();
-        return finalized > transfer.blockNumber + SOLANA_LANDING_WINDOW_SLOTS ? 'gone' : 'unknown';
-      }
+      if (!status) return unknownSignature(chain, transfer.blockNumber);
       if (status.confirmationStatus === 'finalized') return 'final';
       if (status.confirmationStatus === 'confirmed' && chain.config.commitment === 'confirmed') return 'confirmed';
       return 'pending';

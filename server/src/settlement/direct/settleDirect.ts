@@ -14,6 +14,7 @@ import type { Knex } from 'knex';
 import type { ChainAdapter } from '../../chains/adapter.js';
 import { forNamespaceOf } from '../../chains/adapters.js';
 import { findMerchant } from '../../db/queries/accounts.js';
+import { findClaimOfPayment } from '../../db/queries/claims.js';
 import { insertDiscrepancy } from '../../db/queries/discrepancies.js';
 import { findPayment, type PaymentRow } from '../../db/queries/payments.js';
 import type { SettledStage } from '../../db/queries/paymentStages.js';
@@ -157,7 +158,9 @@ export async function settleDirect(
   // A chain this server no longer serves: the job fails and is retried by the queue, loudly, until it does again.
   if (!adapter) throw new Error(`direct settlement of ${paymentId}: this server does not serve ${chain}`);
 
-  const finality = await adapter.finality(chain, txId);
+  // The claim holds what the chain's finality needs besides the id (Solana: the slot it landed in, §27.30).
+  const claim = await findClaimOfPayment(deps.db.knex, paymentId);
+  const finality = await adapter.finality(chain, txId, claim?.txId === txId ? claim.details : undefined);
   const now = deps.now();
   const log = { paymentId, chain, txId };
   if (finality === 'final') {
