@@ -5,10 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { setMerchantLogo } from '../../server/src/accounts/logo.js';
-import { eventually } from '../helpers/wait.js';
+import { findMerchant } from '../../server/src/db/queries/accounts.js';
 import { createPerson, type Person } from './people.js';
 import { signInThroughPage, startDashboardBrowser, type DashboardBrowser } from './browser.js';
 import { pngLogo } from './logoFiles.js';
+import { assertLogoDrawn, requestsElsewhere } from './logoShown.js';
 
 describe('dashboard.headerLogo browser', () => {
   let d: DashboardBrowser;
@@ -21,19 +22,11 @@ describe('dashboard.headerLogo browser', () => {
   after(() => d.close());
 
   it('the header shows the merchant logo beside its name, drawn from this origin', async () => {
+    const merchantName = (await findMerchant(d.harness.runtime.db.knex, d.harness.account.merchantId))!.name;
     const page = await d.open('/dashboard/login');
-    const origin = new URL(page.url()).origin;
-    const elsewhere: string[] = [];
-    page.on('request', (r) => {
-      if (!r.url().startsWith(origin) && !r.url().startsWith('data:')) elsewhere.push(r.url());
-    });
+    const elsewhere = requestsElsewhere(page, new URL(page.url()).origin);
     await signInThroughPage(page, owner);
-    const logo = page.getByRole('banner').getByRole('img');
-    await eventually('the header logo to be drawn', () =>
-      logo.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
-    );
-    assert.match((await logo.getAttribute('src'))!, /^\/logos\/[0-9a-f]{64}\.png$/);
-    assert.match((await logo.getAttribute('alt'))!, /'s logo$/);
+    await assertLogoDrawn(page.getByRole('banner').getByRole('img', { name: `${merchantName}'s logo` }), merchantName);
     await d.capture(page, 'header-logo');
     assert.deepEqual(elsewhere, []);
   });
