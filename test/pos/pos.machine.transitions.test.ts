@@ -8,6 +8,7 @@ import { tipOf as serverTipOf } from '../../server/src/pos/sales.js';
 const terminal: PosTerminal = {
   id: 'pos_AAAAAAAAAAAAAAAA',
   name: 'Counter',
+  merchantLogoUrl: null,
   mode: 'test',
   currency: 'iso4217/USD',
   catalogue: [],

@@ -1751,6 +1751,11 @@ export interface components {
             /** @description The merchant's display name. */
             merchantName?: string;
             /**
+             * @description The merchant's uploaded logo, served by Paygate on this origin (`/logos/<sha256>.<png|jpg|webp>`, see the
+             *     dashboard's `uploadLogo`); null without one. The screen shows it beside `merchantName`.
+             */
+            merchantLogoUrl: string | null;
+            /**
              * @description The mode of every payment the terminal creates.
              * @enum {string}
              */
@@ -1875,6 +1880,11 @@ export interface components {
             invoiceId: string;
             number: string;
             merchantName: string;
+            /**
+             * @description The merchant's uploaded logo, served by Paygate on this origin (`/logos/<sha256>.<png|jpg|webp>`, see the
+             *     dashboard's `uploadLogo`); null without one. The page shows it beside `merchantName`.
+             */
+            merchantLogoUrl: string | null;
             live: boolean;
             status: components["schemas"]["InvoiceStatus"];
             amount: components["schemas"]["MoneyAmount"];

@@ -15,6 +15,8 @@ import { asciiHeader } from './merchantAuth.js';
 export interface PosAuth {
   terminal: PosTerminalRow;
   merchantName: string;
+  /** The merchant's logo as Paygate serves it (`/logos/…`, §26.23), or null. */
+  merchantLogoUrl: string | null;
 }
 
 declare module 'express-serve-static-core' {

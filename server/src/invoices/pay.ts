@@ -36,6 +36,8 @@ export async function readPublicInvoice(deps: InvoiceDeps, id: string): Promise<
     invoiceId,
     number,
     merchantName: merchant?.name ?? '',
+    // Only a logo Paygate serves: findMerchant reads anything else as none (§26.23).
+    merchantLogoUrl: merchant?.icon_url ?? null,
     live,
     status,
     amount,

@@ -118,12 +118,12 @@ export async function revokePosTerminal(
   return terminalInfo({ ...row, revoked_at: at });
 }
 
-/** The terminal and its merchant's name, when `secret` is its active key; null for anything else. */
+/** The terminal and its merchant's name and served logo, when `secret` is its active key; null for anything else. */
 export async function authenticatePosKey(
   db: Database,
   posId: string,
   secret: string,
-): Promise<{ terminal: PosTerminalRow; merchantName: string } | null> {
+): Promise<{ terminal: PosTerminalRow; merchantName: string; merchantLogoUrl: string | null } | null> {
   // The format first, so garbage never reaches the database.
   if (!KEY.test(secret)) return null;
   const terminal = await findPosTerminal(db.knex, posId);
@@ -135,5 +135,5 @@ export async function authenticatePosKey(
   if (secret.startsWith('posk_live_') !== terminal.live) return null;
   const merchant = await findMerchant(db.knex, terminal.merchant_id);
   if (!merchant) return null;
-  return { terminal, merchantName: merchant.name };
+  return { terminal, merchantName: merchant.name, merchantLogoUrl: merchant.icon_url };
 }

@@ -3,30 +3,12 @@
  * the gateway for a payment of what is due (or part of it) and continues into the hosted checkout. The invoice id in
  * the path is the capability; the page calls the gateway's two open invoice operations.
  */
+import type { components } from '../generated/gateway.js';
 import { formatMoney, parseMoney, plainMoney } from './money.js';
 import './styles.css';
-import { byId, messageOf } from '../standalone/dom.js';
+import { byId, messageOf, showMerchant } from '../standalone/dom.js';
 
-interface Money {
-  unit: string;
-  value: string;
-}
-interface PublicInvoice {
-  invoiceId: string;
-  number: string;
-  merchantName: string;
-  live: boolean;
-  status: 'open' | 'partially_paid' | 'paid' | 'overdue' | 'void';
-  amount: Money;
-  amountPaid: Money;
-  amountDue: Money;
-  lineItems: { name: string; quantity: number; unitAmount: string }[];
-  dueAt: number;
-  buyer: { name?: string; email?: string } | null;
-  notes: string | null;
-  createdAt: number;
-  payable: boolean;
-}
+type PublicInvoice = components['schemas']['PublicInvoice'];
 
 const STATUS_TEXT: Record<PublicInvoice['status'], string> = {
   open: 'Open',
@@ -64,7 +46,7 @@ function show(invoice: PublicInvoice): void {
   const code = invoice.amount.unit.slice('iso4217/'.length);
   const money = (value: string) => formatMoney(value, code);
   document.title = `Invoice ${invoice.number} · ${invoice.merchantName}`;
-  byId('merchant').textContent = invoice.merchantName;
+  showMerchant(byId('merchant'), invoice.merchantName, invoice.merchantLogoUrl);
   byId('title').textContent = `Invoice ${invoice.number}`;
   const status = byId('status');
   status.textContent = STATUS_TEXT[invoice.status];

@@ -8,6 +8,8 @@ export interface LinkPageConfig {
   /** Why the posted choice was refused (state `form` only). */
   error: string | null;
   merchantName: string | null;
+  /** The merchant's uploaded logo as Paygate serves it on this origin (`/logos/<sha256>.<ext>`), or null. */
+  merchantLogoUrl: string | null;
   description: string | null;
   /** The ISO 4217 code ("USD"). */
   currency: string | null;

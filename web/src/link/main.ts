@@ -5,7 +5,7 @@
  */
 import type { LinkPageConfig } from './config.js';
 import './styles.css';
-import { byId } from '../standalone/dom.js';
+import { byId, showMerchant } from '../standalone/dom.js';
 
 /** Minor units as whole units with the currency code, exactly (no float): "1250", 2, "USD" → "12.50 USD". */
 function money(minor: string, digits: number, code: string): string {
@@ -33,7 +33,7 @@ const REASONS: Record<Exclude<LinkPageConfig['state'], 'form'>, [string, string]
 
 function show(config: LinkPageConfig): void {
   const code = config.currency ?? '';
-  byId('merchant').textContent = config.merchantName ?? '';
+  showMerchant(byId('merchant'), config.merchantName ?? '', config.merchantLogoUrl);
   byId('test-mode').hidden = config.live;
   if (config.state !== 'form') {
     const [title, text] = REASONS[config.state];

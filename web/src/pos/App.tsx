@@ -3,6 +3,7 @@ import { createPosClient, type PosClient, type SaleRequest } from './api.js';
 import { forgetKey, readKey, storeKey } from './keyStore.js';
 import { transition, type PosEvent, type PosState } from './posMachine.js';
 import { useOnline } from './useOnline.js';
+import { isLocalImage } from '../kit/localImage.js';
 import { Done } from './views/Done.js';
 import { KeyEntry } from './views/KeyEntry.js';
 import { Paying } from './views/Paying.js';
@@ -99,7 +100,12 @@ export function App(props: { posId: string }) {
     <div class="pos">
       {terminal?.mode === 'test' && <div class="test-strip">Test mode: payments are not real</div>}
       <header class="topbar">
-        <span class="brand">{terminal ? `${terminal.merchantName ?? ''} · ${terminal.name}` : 'Point of sale'}</span>
+        <span class="brand">
+          {terminal?.merchantLogoUrl && isLocalImage(terminal.merchantLogoUrl) && (
+            <img class="merchant-logo" src={terminal.merchantLogoUrl} alt={`${terminal.merchantName ?? ''}'s logo`} />
+          )}
+          {terminal ? `${terminal.merchantName ?? ''} · ${terminal.name}` : 'Point of sale'}
+        </span>
         {key && (
           <button
             type="button"

@@ -3,7 +3,6 @@ import type { Knex } from 'knex';
 /** Where Paygate serves a merchant's logo; a merchant's `icon_url` is always under it (§26.23). */
 export const LOGO_PATH_PREFIX = '/logos/';
 
-/** A merchant's logo as stored (migration 024): the cleaned bytes and the hash its URL is named by. */
 /**
  * Only a logo Paygate serves (`/logos/…`, docs/decisions.md §26.23) is the merchant's icon. Migration 024 cleared the
  * remote URLs, but a process of an older release still serving during an upgrade can write one again: read as none,
@@ -13,6 +12,7 @@ export function servedLogo(iconUrl: string | null): string | null {
   return iconUrl !== null && iconUrl.startsWith(LOGO_PATH_PREFIX) ? iconUrl : null;
 }
 
+/** A merchant's logo as stored (migration 024): the cleaned bytes and the hash its URL is named by. */
 export interface LogoRow {
   merchant_id: string;
   sha256: string;

@@ -9,8 +9,8 @@ type Ok = Operation['responses'][200]['content']['application/json'];
 /** GET /v1/gateway/pos/{posId}: what the screen rings up with (the key was checked against this terminal) */
 export function getPosTerminalHandler(): RequestHandler<Operation['parameters']['path'], Ok> {
   return (_req, res) => {
-    const { terminal, merchantName } = posAuthOf(res);
+    const { terminal, merchantName, merchantLogoUrl } = posAuthOf(res);
     const { id, name, mode, currency, catalogue, tipPercents } = terminalInfo(terminal);
-    res.json({ id, name, merchantName, mode, currency, catalogue, tipPercents });
+    res.json({ id, name, merchantName, merchantLogoUrl, mode, currency, catalogue, tipPercents });
   };
 }

@@ -54,6 +54,7 @@ export function linkPageRouter(deps: LinkPageDeps, distDir = DEFAULT_WEB_DIST): 
       state: 'not_found',
       error: null,
       merchantName: merchant?.name ?? null,
+      merchantLogoUrl: merchant?.icon_url ?? null,
       description: link?.description ?? null,
       currency: link?.currency.slice('iso4217/'.length) ?? null,
       digits: (link && currencyOfUnit(link.currency)?.digits) ?? 2,

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { DashboardChain } from '../config';
-import { useDashboard } from '../context';
+import { useDashboard, useShell } from '../context';
 import type { Settings as MerchantSettings } from '../schemas';
 import { ConfirmDialog } from '../../kit/Dialog.js';
 import { Field, FormError } from '../../kit/Field.js';
@@ -19,6 +19,12 @@ import { LogoPanel } from './LogoPanel.js';
 export function Settings(props: { chains: DashboardChain[] }) {
   const { api, role } = useDashboard();
   const [load, reload] = useLoad(() => request(api.GET('/v1/dashboard/settings')), []);
+  const { refreshSession } = useShell();
+  // The header shows the merchant's name and logo from the session (§26.27): read it again when either changes.
+  const reloadWithHeader = () => {
+    reload();
+    void refreshSession();
+  };
   return (
     <section aria-labelledby="settings-title">
       <h1 id="settings-title" tabIndex={-1}>
@@ -29,8 +35,13 @@ export function Settings(props: { chains: DashboardChain[] }) {
         {(settings) => (
           <>
             <SettlementModePanel mode={settings.settlementMode} editable={role === 'owner'} onSaved={reload} />
-            <LogoPanel settings={settings} editable={role === 'owner'} onChanged={reload} />
-            <SettingsForm settings={settings} chains={props.chains} editable={role === 'owner'} onSaved={reload} />
+            <LogoPanel settings={settings} editable={role === 'owner'} onChanged={reloadWithHeader} />
+            <SettingsForm
+              settings={settings}
+              chains={props.chains}
+              editable={role === 'owner'}
+              onSaved={reloadWithHeader}
+            />
           </>
         )}
       </Loaded>
