@@ -90,7 +90,7 @@ export function Invoices() {
                       <a class="button secondary small" href={i.url} target="_blank" rel="noopener">
                         Open page<span class="visually-hidden"> of invoice {i.number}</span>
                       </a>
-                      <CopyButton value={i.url} label={`Copy link of ${i.number}`} />
+                      <CopyButton value={i.url} label="Copy link" of={i.number} small />
                       {canChange && i.status !== 'void' && i.status !== 'paid' && (
                         <button type="button" class="button secondary small" onClick={() => setVoiding(i)}>
                           Void<span class="visually-hidden"> invoice {i.number}</span>
