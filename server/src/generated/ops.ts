@@ -37,7 +37,9 @@ export interface paths {
          *     traffic: `200` while it should (`ready`, or `degraded` when a chain has no RPC endpoint answering), `503` while
          *     it should not (`not_ready`, or `shutting_down` while it drains before exiting). The checks are the database, the
          *     schema's migrations, one per configured chain (its RPC endpoints answer and serve the configured chain and, for
-         *     Solana, the fee payer holds at least 0.01 SOL), and the reconciliation when `PAYGATE_RECONCILE_READINESS` is on.
+         *     Solana, the fee payer holds at least 0.01 SOL), and, where a chain offers collected settlement, the
+         *     reconciliation of the ledger with the chains (failing on a standing shortfall while `PAYGATE_RECONCILE_READINESS`
+         *     is on).
          *
          *     A degraded chain recovers without a restart: once one of its endpoints answers again, its check is `ok` on the
          *     next request. Not cached (`Cache-Control: no-store`).
@@ -103,7 +105,8 @@ export interface components {
              *     - `degraded`: a dependency without which the process still serves others failed (a chain with no RPC endpoint
              *       answering); the process stays ready.
              *     - `failing`: the process must not get traffic: the database does not answer, a migration is pending, a chain's
-             *       endpoint serves another chain, or a Solana fee payer holds less than 0.01 SOL.
+             *       endpoint serves another chain, a Solana fee payer holds less than 0.01 SOL, or a reconciliation shortfall
+             *       stands (with `PAYGATE_RECONCILE_READINESS` on).
              * @enum {string}
              */
             status: "ok" | "degraded" | "failing";
@@ -125,8 +128,8 @@ export interface components {
             status: "ready" | "degraded" | "not_ready" | "shutting_down";
             /**
              * @description Each check by name: `database`, `migrations`, `chain:<CAIP-2 chain id>` for each configured chain (for example
-             *     `chain:eip155:8453`), and `reconciliation` when `PAYGATE_RECONCILE_READINESS` is on. Names may be added; read
-             *     the ones you need.
+             *     `chain:eip155:8453`), and `reconciliation` when a chain offers collected settlement (it fails only with
+             *     `PAYGATE_RECONCILE_READINESS` on, for a standing shortfall). Names may be added; read the ones you need.
              */
             checks: {
                 [key: string]: components["schemas"]["ReadinessCheck"];
