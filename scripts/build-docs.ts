@@ -16,6 +16,7 @@ const apis = [
   { api: 'merchant', title: 'Paygate Merchant API and webhooks' },
   { api: 'dev', title: 'Paygate Dev API' },
   { api: 'dashboard', title: 'Paygate Dashboard API (webhook endpoints)' },
+  { api: 'ops', title: 'Paygate Operations API (probes and metrics)' },
 ];
 
 /** Any `src`/`href` that makes the browser fetch from the network: scripts, stylesheets, fonts, preloads. */

@@ -17,7 +17,7 @@ import { parse as parseYaml } from 'yaml';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-type Api = 'gateway' | 'merchant' | 'dev' | 'dashboard';
+type Api = 'gateway' | 'merchant' | 'dev' | 'dashboard' | 'ops';
 
 /** Which generated TypeScript files each contract feeds. */
 const targets: { api: Api; out: string }[] = [
@@ -25,6 +25,8 @@ const targets: { api: Api; out: string }[] = [
   { api: 'merchant', out: 'server/src/generated/merchant.ts' },
   { api: 'dev', out: 'server/src/generated/dev.ts' },
   { api: 'dashboard', out: 'server/src/generated/dashboard.ts' },
+  // The probes' and the scrape's answers (http/ops.ts). No SDK calls them, so only the server gets the types.
+  { api: 'ops', out: 'server/src/generated/ops.ts' },
   { api: 'gateway', out: 'sdk-wallet/src/generated/gateway.ts' },
   { api: 'merchant', out: 'sdk-merchant/src/generated/merchant.ts' },
   { api: 'merchant', out: 'webhook-verifier/src/generated/merchant.ts' },
@@ -33,7 +35,7 @@ const targets: { api: Api; out: string }[] = [
   { api: 'dashboard', out: 'web/src/generated/dashboard.ts' },
 ];
 
-const apis: Api[] = ['gateway', 'merchant', 'dev', 'dashboard'];
+const apis: Api[] = ['gateway', 'merchant', 'dev', 'dashboard', 'ops'];
 
 function header(source: string, comment: '#' | '//'): string {
   return (

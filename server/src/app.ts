@@ -74,7 +74,7 @@ export function createApp(deps: AppDeps): Express {
       // Probes and scrapes answer during a shutdown too (readiness then says so), and are not waited for. This
       // router and the docs' match regardless of case and a trailing slash, hence the loose tests: they only skip
       // requests a router would ignore.
-      onlyFor((path) => /^\/(healthz|readyz|metrics)/i.test(path), opsRouter(runtime, requests)),
+      onlyFor((path) => /^\/(healthz|readyz|metrics)/i.test(path), opsRouter(runtime, requests, validateResponses)),
       requests.tracking(runtime.config.requestTimeoutMs),
       onlyFor((path) => /^\/docs/i.test(path), docsRouter(deps.docsDir ?? DEFAULT_DOCS_DIR)),
       // Before the validators, which would answer a preflight OPTIONS with 405.

@@ -10,6 +10,7 @@ const generated = [
   'server/src/generated/merchant.ts',
   'server/src/generated/dev.ts',
   'server/src/generated/dashboard.ts',
+  'server/src/generated/ops.ts',
   'openapi/bundled/dashboard.yaml',
   'sdk-wallet/src/generated/gateway.ts',
   'sdk-merchant/src/generated/merchant.ts',
@@ -17,6 +18,7 @@ const generated = [
   'openapi/bundled/gateway.yaml',
   'openapi/bundled/merchant.yaml',
   'openapi/bundled/dev.yaml',
+  'openapi/bundled/ops.yaml',
 ];
 
 describe('contracts.codegen.outputs', () => {

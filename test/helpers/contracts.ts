@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
 
-export const apis = ['gateway', 'merchant', 'dev', 'dashboard'] as const;
+export const apis = ['gateway', 'merchant', 'dev', 'dashboard', 'ops'] as const;
 export type ApiName = (typeof apis)[number];
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

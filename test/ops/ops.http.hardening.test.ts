@@ -294,7 +294,8 @@ describe('ops.http.timeout', () => {
   });
   after(() => s.close());
 
-  for (const api of apis) {
+  // Not the ops contract: probes and scrapes are answered before the request timeout (http/ops.ts), and take no body.
+  for (const api of apis.filter((a) => a !== 'ops')) {
     it(`${api}: a request unanswered in time gets 503 internal_error, an ErrorResponse the contract lists`, async () => {
       const { method, path, validate } = operationWithBody(api);
       const started = performance.now();

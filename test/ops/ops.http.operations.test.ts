@@ -11,7 +11,7 @@ import { contractValidator, loadContract, type ApiName } from '../../server/src/
 import { contractRouter, contractRoutes, matchRoute } from '../../server/src/http/operations.js';
 import { listen } from '../helpers/http.js';
 
-const APIS: ApiName[] = ['gateway', 'merchant', 'dashboard', 'dev'];
+const APIS: ApiName[] = ['gateway', 'merchant', 'dashboard', 'dev', 'ops'];
 
 interface Seen {
   matched: string | null;

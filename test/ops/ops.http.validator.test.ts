@@ -18,7 +18,7 @@ import {
 import { contractRoutes, matchRoute, type ContractRoute } from '../../server/src/http/operations.js';
 import { listen, type Listening } from '../helpers/http.js';
 
-const APIS: ApiName[] = ['gateway', 'merchant', 'dashboard', 'dev'];
+const APIS: ApiName[] = ['gateway', 'merchant', 'dashboard', 'dev', 'ops'];
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** The operation `surfaces` puts on `res.locals.operation` (http/surface.ts), which the validator's route lookup starts from. */

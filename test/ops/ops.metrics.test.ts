@@ -1,5 +1,6 @@
 /** GET /metrics: the Prometheus series of requests, payments, webhooks, jobs and chain RPC, and who may read them. */
 import assert from 'node:assert/strict';
+import { Gauge } from 'prom-client';
 import { createApp, createRuntime, observeRpc, startServer, type Runtime } from '@paygate/server';
 import { queueDepth } from '../../server/src/db/queries/queueDepth.js';
 import { createEndpoint } from '../../server/src/webhooks/endpoints.js';
@@ -9,6 +10,7 @@ import { createMerchantAccount, type MerchantAccount } from '../helpers/fixtures
 import { listen, type Listening } from '../helpers/http.js';
 import { closedPort, jsonRpcCall, startJsonRpcServer, type JsonRpcServer } from '../helpers/jsonRpc.js';
 import { captureLogs } from '../helpers/logs.js';
+import { expectContractResponse } from '../helpers/contractResponses.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { testClock, testRuntime, type TestClock } from '../helpers/runtime.js';
 import { expectError } from '../merchant/harness.js';
@@ -60,11 +62,12 @@ describe('ops.metrics', () => {
       headers: { ...merchant, 'Api-Key': account.testKey, 'Merchant-Id': account.merchantId },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+  /** A scrape, checked against the ops contract: status, media type, `Cache-Control` and the exposition format. */
   const scrape = async () => {
     const res = await fetch(`${server.url}/metrics`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
-    return res.text();
+    return (await expectContractResponse('ops', '/metrics', res)) as string;
   };
 
   it('counts HTTP requests by method, route template and status', async () => {
@@ -212,16 +215,17 @@ describe('ops.metrics.queueDepth [postgres]', () => {
 describe('ops.metrics.access', () => {
   it('requires the bearer token when METRICS_TOKEN is set', async () => {
     const runtime = await testRuntime({ config: { METRICS_TOKEN: 'scrape-secret-1' } });
-    const server = await listen(createApp({ runtime }));
+    const server = await listen(createApp({ runtime, validateResponses: true }));
     try {
       const none = await fetch(`${server.url}/metrics`);
       assert.equal(none.headers.get('WWW-Authenticate'), 'Bearer realm="metrics"');
-      await expectError(none, 401, 'unauthorized');
+      await expectError(none.clone(), 401, 'unauthorized');
+      await expectContractResponse('ops', '/metrics', none);
       const wrong = await fetch(`${server.url}/metrics`, { headers: { Authorization: 'Bearer scrape-secret-2' } });
       await expectError(wrong, 401, 'unauthorized');
       const right = await fetch(`${server.url}/metrics`, { headers: { Authorization: 'Bearer scrape-secret-1' } });
       assert.equal(right.status, 200);
-      assert.match(await right.text(), /^# HELP /m);
+      assert.match(String(await expectContractResponse('ops', '/metrics', right)), /^# HELP /m);
     } finally {
       await server.close();
       await runtime.close();
@@ -238,9 +242,10 @@ describe('ops.metrics.access', () => {
       assert.ok(running.metricsUrl);
       const res = await fetch(running.metricsUrl);
       assert.equal(res.status, 200);
-      const text = await res.text();
+      const text = (await expectContractResponse('ops', '/metrics', res)) as string;
       assert.ok(sample(text, 'process_cpu_user_seconds_total') !== undefined, 'process metrics in the server');
       assert.match(text, /^# TYPE http_request_duration_seconds histogram$/m);
+      await expectContractResponse('ops', '/metrics', await fetch(`${running.url}/metrics`));
       await expectError(await fetch(`${running.url}/metrics`), 404, 'invalid_params');
       await expectError(await fetch(new URL('/healthz', running.metricsUrl)), 404, 'invalid_params');
     } finally {
@@ -262,13 +267,44 @@ describe('ops.metrics.access', () => {
         config: testConfig({ ...production, ...extra }),
         logger: captureLogs('info').logger,
       });
-      const server = await listen(createApp({ runtime }));
+      const server = await listen(createApp({ runtime, validateResponses: true }));
       try {
-        assert.equal((await fetch(`${server.url}/metrics`)).status, status);
+        const res = await fetch(`${server.url}/metrics`);
+        assert.equal(res.status, status);
+        await expectContractResponse('ops', '/metrics', res);
       } finally {
         await server.close();
         await runtime.close();
       }
+    }
+  });
+
+  it('answers 500 internal_error, in the contract\u2019s shape, when a collector fails', async () => {
+    const { logger, lines } = captureLogs('info');
+    const runtime = await createRuntime({ config: testConfig(), logger });
+    const server = await listen(createApp({ runtime, validateResponses: true }));
+    try {
+      // A collector that throws stands for a bug in one series: the scrape fails whole, and says so generically.
+      new Gauge({
+        name: 'test_broken_series',
+        help: 'A series whose collection fails.',
+        registers: [runtime.metrics.registry],
+        collect() {
+          throw new Error('collector failed at 10.0.0.7');
+        },
+      });
+      const res = await fetch(`${server.url}/metrics`);
+      const body = (await expectContractResponse('ops', '/metrics', res)) as { code: string; message: string };
+      assert.equal(res.status, 500);
+      assert.equal(body.code, 'internal_error');
+      assert.doesNotMatch(body.message, /10\.0\.0\.7/, 'no internal detail in the answer');
+      assert.ok(
+        lines().some((l) => /collector failed/.test(JSON.stringify(l))),
+        'the error is logged in full',
+      );
+    } finally {
+      await server.close();
+      await runtime.close();
     }
   });
 });

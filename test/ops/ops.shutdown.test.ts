@@ -19,6 +19,7 @@ import { captureLogs } from '../helpers/logs.js';
 import { startPaygate, waitFor, type StartedPaygate } from '../helpers/paygate.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { testRuntime } from '../helpers/runtime.js';
+import { expectContractResponse } from '../helpers/contractResponses.js';
 import { expectError } from '../merchant/harness.js';
 
 interface Credentials {
@@ -201,7 +202,7 @@ describe('ops.shutdown.draining', () => {
   it('answers new requests 503 with Connection: close, readiness 503, and liveness 200', async () => {
     const runtime = await testRuntime();
     const requests = new InFlightRequests();
-    const server = await listen(createApp({ runtime, requests }));
+    const server = await listen(createApp({ runtime, requests, validateResponses: true }));
     try {
       assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
       requests.drain();
@@ -210,7 +211,7 @@ describe('ops.shutdown.draining', () => {
       await expectError(refused, 503, 'internal_error');
       const ready = await fetch(`${server.url}/readyz`);
       assert.equal(ready.status, 503);
-      assert.deepEqual(await ready.json(), { status: 'shutting_down', checks: {} });
+      assert.deepEqual(await expectContractResponse('ops', '/readyz', ready), { status: 'shutting_down', checks: {} });
       assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
       assert.equal(requests.count, 0);
       await requests.idle();

@@ -21,10 +21,11 @@ describe('server.docs.serve', () => {
     const res = await fetch(`${server.url}/docs`);
     assert.equal(res.status, 200);
     const html = await res.text();
-    for (const api of ['gateway', 'merchant', 'dev', 'dashboard']) assert.ok(html.includes(`href="/docs/${api}"`), api);
+    for (const api of ['gateway', 'merchant', 'dev', 'dashboard', 'ops'])
+      assert.ok(html.includes(`href="/docs/${api}"`), api);
   });
 
-  for (const api of ['gateway', 'merchant', 'dev', 'dashboard']) {
+  for (const api of ['gateway', 'merchant', 'dev', 'dashboard', 'ops']) {
     it(`serves the ${api} reference, self-contained`, async () => {
       const res = await fetch(`${server.url}/docs/${api}`);
       assert.equal(res.status, 200);

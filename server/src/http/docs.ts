@@ -8,6 +8,7 @@ const titles: Record<string, string> = {
   merchant: 'Merchant API and webhooks',
   dev: 'Dev API (local chains only)',
   dashboard: 'Dashboard API (the merchant dashboard: people, payments, keys, settings, webhooks)',
+  ops: 'Operations API (liveness, readiness and metrics)',
 };
 
 /** Serves the self-contained Redoc references built by `npm run docs` into @paygate/openapi's dist/docs. */

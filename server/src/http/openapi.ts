@@ -6,7 +6,8 @@ import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framew
 import { parse as parseYaml } from 'yaml';
 import { inSequence } from './sequence.js';
 
-export type ApiName = 'gateway' | 'merchant' | 'dev' | 'dashboard';
+/** The contracts in openapi/: the three APIs, the dev routes, and the operator's routes (`ops`, http/ops.ts). */
+export type ApiName = 'gateway' | 'merchant' | 'dev' | 'dashboard' | 'ops';
 
 /**
  * The @paygate/openapi package's directory, found the way Node finds any dependency of the module at `from`: a server
@@ -48,15 +49,30 @@ const prefixes: Record<ApiName, string[]> = {
   merchant: ['/v1/merchant/', '/v1/payments', '/v1/merchants/payments'],
   dev: ['/v1/dev/'],
   dashboard: ['/v1/dashboard/'],
+  ops: [],
 };
+
+/**
+ * Paths a contract owns exactly, nothing under them. The ops routes' router also answers `/HEALTHZ` and `/healthz/`
+ * (Express's defaults, kept for probes configured loosely); those stay outside the contract's validator rather than
+ * be refused by it (docs/decisions.md §27.29).
+ */
+const exactPaths: Partial<Record<ApiName, string[]>> = { ops: ['/healthz', '/readyz', '/metrics'] };
 
 /** Each prefix, and the path it names without its trailing slash, which the contract owns too. */
 const owned = Object.fromEntries(
-  Object.entries(prefixes).map(([api, list]) => [api, list.map((p) => ({ prefix: p, exact: p.replace(/\/$/, '') }))]),
-) as Record<ApiName, { prefix: string; exact: string }[]>;
+  Object.entries(prefixes).map(([api, list]) => [
+    api,
+    [
+      ...list.map((p) => ({ prefix: p, exact: p.replace(/\/$/, '') })),
+      ...(exactPaths[api as ApiName] ?? []).map((p) => ({ prefix: null, exact: p })),
+    ],
+  ]),
+) as Record<ApiName, { prefix: string | null; exact: string }[]>;
 
 export function ownsPath(api: ApiName, path: string): boolean {
-  for (const { prefix, exact } of owned[api]) if (path === exact || path.startsWith(prefix)) return true;
+  for (const { prefix, exact } of owned[api])
+    if (path === exact || (prefix !== null && path.startsWith(prefix))) return true;
   return false;
 }
 
@@ -97,12 +113,16 @@ function memoisePathToRegexp(): void {
 }
 
 /** express-openapi-validator's options for a contract: what `contractValidator` gives the library. */
-export function validatorOptions(api: ApiName, validateResponses: boolean): OpenApiValidatorOpts {
+export function validatorOptions(
+  api: ApiName,
+  validateResponses: boolean,
+  validateRequests = true,
+): OpenApiValidatorOpts {
   return {
     apiSpec: loadContract(api) as never,
     // Parameters are always coerced (they arrive as strings); false keeps bodies strict, so `"value": 1250` is
     // refused rather than silently turned into the string the contract requires.
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+    validateRequests: validateRequests ? { allowUnknownQueryParameters: false, coerceTypes: false } : false,
     validateResponses: validateResponses ? { removeAdditional: false } : false,
     validateApiSpec: false,
     ignorePaths: (path: string) => !ownsPath(api, path),
@@ -333,10 +353,8 @@ async function assembleValidator(options: OpenApiValidatorOpts): Promise<Request
     normalized.ignoreUndocumented,
     normalized.useRequestUrl,
   );
-  const stages = [
-    routeMetadata(context as unknown as RouteContext, apiDocRes as ResponseDoc | null, internals),
-    validator.requestValidationMiddleware(context.apiDoc),
-  ];
+  const stages = [routeMetadata(context as unknown as RouteContext, apiDocRes as ResponseDoc | null, internals)];
+  if (options.validateRequests !== false) stages.push(validator.requestValidationMiddleware(context.apiDoc));
   if (normalized.validateResponses) stages.push(validator.responseValidationMiddleware(apiDocRes, context.serial));
   return inSequence(stages as unknown as RequestHandler[]);
 }
@@ -351,10 +369,12 @@ async function assembleValidator(options: OpenApiValidatorOpts): Promise<Request
  * after that each request runs the stages directly. test/ops/ops.http.validator.test.ts compares the two on the same
  * requests.
  */
-export function contractValidator(api: ApiName, validateResponses: boolean): RequestHandler {
+export function contractValidator(api: ApiName, validateResponses: boolean, validateRequests = true): RequestHandler {
   memoisePathToRegexp();
   let ready: RequestHandler | undefined;
-  const loading = assembleValidator(validatorOptions(api, validateResponses)).then((stages) => (ready = stages));
+  const loading = assembleValidator(validatorOptions(api, validateResponses, validateRequests)).then(
+    (stages) => (ready = stages),
+  );
   // A contract that fails to load fails every request of its surface (the library's behaviour), not the process.
   loading.catch(() => {});
   return (req, res, next) => {
