@@ -30,7 +30,7 @@ describe('deploy.apiContracts', () => {
 
   it('the default is the workspace package, whose dist/docs holds the references the server serves', () => {
     assert.equal(realpathSync(join(DEFAULT_DOCS_DIR, '../..')), realpathSync(join(repoRoot, 'openapi')));
-    for (const api of ['gateway', 'merchant', 'dev', 'dashboard']) {
+    for (const api of ['gateway', 'merchant', 'dev', 'dashboard', 'ops']) {
       assert.ok(readFileSync(join(DEFAULT_DOCS_DIR, `${api}.html`), 'utf8').includes('<html'), api);
     }
   });
