@@ -46,8 +46,12 @@ const DIST_ASSETS = 'web/dist/assets';
  * The baseline: the cheapest page of the same shape, from the same process. A document whose one module script puts
  * the same landmark the checkout's open view has into the page, so both are "interactive" by the same test below:
  * it costs the navigation, one script request and a DOM insertion, and none of the app (its JavaScript, its CSS,
- * its gateway call, its render).
+ * its gateway call, its render). It is sent with the two headers every page Paygate serves carries that decide the
+ * browser's process for the navigation (helmet's `Cross-Origin-Opener-Policy: same-origin` and `Origin-Agent-Cluster`):
+ * without them Chromium keeps the baseline in the blank tab's process and swaps processes for the checkout only
+ * (about 60 ms here, decisions.md §26.28), which is the security policy's cost, not the app's.
  */
+const BASELINE_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Origin-Agent-Cluster': '?1' };
 const BASELINE_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Baseline</title><script type="module" src="/bench/baseline.js"></script></head>
@@ -77,7 +81,12 @@ async function serve(databaseUrl: string, dataDir: string): Promise<void> {
   await runtime.startBackground();
   const app = express();
   app.disable('x-powered-by');
-  app.get('/bench/baseline', (_req, res) => res.set('Cache-Control', 'no-store').type('html').send(BASELINE_HTML));
+  app.get('/bench/baseline', (_req, res) =>
+    res
+      .set({ 'Cache-Control': 'no-store', ...BASELINE_HEADERS })
+      .type('html')
+      .send(BASELINE_HTML),
+  );
   app.get('/bench/baseline.js', (_req, res) => res.type('text/javascript').send(BASELINE_JS));
   app.use(createApp({ runtime }));
   handler = app;
@@ -259,8 +268,10 @@ async function coldLoad(browser: Browser, url: string): Promise<Timing> {
   }
 }
 
+// A load without a paint entry gives NaN, which breaks a numeric sort: percentiles are of the values that exist.
 const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
 
@@ -405,7 +416,7 @@ async function main(): Promise<void> {
       '',
       'Each load opens a fresh browser context (empty cache, new connection; one browser for the run) at 1280 × 900, navigates and waits for the load event and for interactivity; the checkout and the baseline alternate, the order flipped each round. "Interactive" is the first DOM mutation after which `[data-view="open"]` is visible and holds the visible, focusable (tabIndex ≥ 0, not inert) "Pay with a phone" summary, timed by `performance.now()` in the page (a MutationObserver installed before the page\'s scripts); for the checkout that is after its entry module and the app chunk the HTML preloads ran (decisions.md §26.28) and Preact rendered the open payment embedded in the page (§26.15; before that, after `GET /v1/gateway/payment/{id}` answered too). DOMContentLoaded and load are `domContentLoadedEventEnd` and `loadEventEnd` of Navigation Timing, FCP the paint timing entry.',
       '',
-      'Baseline: `/bench/baseline` on the same server process (a route the bench mounts before the app): a minimal document whose one module script inserts the same view and summary, so both pages are measured by the same test. It costs a navigation, one script request and a DOM insertion; the ratio is what the app adds to that (its JavaScript and CSS, its render).',
+      "Baseline: `/bench/baseline` on the same server process (a route the bench mounts before the app): a minimal document whose one module script inserts the same view and summary, so both pages are measured by the same test. It costs a navigation, one script request and a DOM insertion, and is sent with the checkout's process-deciding headers (`Cross-Origin-Opener-Policy: same-origin`, `Origin-Agent-Cluster: ?1`; before 2026-11-29 it had none, so the checkout alone paid Chromium's process swap); the ratio is what the app adds to that (its JavaScript and CSS, its render).",
     ];
     const markdown = lines.join('\n');
     console.log(markdown);
