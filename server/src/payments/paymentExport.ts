@@ -3,7 +3,7 @@
  * page in memory at a time and the caller can stream each page before reading the next.
  */
 import { findOverduePayments } from '../db/queries/payments.js';
-import { paymentExportPage, type PaymentExportRow } from '../db/queries/paymentExportRows.js';
+import { paymentExportPage, paymentExportPageSize, type PaymentExportRow } from '../db/queries/paymentExportRows.js';
 import { currencyOfUnit } from '../currencies.js';
 import { iso } from './snapshot.js';
 import { expireIfOverdue, type LifecycleDeps } from './lifecycle.js';
@@ -11,7 +11,10 @@ import { searchTermsOfQuery, type ListQuery, type MerchantScope } from './mercha
 import type { SecretBox } from '../crypto/secretBox.js';
 import { detailsOf } from './details.js';
 
-/** Rows per database read; each page becomes one write to the response. */
+/**
+ * Rows per database read of the ledger and payouts exports; each page becomes one write to the response. The
+ * payments export's own depends on the database (`paymentExportPageSize`).
+ */
 export const EXPORT_PAGE_SIZE = 500;
 
 export const EXPORT_COLUMNS = [
@@ -131,7 +134,7 @@ export async function* exportPaymentsCsv(
   deps: LifecycleDeps,
   scope: MerchantScope,
   filter: ExportFilter,
-  pageSize = EXPORT_PAGE_SIZE,
+  pageSize = paymentExportPageSize(deps.db.knex),
 ): AsyncGenerator<string> {
   const terms = searchTermsOfQuery(filter.q);
   for (const payment of await findOverduePayments(deps.db.knex, deps.now(), 100, scope)) {
