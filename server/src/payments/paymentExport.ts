@@ -67,11 +67,13 @@ export function csvLine(fields: readonly string[]): string {
 }
 
 /**
- * The currency of each unit an export meets, looked up once: `currency-codes` finds a code by walking its whole
- * table, which per row was a tenth of an export row's time. Units are few (a merchant prices in a handful).
+ * The currency of each unit an export meets, looked up once per export: `currency-codes` finds a code by walking its
+ * whole table, which per row was a tenth of an export row's time. Units are few (a merchant prices in a handful).
+ * Made per export rather than kept by the module (test/architecture/architecture.wiring.rules.test.ts).
  */
-const currencies = new Map<string, ReturnType<typeof currencyOfUnit>>();
-function currencyOf(unit: string): ReturnType<typeof currencyOfUnit> {
+export type CurrencyCache = Map<string, ReturnType<typeof currencyOfUnit>>;
+
+function currencyOf(unit: string, currencies: CurrencyCache): ReturnType<typeof currencyOfUnit> {
   let currency = currencies.get(unit);
   if (currency === undefined) {
     currency = currencyOfUnit(unit);
@@ -81,8 +83,8 @@ function currencyOf(unit: string): ReturnType<typeof currencyOfUnit> {
 }
 
 /** `1250` `iso4217/USD` → `12.50 USD`: the currency's minor-unit digits; a unit that is not a currency keeps minor units. */
-export function humanAmount(value: string, unit: string): string {
-  const currency = currencyOf(unit);
+export function humanAmount(value: string, unit: string, currencies: CurrencyCache = new Map()): string {
+  const currency = currencyOf(unit, currencies);
   if (!currency) return `${value} ${unit}`;
   if (currency.digits === 0) return `${value} ${currency.code}`;
   const padded = value.padStart(currency.digits + 1, '0');
@@ -91,7 +93,11 @@ export function humanAmount(value: string, unit: string): string {
 }
 
 /** One payment's CSV line, from the export's columns (db/queries/paymentExportRows.ts). */
-export function paymentCsvLine(p: PaymentExportRow, box: Pick<SecretBox, 'open'>): string {
+export function paymentCsvLine(
+  p: PaymentExportRow,
+  box: Pick<SecretBox, 'open'>,
+  currencies: CurrencyCache = new Map(),
+): string {
   const details = detailsOf(box, {
     id: p.id,
     description: p.description,
@@ -105,7 +111,7 @@ export function paymentCsvLine(p: PaymentExportRow, box: Pick<SecretBox, 'open'>
     p.status,
     p.amount_value,
     p.amount_unit,
-    humanAmount(p.amount_value, p.amount_unit),
+    humanAmount(p.amount_value, p.amount_unit, currencies),
     iso(Number(p.created_at)),
     p.succeeded_at ?? '',
     p.settled_at ?? '',
@@ -141,6 +147,7 @@ export async function* exportPaymentsCsv(
     await expireIfOverdue(deps, payment);
   }
   yield csvLine(EXPORT_COLUMNS);
+  const currencies: CurrencyCache = new Map();
   let after: { created_at: number; id: string } | undefined;
   for (;;) {
     const rows = await paymentExportPage(deps.db.knex, {
@@ -158,7 +165,7 @@ export async function* exportPaymentsCsv(
     });
     if (rows.length === 0) return;
     let text = '';
-    for (const r of rows) text += paymentCsvLine(r, deps.secretBox);
+    for (const r of rows) text += paymentCsvLine(r, deps.secretBox, currencies);
     yield text;
     if (rows.length < pageSize) return;
     const last = rows[rows.length - 1]!;
