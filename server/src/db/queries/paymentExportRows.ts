@@ -70,7 +70,7 @@ function stageSelects(db: Knex): Knex.Raw[] {
 /**
  * Rows per page of the payments export (docs/decisions.md §24.16). PostgreSQL: 2,000, because each page is a round
  * trip to another process, and on a loaded machine each one waits for the scheduler on both sides; at 100k
- * payments pages of 2,000 streamed 35–45% more rows a second than pages of 500. SQLite: 500, because a page holds
+ * payments pages of 2,000 streamed 35–60% more rows a second than pages of 500. SQLite: 500, because a page holds
  * the one connection every write waits for, and in-process pages cost no round trip (2,000 was not faster).
  */
 export function paymentExportPageSize(db: Knex): number {
