@@ -204,10 +204,19 @@ export class SqliteConnection {
   }
 }
 
-function openSqlite(filename: string, checkpointsElsewhere: boolean): BetterSqlite3.Database {
+/**
+ * The page cache of every SQLite connection, in KiB: an upper bound that fills only as pages are read, per
+ * connection (one per process, docs/decisions.md §24.17). better-sqlite3 builds SQLite with 16,000 KiB; past a few
+ * hundred thousand payments a write's index pages no longer fit in it and each write rereads them from the file.
+ */
+export const SQLITE_CACHE_KIB = 64 * 1024;
+
+function openSqlite(filename: string, checkpointsElsewhere: boolean, cacheKiB: number): BetterSqlite3.Database {
   const conn = new BetterSqlite3(filename);
   conn.pragma('journal_mode = WAL');
   conn.pragma('synchronous = NORMAL');
+  // Negative: a size in KiB rather than in pages, whatever the page size.
+  conn.pragma(`cache_size = ${-Math.trunc(cacheKiB)}`);
   conn.pragma('foreign_keys = ON');
   conn.pragma('busy_timeout = 5000');
   if (checkpointsElsewhere) conn.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
@@ -223,6 +232,8 @@ export function openDatabase(
     logger?: Logger;
     /** An embedded database's log is checkpointed by a worker thread (db/walCheckpointer.ts): the long-lived processes. */
     backgroundCheckpoints?: boolean;
+    /** An embedded database's page cache in KiB, SQLITE_CACHE_KIB unless given (the scale bench compares sizes). */
+    sqliteCacheKiB?: number;
   } = {},
 ): Database {
   if (dialectOf(databaseUrl) === 'sqlite') {
@@ -236,7 +247,9 @@ export function openDatabase(
           })
         : null;
     // better-sqlite3 is synchronous: one connection serialises writers, which is what SQLite does anyway.
-    const pool = new SqliteConnection(() => openSqlite(filename, checkpointer !== null));
+    const pool = new SqliteConnection(() =>
+      openSqlite(filename, checkpointer !== null, options.sqliteCacheKiB ?? SQLITE_CACHE_KIB),
+    );
     const knex = knexFactory({
       client: 'better-sqlite3',
       connectionPool: pool,

@@ -3,7 +3,7 @@
  * page in memory at a time and the caller can stream each page before reading the next.
  */
 import { findOverduePayments } from '../db/queries/payments.js';
-import { paymentExportPage, type PaymentExportRow } from '../db/queries/paymentExportRows.js';
+import { paymentExportPage, paymentExportPageSize, type PaymentExportRow } from '../db/queries/paymentExportRows.js';
 import { currencyOfUnit } from '../currencies.js';
 import { iso } from './snapshot.js';
 import { expireIfOverdue, type LifecycleDeps } from './lifecycle.js';
@@ -11,7 +11,10 @@ import { searchTermsOfQuery, type ListQuery, type MerchantScope } from './mercha
 import type { SecretBox } from '../crypto/secretBox.js';
 import { detailsOf } from './details.js';
 
-/** Rows per database read; each page becomes one write to the response. */
+/**
+ * Rows per database read of the ledger and payouts exports; each page becomes one write to the response. The
+ * payments export's own depends on the database (`paymentExportPageSize`).
+ */
 export const EXPORT_PAGE_SIZE = 500;
 
 export const EXPORT_COLUMNS = [
@@ -64,11 +67,13 @@ export function csvLine(fields: readonly string[]): string {
 }
 
 /**
- * The currency of each unit an export meets, looked up once: `currency-codes` finds a code by walking its whole
- * table, which per row was a tenth of an export row's time. Units are few (a merchant prices in a handful).
+ * The currency of each unit an export meets, looked up once per export: `currency-codes` finds a code by walking its
+ * whole table, which per row was a tenth of an export row's time. Units are few (a merchant prices in a handful).
+ * Made per export rather than kept by the module (test/architecture/architecture.wiring.rules.test.ts).
  */
-const currencies = new Map<string, ReturnType<typeof currencyOfUnit>>();
-function currencyOf(unit: string): ReturnType<typeof currencyOfUnit> {
+export type CurrencyCache = Map<string, ReturnType<typeof currencyOfUnit>>;
+
+function currencyOf(unit: string, currencies: CurrencyCache): ReturnType<typeof currencyOfUnit> {
   let currency = currencies.get(unit);
   if (currency === undefined) {
     currency = currencyOfUnit(unit);
@@ -78,8 +83,8 @@ function currencyOf(unit: string): ReturnType<typeof currencyOfUnit> {
 }
 
 /** `1250` `iso4217/USD` → `12.50 USD`: the currency's minor-unit digits; a unit that is not a currency keeps minor units. */
-export function humanAmount(value: string, unit: string): string {
-  const currency = currencyOf(unit);
+export function humanAmount(value: string, unit: string, currencies: CurrencyCache = new Map()): string {
+  const currency = currencyOf(unit, currencies);
   if (!currency) return `${value} ${unit}`;
   if (currency.digits === 0) return `${value} ${currency.code}`;
   const padded = value.padStart(currency.digits + 1, '0');
@@ -88,7 +93,11 @@ export function humanAmount(value: string, unit: string): string {
 }
 
 /** One payment's CSV line, from the export's columns (db/queries/paymentExportRows.ts). */
-export function paymentCsvLine(p: PaymentExportRow, box: Pick<SecretBox, 'open'>): string {
+export function paymentCsvLine(
+  p: PaymentExportRow,
+  box: Pick<SecretBox, 'open'>,
+  currencies: CurrencyCache = new Map(),
+): string {
   const details = detailsOf(box, {
     id: p.id,
     description: p.description,
@@ -102,7 +111,7 @@ export function paymentCsvLine(p: PaymentExportRow, box: Pick<SecretBox, 'open'>
     p.status,
     p.amount_value,
     p.amount_unit,
-    humanAmount(p.amount_value, p.amount_unit),
+    humanAmount(p.amount_value, p.amount_unit, currencies),
     iso(Number(p.created_at)),
     p.succeeded_at ?? '',
     p.settled_at ?? '',
@@ -131,13 +140,14 @@ export async function* exportPaymentsCsv(
   deps: LifecycleDeps,
   scope: MerchantScope,
   filter: ExportFilter,
-  pageSize = EXPORT_PAGE_SIZE,
+  pageSize = paymentExportPageSize(deps.db.knex),
 ): AsyncGenerator<string> {
   const terms = searchTermsOfQuery(filter.q);
   for (const payment of await findOverduePayments(deps.db.knex, deps.now(), 100, scope)) {
     await expireIfOverdue(deps, payment);
   }
   yield csvLine(EXPORT_COLUMNS);
+  const currencies: CurrencyCache = new Map();
   let after: { created_at: number; id: string } | undefined;
   for (;;) {
     const rows = await paymentExportPage(deps.db.knex, {
@@ -155,7 +165,7 @@ export async function* exportPaymentsCsv(
     });
     if (rows.length === 0) return;
     let text = '';
-    for (const r of rows) text += paymentCsvLine(r, deps.secretBox);
+    for (const r of rows) text += paymentCsvLine(r, deps.secretBox, currencies);
     yield text;
     if (rows.length < pageSize) return;
     const last = rows[rows.length - 1]!;
