@@ -20,8 +20,6 @@ const GENERATED = /^generated\//;
 /** Top-level Maps that are constants: parsed once from files shipped with the server, the same for every runtime. */
 const CONSTANT_MAPS: Record<string, string> = {
   'http/openapi.ts:cache': 'the bundled contracts, parsed once per process; each caller gets its own copy',
-  'payments/paymentExport.ts:currencies':
-    'a memo of a pure lookup in the ISO 4217 table (unit to currency), bounded at 1000 units; nothing per runtime',
 };
 
 /** Top-level `let`s that are per process by nature, with why. */
