@@ -6,7 +6,7 @@
 export { ANVIL_KEYS, CANONICAL_MULTICALL3, LOCAL_CAIP2, LOCAL_CHAIN_ID, LOCAL_POLLING_MS } from './evm/identity.js';
 export { startAnvilChain } from './evm/chain.js';
 export type { AnvilChain, AnvilChainOptions } from './evm/chain.js';
-export { anvilBinary } from './evm/anvil.js';
+export { anvilBinary, spawnAnvil, type AnvilProcess } from './evm/anvil.js';
 export { GAS_TOP_UP, evmFaucet } from './evm/faucet.js';
 export type { EvmFaucet } from './evm/faucet.js';
 export { Multicall3, TestPriceFeed, TestUSD } from './evm/artifacts.generated.js';

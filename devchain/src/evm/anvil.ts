@@ -3,7 +3,10 @@
  * that started it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const START_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 5_000;
@@ -33,17 +36,21 @@ export function anvilBinary(): string {
  */
 const WATCHDOG = `
 const { spawn } = require('node:child_process');
-const [bin, ...args] = JSON.parse(process.argv[1]);
+const { rmSync } = require('node:fs');
+const [cacheDir, bin, ...args] = JSON.parse(process.argv[1]);
 const anvil = spawn(bin, args, { stdio: ['ignore', 'inherit', 'inherit'] });
 const stop = () => anvil.kill('SIGTERM');
+const clean = () => rmSync(cacheDir, { recursive: true, force: true });
 process.stdin.on('end', stop).on('error', stop).resume();
 process.on('SIGTERM', stop);
-anvil.on('error', (err) => { console.error(String(err)); process.exit(127); });
-anvil.on('exit', (code) => process.exit(code ?? 0));
+anvil.on('error', (err) => { console.error(String(err)); clean(); process.exit(127); });
+anvil.on('exit', (code) => { clean(); process.exit(code ?? 0); });
 `;
 
 export interface AnvilProcess {
   url: string;
+  /** Where anvil keeps the states it moves out of memory; removed when anvil exits. */
+  cacheDir: string;
   stop(): Promise<void>;
 }
 
@@ -74,10 +81,19 @@ export async function spawnAnvil(options: AnvilOptions): Promise<AnvilProcess> {
     }
     args.push('--block-time', String(options.blockTimeMs / 1000), '--mixed-mining');
   }
-  const child: ChildProcess = spawn(process.execPath, ['-e', WATCHDOG, JSON.stringify([anvilBinary(), ...args])], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    detached: true,
-  });
+  // anvil writes the states it no longer holds in memory under ~/.foundry/anvil/tmp and never removes them: a
+  // directory per run, hundreds of MB each after a test suite. Its own directory here, removed by the watchdog when
+  // anvil exits, however its parent ended.
+  const cacheDir = mkdtempSync(join(tmpdir(), 'paygate-anvil-'));
+  args.push('--cache-path', cacheDir);
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['-e', WATCHDOG, JSON.stringify([cacheDir, anvilBinary(), ...args])],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   // Writing nothing, the pipe can only fail when the watchdog is already gone, which `exited` reports.
   child.stdin!.on('error', () => undefined);
   // The watchdog leads its own process group (detached), so killing the group takes anvil with it.
@@ -128,5 +144,5 @@ export async function spawnAnvil(options: AnvilOptions): Promise<AnvilProcess> {
       await exited;
       clearTimeout(timer);
     })());
-  return { url, stop };
+  return { url, cacheDir, stop };
 }
