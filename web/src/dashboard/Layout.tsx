@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Mode } from './api';
 import type { DashboardSession } from './schemas';
 import { BASE, type Route } from './routes';
-import { isLocalImage } from '../kit/localImage';
+import { MerchantLogo } from '../kit/MerchantLogo';
 
 interface NavItem {
   href: string;
@@ -117,9 +117,7 @@ export function Layout(props: {
           Paygate
         </a>
         <div class="merchant">
-          {membership?.logoUrl && isLocalImage(membership.logoUrl) && (
-            <img class="merchant-logo" src={membership.logoUrl} alt={`${membership.merchantName}'s logo`} />
-          )}
+          {membership && <MerchantLogo url={membership.logoUrl} name={membership.merchantName} />}
           {session.memberships.length > 1 ? (
             <>
               <label for="merchant-switch" class="visually-hidden">

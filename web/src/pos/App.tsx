@@ -3,7 +3,7 @@ import { createPosClient, type PosClient, type SaleRequest } from './api.js';
 import { forgetKey, readKey, storeKey } from './keyStore.js';
 import { transition, type PosEvent, type PosState } from './posMachine.js';
 import { useOnline } from './useOnline.js';
-import { isLocalImage } from '../kit/localImage.js';
+import { MerchantLogo } from '../kit/MerchantLogo.js';
 import { Done } from './views/Done.js';
 import { KeyEntry } from './views/KeyEntry.js';
 import { Paying } from './views/Paying.js';
@@ -101,9 +101,7 @@ export function App(props: { posId: string }) {
       {terminal?.mode === 'test' && <div class="test-strip">Test mode: payments are not real</div>}
       <header class="topbar">
         <span class="brand">
-          {terminal?.merchantLogoUrl && isLocalImage(terminal.merchantLogoUrl) && (
-            <img class="merchant-logo" src={terminal.merchantLogoUrl} alt={`${terminal.merchantName ?? ''}'s logo`} />
-          )}
+          {terminal && <MerchantLogo url={terminal.merchantLogoUrl} name={terminal.merchantName ?? ''} />}
           {terminal ? `${terminal.merchantName ?? ''} · ${terminal.name}` : 'Point of sale'}
         </span>
         {key && (
