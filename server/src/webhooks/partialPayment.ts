@@ -39,10 +39,16 @@ export type PartialArrivals = (trx: Knex.Transaction, arrival: PartialArrival) =
 /** The amount of an asset that pays a payment (detection's rule), or null when no fixed amount does. */
 export type AskedOf = (payment: PaymentRow, chain: string, asset: string) => Promise<bigint | null>;
 
+/** The merchant's endpoint for the mode, if it is enabled and asked for the type; most ask for none. */
+async function subscribedEndpoint(trx: Knex.Transaction, merchantId: string, live: boolean) {
+  const endpoint = await findActiveEndpoint(trx, merchantId, live ? 'live' : 'test');
+  return endpoint && endpoint.enabled && endpoint.event_types.includes(TYPE) ? endpoint : null;
+}
+
 export async function sendPartiallyPaid(deps: WebhookDeps, trx: Knex.Transaction, arrival: PartialArrival) {
   const { payment } = arrival;
-  const endpoint = await findActiveEndpoint(trx, payment.merchant_id, payment.live ? 'live' : 'test');
-  if (!endpoint || !endpoint.enabled || !endpoint.event_types.includes(TYPE)) return;
+  const endpoint = await subscribedEndpoint(trx, payment.merchant_id, payment.live);
+  if (!endpoint) return;
   const status = payment.status;
   if (status !== 'requires_action' && status !== 'expired' && status !== 'cancelled') return;
   const money = (value: bigint) => ({ unit: `caip19/${arrival.asset}`, value: value.toString() });
@@ -82,6 +88,8 @@ export async function sendPartiallyPaid(deps: WebhookDeps, trx: Knex.Transaction
 export function partialPaymentEndHook(deps: WebhookDeps, askedOf: AskedOf): EventHook {
   const hook: EventHook = async (trx, event) => {
     if (event.type !== 'payment.expired' && event.type !== 'payment.cancelled') return;
+    // The subscription first: an expiry sweep ends payments by the thousand, and few merchants opt in.
+    if (!(await subscribedEndpoint(trx, event.merchant_id, event.live))) return;
     const received = await listLedgerEntries(trx, {
       paymentId: event.payment_id,
       kinds: ['received'],
