@@ -13,20 +13,12 @@ import type { Knex } from 'knex';
 import { stepSql } from '../../server/src/db/queries/webhooks.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
+import { nodesOf, type PlanNode } from '../helpers/plans.js';
 
 const MERCHANT = 'mer_claimplan00000000';
 const ENDPOINT = 'we_claimplan';
 const CLAIMS = 16;
 const NOW = Date.UTC(2026, 10, 1);
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 let prepared = 0;
 

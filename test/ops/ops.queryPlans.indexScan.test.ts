@@ -19,6 +19,7 @@ import * as rollupMigration from '../../server/src/db/migrations/018_payment_day
 import { readDayTotals } from '../../server/src/db/queries/paymentDayTotals.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
+import { explainNodes, statementsOf, type PlanNode } from '../helpers/plans.js';
 
 const MERCHANTS = 12;
 const BIG = 'mer_scalebig000000000';
@@ -32,40 +33,12 @@ const SMALL = 'mer_scaleplan00000005';
 const merchantOf = (i: number) => (i % 3 === 0 ? `mer_scaleplan${String(i % MERCHANTS).padStart(8, '0')}` : BIG);
 const paymentId = (i: number) => `pay_${String(i).padStart(24, '0')}`;
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
-
-function nodesOf(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-}
-
 /** The plan of the one read `run` sends to `table`. */
 async function planOf(knex: Knex, table: string, run: () => Promise<unknown>): Promise<PlanNode[]> {
-  const sent: { sql: string; bindings: readonly unknown[] }[] = [];
-  const listener = (q: { sql: string; bindings?: readonly unknown[] }) =>
-    sent.push({ sql: q.sql, bindings: q.bindings ?? [] });
-  knex.on('query', listener);
-  try {
-    await run();
-  } finally {
-    knex.off('query', listener);
-  }
+  const sent = await statementsOf(knex, run);
   const ofTable = sent.filter((q) => q.sql.startsWith('select') && q.sql.includes(`from "${table}"`));
   assert.equal(ofTable.length, 1, `one statement on ${table}: ${JSON.stringify(sent)}`);
-  const { sql, bindings } = ofTable[0]!;
-  // The event carries the statement as sent, with PostgreSQL's numbered placeholders, in order.
-  const explained = (await knex.raw(
-    `EXPLAIN (FORMAT JSON) ${sql.replace(/\$\d+/g, '?')}`,
-    bindings as Knex.RawBinding[],
-  )) as {
-    rows: { 'QUERY PLAN': [{ Plan: PlanNode }] }[];
-  };
-  return nodesOf(explained.rows[0]!['QUERY PLAN'][0].Plan);
+  return explainNodes(knex, ofTable[0]!);
 }
 
 function assertIndexScan(nodes: PlanNode[], table: string, index: string | RegExp): void {

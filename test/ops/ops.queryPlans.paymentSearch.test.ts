@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import { listPayments } from '../../server/src/db/queries/payments.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
+import { explainNodes, statementsOf, type PlanNode } from '../helpers/plans.js';
 
 const BIG = 'mer_searchbig0000000';
 const OTHER = 'mer_searchother00000';
@@ -17,32 +18,10 @@ const T0 = Date.UTC(2026, 0, 1);
 const N = 6000;
 const paymentId = (i: number) => `pay_${String(i).padStart(24, '0')}`;
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-
 async function planOf(knex: Knex, run: () => Promise<unknown>): Promise<PlanNode[]> {
-  const sent: { sql: string; bindings: readonly unknown[] }[] = [];
-  const listener = (q: { sql: string; bindings?: readonly unknown[] }) =>
-    sent.push({ sql: q.sql, bindings: q.bindings ?? [] });
-  knex.on('query', listener);
-  try {
-    await run();
-  } finally {
-    knex.off('query', listener);
-  }
+  const sent = await statementsOf(knex, run);
   assert.equal(sent.length, 1, JSON.stringify(sent));
-  const { sql, bindings } = sent[0]!;
-  const explained = (await knex.raw(
-    `EXPLAIN (FORMAT JSON) ${sql.replace(/\$\d+/g, '?')}`,
-    bindings as Knex.RawBinding[],
-  )) as { rows: { 'QUERY PLAN': [{ Plan: PlanNode }] }[] };
-  return nodesOf(explained.rows[0]!['QUERY PLAN'][0].Plan);
+  return explainNodes(knex, sent[0]!);
 }
 
 describe('ops.queryPlans the payments search reads indexes [postgres]', function () {
