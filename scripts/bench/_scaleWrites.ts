@@ -9,8 +9,8 @@
  *   signed POST, the attempt row and the delivery's outcome), as the `webhooks.deliver` task runs it.
  */
 import { createPayment } from '../../server/src/payments/lifecycle.js';
-import type { DeliveryRow } from '../../server/src/db/queries/webhooks.js';
-import { attemptDelivery, newDeliveryId } from '../../server/src/webhooks/delivery.js';
+import { findEndpoint } from '../../server/src/db/queries/webhooks.js';
+import { attemptDelivery, pendingDelivery } from '../../server/src/webhooks/delivery.js';
 import { DAY } from './_scaleSeed.js';
 import type { Served } from './_scaleMeasure.js';
 
@@ -87,26 +87,10 @@ async function pendingDeliveries(s: Served, count: number): Promise<string[]> {
     .orderBy('id', 'desc')
     .limit(count)
     .select('id', 'type', 'payment_id')) as { id: string; type: string; payment_id: string }[];
+  const endpoint = await findEndpoint(s.fill.knex, s.fill.endpointId);
+  if (!endpoint) throw new Error('the bench endpoint is gone');
   const now = s.runtime.now();
-  const rows: DeliveryRow[] = events.map((e) => ({
-    id: newDeliveryId(),
-    endpoint_id: s.fill.endpointId,
-    event_id: e.id,
-    event_type: e.type,
-    payment_id: e.payment_id,
-    merchant_id: s.account.merchantId,
-    live: false,
-    payload: null,
-    status: 'pending',
-    trigger: 'resend',
-    attempt_count: 0,
-    next_attempt_at: now,
-    lease_until: null,
-    lease_owner: null,
-    created_at: now,
-    delivered_at: null,
-    updated_at: now,
-  }));
+  const rows = events.map((e) => pendingDelivery(endpoint, e, 'resend', now));
   // 200 rows a statement: SQLite allows at most 500 terms in the compound SELECT knex builds.
   await s.fill.knex.batchInsert('webhook_deliveries', rows, 200);
   return rows.map((r) => r.id);

@@ -40,16 +40,14 @@ export const USER_AGENT = 'Paygate-Webhooks/1.0';
 
 export const newDeliveryId = () => timeOrderedId('whd_');
 
-/** Creates a pending delivery and its first job, inside the caller's transaction. */
-export async function scheduleDelivery(
-  deps: WebhookDeps,
-  trx: Knex | Knex.Transaction,
+/** A delivery of `event` to `endpoint`, due at `now`, not yet attempted. */
+export function pendingDelivery(
   endpoint: EndpointRow,
   event: { id: string; type: string; payment_id: string; payload?: string | null },
   trigger: DeliveryTrigger,
-): Promise<DeliveryRow> {
-  const now = deps.now();
-  const row: DeliveryRow = {
+  now: number,
+): DeliveryRow {
+  return {
     id: newDeliveryId(),
     endpoint_id: endpoint.id,
     event_id: event.id,
@@ -68,6 +66,17 @@ export async function scheduleDelivery(
     delivered_at: null,
     updated_at: now,
   };
+}
+
+/** Creates a pending delivery and its first job, inside the caller's transaction. */
+export async function scheduleDelivery(
+  deps: WebhookDeps,
+  trx: Knex | Knex.Transaction,
+  endpoint: EndpointRow,
+  event: { id: string; type: string; payment_id: string; payload?: string | null },
+  trigger: DeliveryTrigger,
+): Promise<DeliveryRow> {
+  const row = pendingDelivery(endpoint, event, trigger, deps.now());
   await insertDelivery(trx, row);
   await deps.jobs.add(trx, DELIVER_TASK, { deliveryId: row.id }, { jobKey: `whd:${row.id}` });
   return row;
