@@ -18,6 +18,7 @@ import {
 import { feeBalances, unpaidBalances } from '../../server/src/settlement/ledger.js';
 import { describeEachDatabase } from '../helpers/db.js';
 import { seedMerchant } from '../helpers/fixtures.base.js';
+import { statementsOf } from '../helpers/plans.js';
 
 /** A small deterministic generator (mulberry32), so a failure reproduces. */
 function random(seed: number): () => number {
@@ -46,19 +47,6 @@ const sorted = (sums: LedgerSum[]) =>
   sums
     .map((s) => [s.merchantId, s.live, s.mode, s.chain, s.asset, s.address, s.kind, s.amount.toString()].join(' '))
     .sort();
-
-/** Every statement `run` sends, with its bindings. */
-async function statementsOf(knex: Knex, run: () => Promise<unknown>): Promise<{ sql: string; bindings: unknown[] }[]> {
-  const sent: { sql: string; bindings: unknown[] }[] = [];
-  const listener = (q: { sql: string; bindings?: unknown[] }) => sent.push({ sql: q.sql, bindings: q.bindings ?? [] });
-  knex.on('query', listener);
-  try {
-    await run();
-  } finally {
-    knex.off('query', listener);
-  }
-  return sent;
-}
 
 describeEachDatabase('settlement.balances rollup', (get, dialect) => {
   const knex = () => get().db.knex;
