@@ -5,8 +5,9 @@
  * - **confirms/s:** test mode's simulate to `processing` through the merchant API, the transition a confirm makes
  *   (the payment's row and its rollup, the `payment.processing` event, its delivery scheduled), without the chain
  *   round trip a real confirm adds, which costs the same at any size;
- * - **deliveries/s:** `attemptDelivery` of fresh pending deliveries (resends of recent events) to a receiver that answers at once (the claim, the
- *   signed POST, the attempt row and the delivery's outcome), as the `webhooks.deliver` task runs it.
+ * - **deliveries/s:** `attemptDelivery` of fresh pending deliveries (resends of recent events) to a receiver that
+ *   answers at once (the claim, the signed POST, the attempt row and the delivery's outcome), as the
+ *   `webhooks.deliver` task runs it.
  */
 import { createPayment } from '../../server/src/payments/lifecycle.js';
 import { findEndpoint } from '../../server/src/db/queries/webhooks.js';
